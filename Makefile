@@ -1,0 +1,42 @@
+# Two commands matter: `make run` (serve the app with demo data) and `make test` (lint + tests).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint fmt messages worker bench clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+run: install
+	./scripts/run
+
+test: install
+	$(BIN)/ruff check .
+	DJANGO_ENV=test $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+messages: install
+	$(BIN)/python scripts/i18n.py
+
+worker: install
+	$(BIN)/celery -A config worker -B --loglevel=info
+
+bench: install
+	./bench/run
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,125 @@
+"""Teams, memberships and roles; the team scope every other app's queries go through."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+DEFAULT_VALIDATED_TIERS = ["same_site", "same_datacenter"]
+
+
+def default_validated_tiers() -> list[str]:
+    return list(DEFAULT_VALIDATED_TIERS)
+
+
+class Team(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    currency = models.CharField(
+        _("currency"), max_length=3, default="USD", help_text=_("One currency per team; no conversion.")
+    )
+    approvals_required = models.PositiveSmallIntegerField(_("approvals required"), default=1)
+    # SPEC H: same_site is always validated; owners add tiers once two pilots succeeded on them.
+    validated_tiers = models.JSONField(_("validated tiers"), default=default_validated_tiers)
+    # Team overrides of the engine's thresholds (SPEC M/A/X); missing keys use the defaults.
+    thresholds = models.JSONField(_("thresholds"), default=dict, blank=True)
+    # Bumped whenever a setting that changes evaluations changes: drafts then recompute.
+    settings_generation = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(approvals_required__gte=1), name="team_approvals_at_least_one"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    MEMBER = "member", _("Member")
+    REVIEWER = "reviewer", _("Reviewer")
+    OWNER = "owner", _("Owner")
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["team__name", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "team"], name="membership_unique_user_team")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.team} ({self.role})"
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == Role.OWNER
+
+    @property
+    def can_review(self) -> bool:
+        # Owners can do what reviewers and members do.
+        return self.role in {Role.REVIEWER, Role.OWNER}
+
+
+class TeamScopedQuerySet(models.QuerySet):
+    """Querysets of objects that belong to one team.
+
+    Each model names the path to its team in `team_path`; `for_user` keeps only the rows of the
+    user's teams, `for_team` the rows of one team. Views reach objects only through these.
+    """
+
+    def for_user(self, user) -> TeamScopedQuerySet:
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(**{f"{self.model.team_path}__in": team_ids_for(user)})
+
+    def for_team(self, team) -> TeamScopedQuerySet:
+        return self.filter(**{self.model.team_path: team})
+
+
+def team_ids_for(user) -> list[int]:
+    """The ids of the user's teams, computed once per user object (one query per request)."""
+    cached = getattr(user, "_team_ids_cache", None)
+    if cached is None:
+        cached = list(Membership.objects.filter(user=user).values_list("team_id", flat=True))
+        user._team_ids_cache = cached
+    return cached
+
+
+class ApiToken(models.Model):
+    """A team API token. Only a hash is stored; the token itself is shown once at creation."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=80)
+    prefix = models.CharField(max_length=12, db_index=True)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

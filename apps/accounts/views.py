@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import selectors
+from .access import membership_for
+from .forms import LoginForm
+from .middleware import SESSION_TEAM_KEY
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+
+@require_POST
+def logout_view(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    messages.info(request, _("You are signed out."))
+    return redirect("accounts:login")
+
+
+@login_required
+@require_POST
+def team_switch(request: HttpRequest) -> HttpResponse:
+    try:
+        team_id = int(request.POST.get("team", ""))
+    except ValueError:
+        team_id = 0
+    membership = membership_for(request, team_id)
+    if membership is None:
+        messages.error(request, _("You are not a member of that team."))
+    else:
+        request.session[SESSION_TEAM_KEY] = membership.team_id
+        messages.success(request, _("Switched to %(team)s.") % {"team": membership.team.name})
+    target = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        target = "/"
+    return HttpResponseRedirect(target)
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    context = selectors.home_summary(user=request.user, team=request.team)
+    return render(request, "accounts/home.html", context)

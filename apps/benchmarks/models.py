@@ -1,0 +1,121 @@
+"""Benchmark records: measured runs, network probes and pilot migrations (SPEC section 2)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import Team, TeamScopedQuerySet
+from apps.catalog.models import NetworkLink, Offer, Site, Tier
+from apps.profiles.models import TaskProfile
+
+
+class BenchmarkKind(models.TextChoices):
+    SINGLE = "single", _("Single machine")
+    MULTI = "multi", _("Multi-machine")
+    NETWORK_PROBE = "network_probe", _("Network probe")
+    PILOT_MIGRATION = "pilot_migration", _("Pilot migration")
+
+
+class Recovery(models.TextChoices):
+    FULL_RERUN = "full_rerun", _("Full rerun")
+    PARTIAL_RETRY = "partial_retry", _("Partial retry")
+    RESUME = "resume", _("Resume from checkpoint")
+
+
+class Source(models.TextChoices):
+    FORM = "form", _("Form")
+    CSV = "csv", _("CSV import")
+    API = "api", _("API")
+
+
+class BenchmarkRecord(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="benchmarks")
+    task = models.ForeignKey(
+        TaskProfile, on_delete=models.PROTECT, related_name="benchmarks", verbose_name=_("task")
+    )
+    offer = models.ForeignKey(
+        Offer,
+        on_delete=models.PROTECT,
+        related_name="benchmarks",
+        null=True,
+        blank=True,
+        verbose_name=_("offer"),
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=BenchmarkKind.choices)
+    nodes = models.PositiveIntegerField(_("nodes"), default=1)
+    gpus_per_node = models.PositiveIntegerField(_("GPUs per node"), default=1)
+    e2e_hours = models.FloatField(_("end-to-end hours"), default=0)
+    compute_hours = models.FloatField(_("compute hours"), default=0)
+    transfer_hours = models.FloatField(_("transfer hours"), default=0)
+    queue_hours = models.FloatField(_("queue hours (incl. start-up)"), default=0)
+    comm_hours = models.FloatField(_("communication hours"), null=True, blank=True)
+    peak_gpu_mem_gb = models.FloatField(_("peak GPU memory (GB)"), null=True, blank=True)
+    failure_reruns = models.PositiveIntegerField(_("failure reruns"), default=0)
+    hours_lost_per_rerun = models.FloatField(_("hours lost per rerun"), default=0)
+    recovery = models.CharField(
+        _("recovery"), max_length=16, choices=Recovery.choices, default=Recovery.FULL_RERUN
+    )
+    cost = models.FloatField(_("cost"), null=True, blank=True)
+    # Network probes
+    from_site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    to_site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    bandwidth_gbps = models.FloatField(_("measured bandwidth (Gbit/s)"), null=True, blank=True)
+    rtt_ms = models.FloatField(_("measured RTT (ms)"), null=True, blank=True)
+    applied_to_link = models.ForeignKey(
+        NetworkLink, on_delete=models.SET_NULL, null=True, blank=True, related_name="probes"
+    )
+    # Pilot migrations
+    tier = models.CharField(_("tier"), max_length=20, choices=Tier.choices, blank=True)
+    succeeded = models.BooleanField(_("succeeded"), null=True, blank=True)
+    migration_effort_hours = models.FloatField(
+        _("migration effort (h)"), null=True, blank=True
+    )
+    source = models.CharField(_("source"), max_length=8, choices=Source.choices, default="form")
+    idempotency_key = models.CharField(_("idempotency key"), max_length=120, null=True, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["-recorded_at", "-id"]
+        indexes = [
+            models.Index(fields=["task", "kind"], name="bench_task_kind"),
+            models.Index(fields=["team", "-recorded_at"], name="bench_team_recent"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="bench_unique_idempotency_key",
+            ),
+            models.CheckConstraint(
+                condition=Q(e2e_hours__gte=F("compute_hours")), name="bench_e2e_ge_compute"
+            ),
+            models.CheckConstraint(
+                condition=Q(compute_hours__gte=0)
+                & Q(transfer_hours__gte=0)
+                & Q(queue_hours__gte=0)
+                & Q(hours_lost_per_rerun__gte=0),
+                name="bench_hours_nonneg",
+            ),
+            models.CheckConstraint(condition=Q(nodes__gte=1), name="bench_nodes_pos"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} · {self.task} · {self.nodes}×{self.gpus_per_node}"
+
+    @property
+    def gpus(self) -> int:
+        return self.nodes * self.gpus_per_node

@@ -1,0 +1,167 @@
+"""Sites (resource pools), network links between them, and candidate offers (SPEC section 2)."""
+
+from __future__ import annotations
+
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import Team, TeamScopedQuerySet
+
+
+class Tier(models.TextChoices):
+    SAME_SITE = "same_site", _("Same site")
+    SAME_DATACENTER = "same_datacenter", _("Same datacenter")
+    SAME_CITY = "same_city", _("Same city")
+    CROSS_HUB = "cross_hub", _("Cross hub")
+
+
+class Site(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="sites")
+    code = models.SlugField(_("code"), max_length=40, help_text=_("Short unique code, e.g. bj-a."))
+    name = models.CharField(_("name"), max_length=120)
+    datacenter = models.CharField(_("datacenter"), max_length=120)
+    city = models.CharField(_("city"), max_length=120)
+    hub = models.CharField(_("hub"), max_length=120, help_text=_("Regional network hub."))
+    queue_hours = models.FloatField(
+        _("queue hours"),
+        default=0,
+        validators=[MinValueValidator(0)],
+        help_text=_("Typical wait for capacity now, in hours."),
+    )
+    storage_tb = models.FloatField(
+        _("storage (TB)"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "code"], name="site_unique_code_per_team"),
+            models.CheckConstraint(condition=Q(queue_hours__gte=0), name="site_queue_nonneg"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} · {self.name}"
+
+
+class NetworkLink(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="links")
+    from_site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, related_name="links_out", verbose_name=_("from site")
+    )
+    to_site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, related_name="links_in", verbose_name=_("to site")
+    )
+    bandwidth_gbps = models.FloatField(_("bandwidth (Gbit/s)"))
+    rtt_ms = models.FloatField(_("RTT (ms)"), default=0, validators=[MinValueValidator(0)])
+    price_per_gb = models.FloatField(
+        _("price per GB"), default=0, validators=[MinValueValidator(0)]
+    )
+    buffer = models.FloatField(
+        _("jitter buffer"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Blank: the default of the tier (same datacenter 0, same city 0.1, cross hub 0.3)."),
+    )
+    reservable = models.BooleanField(
+        _("reservable"), default=False, help_text=_("A channel can be reserved ahead.")
+    )
+    measured_at = models.DateTimeField(_("measured at"), null=True, blank=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["from_site__code", "to_site__code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "from_site", "to_site"], name="link_unique_direction"
+            ),
+            models.CheckConstraint(condition=Q(bandwidth_gbps__gt=0), name="link_bandwidth_pos"),
+            models.CheckConstraint(condition=Q(price_per_gb__gte=0), name="link_price_nonneg"),
+            models.CheckConstraint(condition=Q(rtt_ms__gte=0), name="link_rtt_nonneg"),
+            models.CheckConstraint(condition=~Q(from_site=F("to_site")), name="link_two_sites"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_site.code} → {self.to_site.code}"
+
+
+class OfferKind(models.TextChoices):
+    COMPUTE = "compute", _("Compute platform")
+    DISTRIBUTED = "distributed", _("Distributed computing platform")
+    MANAGED = "managed", _("Managed (both layers)")
+
+
+class BillingBasis(models.TextChoices):
+    GPU_HOUR = "gpu_hour", _("GPU-hour")
+    MACHINE_HOUR = "machine_hour", _("Machine-hour")
+    CONTRACT = "contract", _("Contract package")
+
+
+class Parallelism(models.TextChoices):
+    DATA = "data", _("Data parallel")
+    TENSOR = "tensor", _("Tensor parallel")
+    PIPELINE = "pipeline", _("Pipeline parallel")
+
+
+class Offer(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="offers")
+    provider = models.CharField(_("provider"), max_length=120)
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=16, choices=OfferKind.choices)
+    site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, related_name="offers", verbose_name=_("site")
+    )
+    gpu_model = models.CharField(_("GPU model"), max_length=60)
+    gpu_mem_gb = models.FloatField(_("GPU memory (GB)"))
+    gpus_per_machine = models.PositiveSmallIntegerField(_("GPUs per machine"), default=8)
+    max_machines = models.PositiveIntegerField(_("max machines"), null=True, blank=True)
+    billing_basis = models.CharField(
+        _("billing basis"), max_length=16, choices=BillingBasis.choices
+    )
+    price = models.FloatField(
+        _("price"), help_text=_("Per GPU-hour, per machine-hour, or per contract package.")
+    )
+    contract_hours = models.FloatField(_("contract hours"), null=True, blank=True)
+    expected_utilization = models.FloatField(_("expected utilization"), null=True, blank=True)
+    scheduling_fee_pct = models.FloatField(_("scheduling fee (%)"), default=0)
+    parallelism = models.JSONField(_("parallelism supported"), default=list, blank=True)
+    checkpoint_resume = models.BooleanField(_("checkpoint resume"), default=False)
+    relative_speed = models.FloatField(_("relative speed"), default=1.0)
+    boot_hours = models.FloatField(_("boot hours"), default=0)
+    exit_path = models.TextField(
+        _("exit path"),
+        blank=True,
+        help_text=_("Can weights, data and job configs be taken away as they are?"),
+    )
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["provider", "name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(gpu_mem_gb__gt=0), name="offer_gpu_mem_pos"),
+            models.CheckConstraint(condition=Q(gpus_per_machine__gte=1), name="offer_gpm_pos"),
+            models.CheckConstraint(condition=Q(price__gte=0), name="offer_price_nonneg"),
+            models.CheckConstraint(condition=Q(relative_speed__gt=0), name="offer_speed_pos"),
+            models.CheckConstraint(condition=Q(scheduling_fee_pct__gte=0), name="offer_fee_nonneg"),
+            models.CheckConstraint(
+                condition=~Q(billing_basis="contract")
+                | (
+                    Q(contract_hours__gt=0)
+                    & Q(expected_utilization__gt=0)
+                    & Q(expected_utilization__lte=1)
+                ),
+                name="offer_contract_terms",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider} · {self.name}"

@@ -1,0 +1,178 @@
+"""Task profiles (任务画像): every field of SPEC section 2 that the engine reasons about."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import Team, TeamScopedQuerySet
+from apps.catalog.models import Site
+
+
+class Workload(models.TextChoices):
+    TRAINING = "training", _("Training")
+    FINE_TUNING = "fine_tuning", _("Fine-tuning")
+    INFERENCE = "inference", _("Inference")
+    BATCH_INFERENCE = "batch_inference", _("Batch inference")
+    DATA_PROCESSING = "data_processing", _("Data processing")
+    RENDERING = "rendering", _("Rendering")
+    SCIENTIFIC_BATCH = "scientific_batch", _("Scientific batch")
+    ONLINE_SERVICE = "online_service", _("Online service")
+
+
+class Cadence(models.TextChoices):
+    ONE_OFF = "one_off", _("One-off")
+    RECURRING = "recurring", _("Recurring")
+
+
+class Precision(models.TextChoices):
+    FP32 = "fp32", "fp32"
+    BF16 = "bf16", "bf16"
+    FP16 = "fp16", "fp16"
+    FP8 = "fp8", "fp8"
+    INT8 = "int8", "int8"
+    INT4 = "int4", "int4"
+
+
+class Coupling(models.TextChoices):
+    NONE = "none", _("None (independent pieces)")
+    LOOSE = "loose", _("Loose (data parallel, moderate gradient traffic)")
+    TIGHT = "tight", _("Tight (tensor parallel, high-frequency exchange)")
+
+
+class AccessPattern(models.TextChoices):
+    STREAMING = "streaming", _("Streaming (read once)")
+    REPEATED_FULL_SCAN = "repeated_full_scan", _("Repeated full scan")
+
+
+class Pain(models.TextChoices):
+    NONE = "none", _("None")
+    SLOW = "slow", _("Too slow")
+    QUEUEING = "queueing", _("Queueing for resources")
+
+
+class TaskProfile(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="profiles")
+    name = models.CharField(_("name"), max_length=160)
+    description = models.TextField(_("description"), blank=True)
+
+    # Workload and model
+    workload = models.CharField(_("workload"), max_length=24, choices=Workload.choices)
+    cadence = models.CharField(
+        _("cadence"), max_length=12, choices=Cadence.choices, default=Cadence.ONE_OFF
+    )
+    runs_per_quarter = models.PositiveIntegerField(_("runs per quarter"), default=1)
+    params_b = models.FloatField(
+        _("parameters (billions)"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    precision = models.CharField(
+        _("precision"), max_length=8, choices=Precision.choices, default=Precision.BF16
+    )
+    peak_gpu_mem_gb = models.FloatField(
+        _("measured peak GPU memory (GB)"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    gpus = models.PositiveIntegerField(_("planned GPUs"), null=True, blank=True)
+    parallelism = models.JSONField(_("parallelism supported"), default=list, blank=True)
+    coupling = models.CharField(
+        _("coupling"), max_length=8, choices=Coupling.choices, default=Coupling.NONE
+    )
+
+    # Data
+    input_gb = models.FloatField(_("input (GB)"), default=0, validators=[MinValueValidator(0)])
+    result_gb = models.FloatField(_("results (GB)"), default=0, validators=[MinValueValidator(0)])
+    compress_ratio = models.FloatField(
+        _("compression ratio"),
+        default=1.0,
+        validators=[MinValueValidator(0), MaxValueValidator(1)],
+        help_text=_("Size after compression ÷ before: 0 < r ≤ 1."),
+    )
+    image_gb = models.FloatField(
+        _("environment image (GB)"), default=10, validators=[MinValueValidator(0)]
+    )
+    access_pattern = models.CharField(
+        _("access pattern"),
+        max_length=24,
+        choices=AccessPattern.choices,
+        default=AccessPattern.STREAMING,
+    )
+    data_passes = models.PositiveIntegerField(_("data passes"), default=1)
+    data_site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, related_name="+", verbose_name=_("data site")
+    )
+    home_site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, related_name="+", verbose_name=_("home site")
+    )
+    result_site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, related_name="+", verbose_name=_("result site")
+    )
+
+    # Time and budget
+    compute_hours = models.FloatField(_("compute hours"), validators=[MinValueValidator(0)])
+    budget_transfer_hours = models.FloatField(
+        _("transfer budget (h)"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    budget_queue_hours = models.FloatField(
+        _("queue budget (h)"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    budget_compute_hours = models.FloatField(
+        _("compute budget (h)"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    delay_cost_per_hour = models.FloatField(
+        _("delay cost per hour"), default=0, validators=[MinValueValidator(0)]
+    )
+
+    # Fault tolerance
+    resumable = models.BooleanField(_("resumable"), default=False)
+    resume_verified = models.BooleanField(_("resume verified"), default=False)
+    env_aligned = models.BooleanField(_("environment aligned"), default=False)
+    interruption_cost_hours = models.FloatField(
+        _("interruption cost (h)"), default=0, validators=[MinValueValidator(0)]
+    )
+
+    # Portability and compliance
+    env_simple = models.BooleanField(_("simple environment"), default=False)
+    image_packaged = models.BooleanField(_("image packaged"), default=False)
+    offsite_allowed = models.BooleanField(_("may run off-site"), default=False)
+    low_latency_online = models.BooleanField(_("low-latency online"), default=False)
+    stateful = models.BooleanField(_("stateful"), default=False)
+    compliance_restricted = models.BooleanField(_("compliance restricted"), default=False)
+    strict_consistency = models.BooleanField(_("strict consistency"), default=False)
+
+    # Team situation
+    has_machines = models.BooleanField(_("team has machines"), default=False)
+    has_scheduler = models.BooleanField(_("team has a scheduler"), default=False)
+    can_maintain_scheduler = models.BooleanField(_("team can maintain a scheduler"), default=False)
+    pain = models.CharField(_("current pain"), max_length=12, choices=Pain.choices, default=Pain.NONE)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [
+            models.Index(fields=["team", "-updated_at"], name="profile_team_recent"),
+            models.Index(fields=["team", "workload"], name="profile_team_workload"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(compress_ratio__gt=0) & Q(compress_ratio__lte=1),
+                name="profile_compress_ratio_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(input_gb__gte=0) & Q(result_gb__gte=0) & Q(image_gb__gte=0),
+                name="profile_sizes_nonneg",
+            ),
+            models.CheckConstraint(condition=Q(compute_hours__gte=0), name="profile_hours_nonneg"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,95 @@
+"""SPEC T: the total bill (总账) per candidate, and misjudgement J3 (unit price vs total)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .findings import Finding, finding
+from .placement import PlacementOption
+from .schema import EngineInput
+
+
+@dataclass(slots=True)
+class BillRow:
+    offer: str
+    unit_price: float
+    compute_cost: float
+    scheduling_cost: float
+    transfer_cost: float | None
+    rerun_loss: float
+    total: float | None  # None when a transfer leg has no link
+    rank_unit: int | None = None
+    rank_total: int | None = None
+
+
+def _ranks(values: dict[str, float]) -> dict[str, int]:
+    """Competition ranking (1, 1, 3): equal values share a rank."""
+    ordered = sorted(values.values())
+    first: dict[float, int] = {}
+    for position, value in enumerate(ordered, start=1):
+        first.setdefault(value, position)
+    return {key: first[value] for key, value in values.items()}
+
+
+def total_bill(
+    inp: EngineInput, options: list[PlacementOption]
+) -> tuple[list[BillRow], list[Finding]]:
+    reruns: dict[str, float] = {}
+    for b in inp.benchmarks:
+        if b.offer is not None:
+            reruns[b.offer] = reruns.get(b.offer, 0.0) + b.failure_reruns * b.hours_lost_per_rerun
+    rows: list[BillRow] = []
+    for option in options:
+        oid = option.offer.id
+        # SPEC T: expected rerun loss = reruns × hours lost × hourly burn (gpus × unit price).
+        rerun_loss = reruns.get(oid, 0.0) * option.hourly_burn
+        total = None
+        if option.transfer_cost is not None:
+            total = (
+                option.compute_cost + option.scheduling_cost + option.transfer_cost + rerun_loss
+            )
+        rows.append(
+            BillRow(
+                offer=oid,
+                unit_price=option.effective_price,
+                compute_cost=option.compute_cost,
+                scheduling_cost=option.scheduling_cost,
+                transfer_cost=option.transfer_cost,
+                rerun_loss=rerun_loss,
+                total=total,
+            )
+        )
+    rank_unit = _ranks({r.offer: r.unit_price for r in rows})
+    rank_total = _ranks({r.offer: r.total for r in rows if r.total is not None})
+    for row in rows:
+        row.rank_unit = rank_unit[row.offer]
+        row.rank_total = rank_total.get(row.offer)
+
+    found: list[Finding] = []
+    known = [r for r in rows if r.total is not None]
+    if not known:
+        return rows, found
+    cheapest_total = min(known, key=lambda r: r.total or 0.0)
+    # SPEC T: state the cheapest total bill.
+    data = {
+        "offer": cheapest_total.offer,
+        "total": cheapest_total.total,
+        "unit_price": cheapest_total.unit_price,
+    }
+    found.append(finding("T", "info", "T", data))
+    # SPEC J3: among candidates with a known total, no cheapest-by-unit-price candidate is also
+    # cheapest by total.
+    low_unit = min(r.unit_price for r in known)
+    low_total = cheapest_total.total
+    by_unit = [r for r in known if r.unit_price == low_unit]
+    if len(known) > 1 and not any(r.total == low_total for r in by_unit):
+        data = {
+            "unit_offer": by_unit[0].offer,
+            "unit_price": low_unit,
+            "unit_offer_total": by_unit[0].total,
+            "total_offer": cheapest_total.offer,
+            "total": low_total,
+            "total_offer_unit_price": cheapest_total.unit_price,
+        }
+        found.append(finding("J3", "warn", "J3", data))
+    return rows, found

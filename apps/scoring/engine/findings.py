@@ -1,0 +1,76 @@
+"""Findings: one per rule that fires, in both UI languages (SPEC 3, preamble)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .messages import render
+
+# Fixed emission order of rule ids; findings are sorted by it, so output order never depends on
+# the order in which the modules ran.
+RULE_ORDER = (
+    "A",
+    "R0",
+    "R1a",
+    "R1b",
+    "R1c",
+    "R1d",
+    "R2",
+    "R3",
+    "R4",
+    "R5",
+    "R-mod",
+    "J1",
+    "J2",
+    "J4",
+    "C",
+    "B1",
+    "B2",
+    "B3",
+    "X1",
+    "X2",
+    "X3",
+    "X4",
+    "X5",
+    "G1",
+    "G2",
+    "G3",
+    "D1",
+    "D2",
+    "K1",
+    "P1",
+    "P2",
+    "M1",
+    "M2",
+    "M3",
+    "M4",
+    "H1",
+    "H2",
+    "T",
+    "J3",
+)
+RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
+
+
+@dataclass(slots=True)
+class Finding:
+    rule: str
+    severity: str  # info | warn | block
+    key: str
+    data: dict[str, Any]
+    offer: str | None
+    message: str
+    message_zh: str
+
+
+def finding(
+    rule: str, severity: str, key: str, data: dict[str, Any], offer: str | None = None
+) -> Finding:
+    message, message_zh = render(key, data)
+    return Finding(rule, severity, key, data, offer, message, message_zh)
+
+
+def ordered(findings: list[Finding]) -> list[Finding]:
+    # sorted() is stable: findings of one rule keep their emission order (offer order, segments).
+    return sorted(findings, key=lambda f: RULE_RANK[f.rule])

@@ -1,0 +1,86 @@
+"""SPEC M: the four indicators (四个指标) of the chosen option."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .findings import Finding, finding
+from .placement import PlacementOption, over_budget
+from .schema import EngineInput
+
+
+@dataclass(slots=True)
+class Metrics:
+    data_compute_ratio: float | None = None
+    network_cost_share: float | None = None
+    interruption_cost: float | None = None
+    scheduling_benefit: float | None = None
+    over_budget: list[str] = field(default_factory=list)
+
+
+def best_wait_local(options: list[PlacementOption]) -> PlacementOption | None:
+    """The feasible wait_local option of least objective (ties: site code, offer id)."""
+    local = [o for o in options if o.kind == "wait_local" and o.feasible]
+    if not local:
+        return None
+    return min(local, key=lambda o: (o.objective, o.site, o.offer.id))
+
+
+def indicators(
+    inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption | None
+) -> tuple[Metrics, list[Finding]]:
+    task = inp.task
+    th = inp.thresholds
+    metrics = Metrics()
+    found: list[Finding] = []
+
+    # SPEC M1: data/compute ratio in GB per compute hour (null when there are no compute hours).
+    if task.compute_hours > 0:
+        ratio = task.input_gb * task.compress_ratio / task.compute_hours
+        metrics.data_compute_ratio = ratio
+        if ratio >= th["data_compute_high"]:
+            data = {"ratio": ratio, "limit": th["data_compute_high"]}
+            found.append(finding("M1", "info", "M1.high", data))
+        elif ratio < th["data_compute_low"]:
+            data = {"ratio": ratio, "limit": th["data_compute_low"]}
+            found.append(finding("M1", "info", "M1.low", data))
+
+    if chosen is None:
+        return metrics, found
+
+    # SPEC M2: interruption cost vs scheduling benefit.
+    interruption_cost = task.interruption_cost_hours * chosen.hourly_burn
+    metrics.interruption_cost = interruption_cost
+    local = best_wait_local(options)
+    if local is not None and local.objective is not None and chosen.objective is not None:
+        benefit = local.objective - chosen.objective
+        metrics.scheduling_benefit = benefit
+        if interruption_cost > benefit and chosen.kind != "wait_local":
+            data = {"interruption_cost": interruption_cost, "scheduling_benefit": benefit}
+            found.append(finding("M2", "warn", "M2", data))
+
+    # SPEC M3: each segment of the chosen option over its budget.
+    metrics.over_budget = over_budget(inp, chosen)
+    budget = task.latency_budget_hours
+    for segment in metrics.over_budget:
+        data = {
+            "segment": segment,
+            "hours": chosen.segment_hours(segment),
+            "budget": budget.get(segment),
+        }
+        found.append(finding("M3", "warn", "M3", data))
+
+    # SPEC M4: network cost share of the chosen option (null when it costs nothing).
+    if chosen.total_cost and chosen.transfer_cost is not None:
+        share = chosen.transfer_cost / chosen.total_cost
+        metrics.network_cost_share = share
+        limit = th["network_cost_share"]
+        if share > limit:
+            data = {
+                "share": share,
+                "limit": limit,
+                "share_pct": share * 100,
+                "limit_pct": limit * 100,
+            }
+            found.append(finding("M4", "warn", "M4", data))
+    return metrics, found

@@ -1,0 +1,195 @@
+"""EngineOutput and its JSON form (SPEC 4 field names plus the documented extra fields)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .bench_verdicts import BenchmarkVerdict
+from .bill import BillRow
+from .checklist import ChecklistGate
+from .cross_domain import CrossDomain
+from .findings import Finding
+from .indicators import Metrics
+from .placement import Leg, PlacementOption
+from .rollout import Readiness
+from .signoff import blocking_rules
+from .sizing import Sizing
+
+
+def num(value: float | None) -> float | None:
+    """Money and hours: 6 decimals, never NaN or infinity, never -0.0."""
+    if value is None or not math.isfinite(value):
+        return None
+    return round(value, 6) + 0.0
+
+
+def clean(value: Any) -> Any:
+    """JSON-safe copy of finding data: floats rounded, tuples as lists."""
+    kind = type(value)
+    if kind is float:
+        return num(value)
+    if kind is dict:
+        return {k: clean(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [clean(v) for v in value]
+    return value
+
+
+def _leg(leg: Leg) -> dict[str, Any]:
+    return {
+        "what": leg.what,
+        "from": leg.from_site,
+        "to": leg.to_site,
+        "gb": num(leg.gb),
+        "hours": num(leg.hours),
+        "cost": num(leg.cost),
+        "link_reserved": leg.link_reserved,
+    }
+
+
+def _option(o: PlacementOption) -> dict[str, Any]:
+    return {
+        "kind": o.kind,
+        "site": o.site,
+        "offer": o.offer.id,
+        "tier": o.tier,
+        "feasible": o.feasible,
+        "reason": o.reason,
+        "transfer_gb": num(o.transfer_gb),
+        "transfer_hours": num(o.transfer_hours),
+        "queue_hours": num(o.queue_hours),
+        "compute_hours": num(o.compute_hours),
+        "total_hours": num(o.total_hours),
+        "gpus": o.gpus,
+        "effective_price": num(o.effective_price),
+        "compute_cost": num(o.compute_cost),
+        "scheduling_cost": num(o.scheduling_cost),
+        "transfer_cost": num(o.transfer_cost),
+        "total_cost": num(o.total_cost),
+        "objective": num(o.objective),
+        "within_budget": o.within_budget,
+        "legs": [_leg(leg) for leg in o.legs],
+    }
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    return {
+        "rule": f.rule,
+        "severity": f.severity,
+        "message": f.message,
+        "message_zh": f.message_zh,
+        "key": f.key,
+        "data": clean(f.data),
+        "offer": f.offer,
+    }
+
+
+def _bill_row(row: BillRow) -> dict[str, Any]:
+    return {
+        "offer": row.offer,
+        "unit_price": num(row.unit_price),
+        "compute_cost": num(row.compute_cost),
+        "scheduling_cost": num(row.scheduling_cost),
+        "transfer_cost": num(row.transfer_cost),
+        "rerun_loss": num(row.rerun_loss),
+        "total": num(row.total),
+        "rank_unit": row.rank_unit,
+        "rank_total": row.rank_total,
+    }
+
+
+@dataclass(slots=True)
+class EngineOutput:
+    engine_version: str
+    thresholds: dict[str, float]
+    sizing: Sizing
+    platform: str
+    platform_rule: str
+    benchmark: BenchmarkVerdict
+    cross_domain: CrossDomain
+    options: list[PlacementOption]
+    chosen: PlacementOption | None
+    metrics: Metrics
+    readiness: Readiness
+    checklists: dict[str, ChecklistGate]
+    findings: list[Finding]
+    bill: list[BillRow]
+    offer_ids: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        findings = [_finding(f) for f in self.findings]
+        chosen = self.chosen
+        bench = self.benchmark
+        cross = self.cross_domain
+        return {
+            "engine_version": self.engine_version,
+            "thresholds": {k: num(v) for k, v in self.thresholds.items()},
+            "sizing": {
+                "estimated_gpu_mem_gb": num(self.sizing.estimated_gpu_mem_gb),
+                "source": self.sizing.source,
+                "formula_gpu_mem_gb": num(self.sizing.formula_gb),
+                "offers": [
+                    {
+                        "offer": s.offer,
+                        "usable_gpu_mem_gb": num(s.usable_gpu_mem_gb),
+                        "gpus_needed": s.gpus_needed,
+                        "machines_needed": s.machines_needed,
+                        "fits_single_gpu": s.fits_single_gpu,
+                        "fits_single_machine": s.fits_single_machine,
+                        "near_capacity": s.near_capacity,
+                    }
+                    for s in self.sizing.offers
+                ],
+            },
+            "platform": self.platform,
+            "platform_rule": self.platform_rule,
+            "benchmark": {
+                "speedup": num(bench.speedup),
+                "scaling_efficiency": num(bench.scaling_efficiency),
+                "net_gain_positive": bench.net_gain_positive,
+                "non_compute_share": num(bench.non_compute_share),
+                "hours_saved": num(bench.hours_saved),
+                "single_benchmark": bench.single_benchmark,
+                "multi_benchmark": bench.multi_benchmark,
+            },
+            "cross_domain": {
+                "eligible": cross.eligible,
+                "exclusions": list(cross.exclusions),
+                "gates": dict(cross.gates),
+                "max_tier": cross.max_tier,
+            },
+            "options": [_option(o) for o in self.options],
+            "chosen": None
+            if chosen is None
+            else {"kind": chosen.kind, "site": chosen.site, "offer": chosen.offer.id},
+            "metrics": {
+                "data_compute_ratio": num(self.metrics.data_compute_ratio),
+                "network_cost_share": num(self.metrics.network_cost_share),
+                "interruption_cost": num(self.metrics.interruption_cost),
+                "scheduling_benefit": num(self.metrics.scheduling_benefit),
+                "over_budget": list(self.metrics.over_budget),
+            },
+            "readiness": {
+                "channel_reserved": self.readiness.channel_reserved,
+                "resume_verified": self.readiness.resume_verified,
+                "env_aligned": self.readiness.env_aligned,
+                "dispatch_ready": self.readiness.dispatch_ready,
+            },
+            "checklists": {
+                oid: {
+                    "unanswered": gate.unanswered,
+                    "ready_to_sign": gate.ready_to_sign,
+                    "unanswered_questions": list(gate.unanswered_questions),
+                }
+                for oid, gate in self.checklists.items()
+            },
+            "findings": findings,
+            "bill": [_bill_row(r) for r in self.bill],
+            "signoff": {
+                oid: {"blocked": bool(rules), "rules": rules}
+                for oid in self.offer_ids
+                for rules in (blocking_rules(findings, oid),)
+            },
+        }

@@ -1,0 +1,200 @@
+"""Input dataclasses, enumerations and default thresholds of the scoring engine (SPEC 2 and 4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ENGINE_VERSION = "1.0.0"
+
+WORKLOADS = (
+    "training",
+    "fine_tuning",
+    "inference",
+    "batch_inference",
+    "data_processing",
+    "rendering",
+    "scientific_batch",
+    "online_service",
+)
+# SPEC A: workloads sized like inference (weights only).
+INFERENCE_LIKE = frozenset({"inference", "batch_inference", "online_service"})
+# SPEC D1: data-intensive workloads.
+DATA_INTENSIVE = frozenset({"data_processing", "batch_inference", "rendering", "scientific_batch"})
+# SPEC A: bytes per parameter.
+BYTES_PER_PARAM = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+CADENCES = ("one_off", "recurring")
+PARALLELISM = ("data", "tensor", "pipeline")
+COUPLINGS = ("none", "loose", "tight")
+ACCESS_PATTERNS = ("streaming", "repeated_full_scan")
+PAINS = ("none", "slow", "queueing")
+TIERS = ("same_site", "same_datacenter", "same_city", "cross_hub")
+TIER_RANK = {tier: rank for rank, tier in enumerate(TIERS)}
+OFFER_KINDS = ("compute", "distributed", "managed")
+BILLING_BASES = ("gpu_hour", "machine_hour", "contract")
+BENCHMARK_KINDS = ("single", "multi", "network_probe", "pilot_migration")
+QUESTIONS = ("q1", "q2", "q3", "q4", "q5", "q6")
+ANSWER_STATES = ("answered", "unanswered")
+SEGMENTS = ("transfer", "queue", "compute")
+OPTION_KINDS = ("wait_local", "move_compute", "move_data")
+# SPEC P: tie-break order of option kinds.
+KIND_ORDER = {kind: rank for rank, kind in enumerate(OPTION_KINDS)}
+
+DEFAULT_THRESHOLDS: dict[str, float] = {
+    "data_compute_high": 100.0,
+    "data_compute_low": 10.0,
+    "network_cost_share": 0.20,
+    "interruption_cost_hours": 1.0,
+    "headroom": 0.9,
+    "near_capacity_band": 0.15,
+    "buffer_same_site": 0.0,
+    "buffer_same_datacenter": 0.0,
+    "buffer_same_city": 0.1,
+    "buffer_cross_hub": 0.3,
+    "loose_cross_hub_hours": 24.0,
+}
+
+
+class EngineInputError(ValueError):
+    """Bad engine input; ``errors`` names every offending field at once."""
+
+    def __init__(self, errors: list[dict[str, str]]) -> None:
+        self.errors = errors
+        summary = "; ".join(f"{e['field'] or '<input>'}: {e['message']}" for e in errors[:5])
+        more = f" (+{len(errors) - 5} more)" if len(errors) > 5 else ""
+        super().__init__(f"{len(errors)} input error(s): {summary}{more}")
+
+
+@dataclass(slots=True)
+class LatencyBudget:
+    """Hours each segment may take; None means no limit."""
+
+    transfer: float | None = None
+    queue: float | None = None
+    compute: float | None = None
+
+    def get(self, segment: str) -> float | None:
+        return getattr(self, segment)
+
+
+@dataclass(slots=True)
+class Team:
+    has_machines: bool = False
+    has_scheduler: bool = False
+    can_maintain_scheduler: bool = False
+    pain: str = "none"
+    validated_tiers: tuple[str, ...] = ("same_site", "same_datacenter")
+
+
+@dataclass(slots=True)
+class Task:
+    workload: str
+    compute_hours: float
+    home_site: str
+    data_site: str
+    result_site: str
+    name: str | None = None
+    cadence: str = "one_off"
+    runs_per_quarter: float = 1.0
+    params_b: float | None = None
+    precision: str = "bf16"
+    peak_gpu_mem_gb: float | None = None
+    gpus: int | None = None
+    parallelism: tuple[str, ...] = ()
+    coupling: str = "none"
+    input_gb: float = 0.0
+    result_gb: float = 0.0
+    compress_ratio: float = 1.0
+    image_gb: float = 10.0
+    access_pattern: str = "streaming"
+    data_passes: int = 1
+    resumable: bool = False
+    resume_verified: bool = False
+    env_aligned: bool = False
+    interruption_cost_hours: float = 0.0
+    latency_budget_hours: LatencyBudget = field(default_factory=LatencyBudget)
+    delay_cost_per_hour: float = 0.0
+    env_simple: bool = False
+    image_packaged: bool = False
+    offsite_allowed: bool = False
+    low_latency_online: bool = False
+    stateful: bool = False
+    compliance_restricted: bool = False
+    strict_consistency: bool = False
+    team: Team = field(default_factory=Team)
+
+
+@dataclass(slots=True)
+class Site:
+    code: str
+    datacenter: str | None = None
+    city: str | None = None
+    hub: str | None = None
+    queue_hours: float = 0.0
+
+
+@dataclass(slots=True)
+class Link:
+    from_site: str
+    to_site: str
+    bandwidth_gbps: float
+    price_per_gb: float
+    rtt_ms: float = 0.0
+    buffer: float | None = None
+    reserved: bool = False
+    reservable: bool = False
+
+
+@dataclass(slots=True)
+class Offer:
+    id: str
+    kind: str
+    site: str
+    gpu_mem_gb: float
+    gpus_per_machine: int
+    billing_basis: str
+    price: float
+    max_machines: int | None = None
+    contract_hours: float | None = None
+    expected_utilization: float | None = None
+    scheduling_fee_pct: float = 0.0
+    parallelism: tuple[str, ...] = ()
+    relative_speed: float = 1.0
+    machines: int | None = None
+    name: str | None = None
+    provider: str | None = None
+
+
+@dataclass(slots=True)
+class Benchmark:
+    index: int
+    kind: str
+    offer: str | None = None
+    nodes: int = 1
+    gpus_per_node: int = 1
+    e2e_hours: float = 0.0
+    compute_hours: float = 0.0
+    comm_hours: float | None = None
+    peak_gpu_mem_gb: float | None = None
+    failure_reruns: int = 0
+    hours_lost_per_rerun: float = 0.0
+    migration_effort_hours: float | None = None
+    cost: float | None = None
+    tier: str | None = None
+    succeeded: bool | None = None
+    id: str | None = None
+
+    @property
+    def gpus(self) -> int:
+        return self.nodes * self.gpus_per_node
+
+
+@dataclass(slots=True)
+class EngineInput:
+    task: Task
+    sites: dict[str, Site]
+    links: tuple[Link, ...]
+    offers: tuple[Offer, ...]
+    benchmarks: tuple[Benchmark, ...]
+    # offer id -> question -> "answered" | "unanswered" (all six present after parsing)
+    checklists: dict[str, dict[str, str]]
+    thresholds: dict[str, float]

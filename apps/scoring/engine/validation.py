@@ -1,0 +1,525 @@
+"""parse_input: turn the evaluate JSON (SPEC 4) into dataclasses, naming every bad field at once."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .schema import (
+    ACCESS_PATTERNS,
+    ANSWER_STATES,
+    BENCHMARK_KINDS,
+    BILLING_BASES,
+    BYTES_PER_PARAM,
+    CADENCES,
+    COUPLINGS,
+    DEFAULT_THRESHOLDS,
+    OFFER_KINDS,
+    PAINS,
+    PARALLELISM,
+    QUESTIONS,
+    TIERS,
+    WORKLOADS,
+    Benchmark,
+    EngineInput,
+    EngineInputError,
+    LatencyBudget,
+    Link,
+    Offer,
+    Site,
+    Task,
+    Team,
+)
+
+_MISSING: Any = object()
+# Larger figures are typos, and they keep products of inputs far from float overflow.
+MAX_MAGNITUDE = 1e12
+_NUMBER_TYPES = (int, float)
+
+
+class _Reader:
+    """Reads typed fields out of JSON objects and records every problem it meets."""
+
+    __slots__ = ("errors",)
+
+    def __init__(self) -> None:
+        self.errors: list[dict[str, str]] = []
+
+    def error(self, field: str, message: str) -> None:
+        self.errors.append({"field": field, "message": message})
+
+    def _absent(self, value: Any, field: str, default: Any, nullable: bool) -> tuple[bool, Any]:
+        # A null counts as absent: nullable and defaulted fields take their default.
+        if value is _MISSING or value is None:
+            if nullable or default is not _MISSING:
+                return True, None if default is _MISSING else default
+            self.error(field, "is required")
+            return True, None
+        return False, None
+
+    def number(
+        self,
+        obj: dict[str, Any],
+        key: str,
+        path: str,
+        *,
+        default: Any = _MISSING,
+        nullable: bool = False,
+        minimum: float | None = 0.0,
+        above: float | None = None,
+        maximum: float | None = None,
+        integer: bool = False,
+    ) -> Any:
+        value = obj.get(key, _MISSING)
+        field = f"{path}.{key}"
+        absent, fallback = self._absent(value, field, default, nullable)
+        if absent:
+            return fallback
+        kind = type(value)
+        if kind is bool or kind not in _NUMBER_TYPES:
+            noun = "an integer" if integer else "a number"
+            suffix = ", not a boolean" if kind is bool else ""
+            self.error(field, f"must be {noun}{suffix}")
+            return None
+        if kind is float and not math.isfinite(value):
+            self.error(field, "must be a finite number")
+            return None
+        if integer:
+            if kind is float:
+                if not value.is_integer():
+                    self.error(field, "must be an integer")
+                    return None
+                value = int(value)
+        else:
+            value = float(value)
+        if abs(value) > MAX_MAGNITUDE:
+            self.error(field, "is unreasonably large (limit 1e12)")
+            return None
+        if above is not None and not value > above:
+            self.error(field, f"must be > {_show(above)}")
+            return None
+        if minimum is not None and above is None and value < minimum:
+            self.error(field, f"must be ≥ {_show(minimum)}")
+            return None
+        if maximum is not None and value > maximum:
+            self.error(field, f"must be ≤ {_show(maximum)}")
+            return None
+        return value
+
+    def boolean(self, obj: dict[str, Any], key: str, path: str, default: bool = False) -> bool:
+        value = obj.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            return default
+        if type(value) is not bool:
+            self.error(f"{path}.{key}", "must be true or false")
+            return default
+        return value
+
+    def choice(
+        self,
+        obj: dict[str, Any],
+        key: str,
+        path: str,
+        allowed: tuple[str, ...],
+        *,
+        default: Any = _MISSING,
+        nullable: bool = False,
+    ) -> Any:
+        value = obj.get(key, _MISSING)
+        field = f"{path}.{key}"
+        absent, fallback = self._absent(value, field, default, nullable)
+        if absent:
+            return fallback
+        if type(value) is not str or value not in allowed:
+            self.error(field, f"must be one of {', '.join(allowed)}")
+            return None if default is _MISSING else default
+        return value
+
+    def text(
+        self, obj: dict[str, Any], key: str, path: str, *, required: bool = False
+    ) -> str | None:
+        value = obj.get(key, _MISSING)
+        field = f"{path}.{key}"
+        if value is _MISSING or value is None:
+            if required:
+                self.error(field, "is required")
+            return None
+        if type(value) is not str:
+            self.error(field, "must be a string")
+            return None
+        if required and not value.strip():
+            self.error(field, "must not be blank")
+            return None
+        return value
+
+    def choices(
+        self,
+        obj: dict[str, Any],
+        key: str,
+        path: str,
+        allowed: tuple[str, ...],
+        default: tuple[str, ...] = (),
+    ) -> tuple[str, ...]:
+        value = obj.get(key, _MISSING)
+        field = f"{path}.{key}"
+        if value is _MISSING or value is None:
+            return default
+        if type(value) is not list:
+            self.error(field, f"must be a list of {', '.join(allowed)}")
+            return default
+        picked: list[str] = []
+        for i, item in enumerate(value):
+            if type(item) is not str or item not in allowed:
+                self.error(f"{field}[{i}]", f"must be one of {', '.join(allowed)}")
+            elif item not in picked:
+                picked.append(item)
+        # Canonical order, so equal sets give equal outputs.
+        return tuple(a for a in allowed if a in picked)
+
+    def obj(self, value: Any, field: str) -> dict[str, Any] | None:
+        if type(value) is not dict:
+            self.error(field, "must be an object")
+            return None
+        return value
+
+
+def _show(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _offer_id(raw: Any, field: str, reader: _Reader) -> str | None:
+    if raw is None or raw is _MISSING:
+        reader.error(field, "is required")
+        return None
+    if type(raw) is int:
+        return str(raw)
+    if type(raw) is str and raw.strip():
+        return raw
+    reader.error(field, "must be a non-blank string or an integer")
+    return None
+
+
+def _parse_budget(r: _Reader, raw: Any, path: str) -> LatencyBudget:
+    if raw is None or raw is _MISSING:
+        return LatencyBudget()
+    data = r.obj(raw, path)
+    if data is None:
+        return LatencyBudget()
+    return LatencyBudget(
+        transfer=r.number(data, "transfer", path, nullable=True),
+        queue=r.number(data, "queue", path, nullable=True),
+        compute=r.number(data, "compute", path, nullable=True),
+    )
+
+
+def _parse_team(r: _Reader, raw: Any, path: str) -> Team:
+    if raw is None or raw is _MISSING:
+        return Team()
+    data = r.obj(raw, path)
+    if data is None:
+        return Team()
+    tiers = r.choices(data, "validated_tiers", path, TIERS, default=("same_site", "same_datacenter"))
+    if "same_site" not in tiers:
+        tiers = ("same_site", *tiers)  # same_site is always validated
+    return Team(
+        has_machines=r.boolean(data, "has_machines", path),
+        has_scheduler=r.boolean(data, "has_scheduler", path),
+        can_maintain_scheduler=r.boolean(data, "can_maintain_scheduler", path),
+        pain=r.choice(data, "pain", path, PAINS, default="none"),
+        validated_tiers=tiers,
+    )
+
+
+def _parse_task(r: _Reader, raw: Any, site_codes: set[str]) -> Task | None:
+    p = "task"
+    if raw is _MISSING or raw is None:
+        r.error(p, "is required")
+        return None
+    t = r.obj(raw, p)
+    if t is None:
+        return None
+    home = r.text(t, "home_site", p, required=True)
+    # A blank data or result site means "same as home", as a web form would send it.
+    data_site = r.text(t, "data_site", p) or None
+    result_site = r.text(t, "result_site", p) or None
+    for key, code in (("home_site", home), ("data_site", data_site), ("result_site", result_site)):
+        if code is not None and code not in site_codes:
+            r.error(f"{p}.{key}", f"unknown site '{code}'")
+    return Task(
+        name=r.text(t, "name", p),
+        workload=r.choice(t, "workload", p, WORKLOADS),
+        cadence=r.choice(t, "cadence", p, CADENCES, default="one_off"),
+        runs_per_quarter=r.number(t, "runs_per_quarter", p, default=1.0),
+        params_b=r.number(t, "params_b", p, nullable=True),
+        precision=r.choice(t, "precision", p, tuple(BYTES_PER_PARAM), default="bf16"),
+        peak_gpu_mem_gb=r.number(t, "peak_gpu_mem_gb", p, nullable=True),
+        gpus=r.number(t, "gpus", p, nullable=True, minimum=1, integer=True),
+        parallelism=r.choices(t, "parallelism", p, PARALLELISM),
+        coupling=r.choice(t, "coupling", p, COUPLINGS, default="none"),
+        input_gb=r.number(t, "input_gb", p, default=0.0),
+        result_gb=r.number(t, "result_gb", p, default=0.0),
+        compress_ratio=r.number(t, "compress_ratio", p, default=1.0, above=0.0, maximum=1.0),
+        image_gb=r.number(t, "image_gb", p, default=10.0),
+        access_pattern=r.choice(t, "access_pattern", p, ACCESS_PATTERNS, default="streaming"),
+        data_passes=r.number(t, "data_passes", p, default=1, minimum=1, integer=True),
+        compute_hours=r.number(t, "compute_hours", p),
+        resumable=r.boolean(t, "resumable", p),
+        resume_verified=r.boolean(t, "resume_verified", p),
+        env_aligned=r.boolean(t, "env_aligned", p),
+        interruption_cost_hours=r.number(t, "interruption_cost_hours", p, default=0.0),
+        latency_budget_hours=_parse_budget(
+            r, t.get("latency_budget_hours", _MISSING), f"{p}.latency_budget_hours"
+        ),
+        delay_cost_per_hour=r.number(t, "delay_cost_per_hour", p, default=0.0),
+        env_simple=r.boolean(t, "env_simple", p),
+        image_packaged=r.boolean(t, "image_packaged", p),
+        offsite_allowed=r.boolean(t, "offsite_allowed", p),
+        low_latency_online=r.boolean(t, "low_latency_online", p),
+        stateful=r.boolean(t, "stateful", p),
+        compliance_restricted=r.boolean(t, "compliance_restricted", p),
+        strict_consistency=r.boolean(t, "strict_consistency", p),
+        team=_parse_team(r, t.get("team", _MISSING), f"{p}.team"),
+        home_site=home or "",
+        data_site=data_site or home or "",
+        result_site=result_site or home or "",
+    )
+
+
+def _list(r: _Reader, data: dict[str, Any], key: str) -> list[Any]:
+    raw = data.get(key, _MISSING)
+    if raw is _MISSING or raw is None:
+        return []
+    if type(raw) is not list:
+        r.error(key, "must be a list")
+        return []
+    return raw
+
+
+def _parse_sites(r: _Reader, items: list[Any]) -> dict[str, Site]:
+    sites: dict[str, Site] = {}
+    for i, raw in enumerate(items):
+        p = f"sites[{i}]"
+        s = r.obj(raw, p)
+        if s is None:
+            continue
+        code = r.text(s, "code", p, required=True)
+        site = Site(
+            code=code or "",
+            datacenter=r.text(s, "datacenter", p),
+            city=r.text(s, "city", p),
+            hub=r.text(s, "hub", p),
+            queue_hours=r.number(s, "queue_hours", p, default=0.0),
+        )
+        if code is None:
+            continue
+        if code in sites:
+            r.error(f"{p}.code", f"duplicate site code '{code}'")
+            continue
+        sites[code] = site
+    return sites
+
+
+def _parse_links(r: _Reader, items: list[Any], site_codes: set[str]) -> tuple[Link, ...]:
+    links: list[Link] = []
+    seen: set[tuple[str, str]] = set()
+    for i, raw in enumerate(items):
+        p = f"links[{i}]"
+        d = r.obj(raw, p)
+        if d is None:
+            continue
+        ends = []
+        for key in ("from", "to"):
+            code = r.text(d, key, p, required=True)
+            if code is not None and code not in site_codes:
+                r.error(f"{p}.{key}", f"unknown site '{code}'")
+            ends.append(code)
+        link = Link(
+            from_site=ends[0] or "",
+            to_site=ends[1] or "",
+            bandwidth_gbps=r.number(d, "bandwidth_gbps", p, above=0.0),
+            rtt_ms=r.number(d, "rtt_ms", p, default=0.0),
+            price_per_gb=r.number(d, "price_per_gb", p),
+            buffer=r.number(d, "buffer", p, nullable=True),
+            reserved=r.boolean(d, "reserved", p),
+            reservable=r.boolean(d, "reservable", p),
+        )
+        if link.reserved and not link.reservable:
+            r.error(f"{p}.reserved", "only a reservable link can be reserved")
+        if ends[0] is not None and ends[0] == ends[1]:
+            r.error(f"{p}.to", "a link joins two different sites")
+        elif ends[0] is not None and ends[1] is not None:
+            if (ends[0], ends[1]) in seen:
+                r.error(p, f"duplicate link {ends[0]} → {ends[1]}")
+            seen.add((ends[0], ends[1]))
+        links.append(link)
+    return tuple(links)
+
+
+def _parse_offers(r: _Reader, items: list[Any], site_codes: set[str]) -> tuple[Offer, ...]:
+    offers: list[Offer] = []
+    ids: set[str] = set()
+    for i, raw in enumerate(items):
+        p = f"offers[{i}]"
+        d = r.obj(raw, p)
+        if d is None:
+            continue
+        oid = _offer_id(d.get("id", _MISSING), f"{p}.id", r)
+        if oid is not None:
+            if oid in ids:
+                r.error(f"{p}.id", f"duplicate offer id '{oid}'")
+            ids.add(oid)
+        site = r.text(d, "site", p, required=True)
+        if site is not None and site not in site_codes:
+            r.error(f"{p}.site", f"unknown site '{site}'")
+        basis = r.choice(d, "billing_basis", p, BILLING_BASES)
+        contract = basis == "contract"
+        offers.append(
+            Offer(
+                id=oid or "",
+                kind=r.choice(d, "kind", p, OFFER_KINDS),
+                site=site or "",
+                gpu_mem_gb=r.number(d, "gpu_mem_gb", p, above=0.0),
+                gpus_per_machine=r.number(d, "gpus_per_machine", p, minimum=1, integer=True),
+                max_machines=r.number(d, "max_machines", p, nullable=True, minimum=1, integer=True),
+                billing_basis=basis,
+                price=r.number(d, "price", p),
+                # SPEC P: contract prices need the package hours and the expected utilisation.
+                contract_hours=r.number(d, "contract_hours", p, nullable=not contract, above=0.0),
+                expected_utilization=r.number(
+                    d, "expected_utilization", p, nullable=not contract, above=0.0, maximum=1.0
+                ),
+                scheduling_fee_pct=r.number(d, "scheduling_fee_pct", p, default=0.0),
+                parallelism=r.choices(d, "parallelism", p, PARALLELISM),
+                relative_speed=r.number(d, "relative_speed", p, default=1.0, above=0.0),
+                machines=r.number(d, "machines", p, nullable=True, minimum=1, integer=True),
+                name=r.text(d, "name", p),
+                provider=r.text(d, "provider", p),
+            )
+        )
+    return tuple(offers)
+
+
+def _parse_benchmarks(r: _Reader, items: list[Any], offer_ids: set[str]) -> tuple[Benchmark, ...]:
+    records: list[Benchmark] = []
+    for i, raw in enumerate(items):
+        p = f"benchmarks[{i}]"
+        d = r.obj(raw, p)
+        if d is None:
+            continue
+        kind = r.choice(d, "kind", p, BENCHMARK_KINDS)
+        timed = kind in ("single", "multi")  # a single/multi run needs its offer and its hours
+        raw_offer = d.get("offer", _MISSING)
+        offer = None
+        if timed or raw_offer not in (_MISSING, None):
+            offer = _offer_id(raw_offer, f"{p}.offer", r)
+            if offer is not None and offer not in offer_ids:
+                r.error(f"{p}.offer", f"unknown offer '{offer}'")
+        hours_default = _MISSING if timed else 0.0
+        e2e = r.number(d, "e2e_hours", p, default=hours_default)
+        compute = r.number(d, "compute_hours", p, default=hours_default)
+        comm = r.number(d, "comm_hours", p, nullable=True)
+        if e2e is not None and compute is not None and compute > e2e:
+            r.error(f"{p}.compute_hours", "must be ≤ e2e_hours")
+        if e2e is not None and comm is not None and comm > e2e:
+            r.error(f"{p}.comm_hours", "must be ≤ e2e_hours")
+        raw_id = d.get("id")
+        records.append(
+            Benchmark(
+                index=i,
+                kind=kind,
+                offer=offer,
+                nodes=r.number(d, "nodes", p, default=1, minimum=1, integer=True),
+                gpus_per_node=r.number(d, "gpus_per_node", p, default=1, minimum=1, integer=True),
+                e2e_hours=e2e if e2e is not None else 0.0,
+                compute_hours=compute if compute is not None else 0.0,
+                comm_hours=comm,
+                peak_gpu_mem_gb=r.number(d, "peak_gpu_mem_gb", p, nullable=True),
+                failure_reruns=r.number(d, "failure_reruns", p, default=0, integer=True),
+                hours_lost_per_rerun=r.number(d, "hours_lost_per_rerun", p, default=0.0),
+                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True),
+                cost=r.number(d, "cost", p, nullable=True),
+                tier=r.choice(d, "tier", p, TIERS, nullable=True),
+                succeeded=(
+                    None if d.get("succeeded") is None else r.boolean(d, "succeeded", p)
+                ),
+                id=None if raw_id is None or type(raw_id) is bool else str(raw_id),
+            )
+        )
+    return tuple(records)
+
+
+def _parse_checklists(r: _Reader, raw: Any, offer_ids: set[str]) -> dict[str, dict[str, str]]:
+    if raw is _MISSING or raw is None:
+        return {}
+    data = r.obj(raw, "checklists")
+    if data is None:
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    for key, answers in data.items():
+        p = f"checklists.{key}"
+        if key not in offer_ids:
+            r.error(p, f"unknown offer '{key}'")
+            continue
+        values = r.obj(answers, p)
+        if values is None:
+            continue
+        parsed: dict[str, str] = {}
+        for q in QUESTIONS:
+            # A missing question counts as unanswered.
+            parsed[q] = r.choice(values, q, p, ANSWER_STATES, default="unanswered")
+        out[key] = parsed
+    return out
+
+
+def _parse_thresholds(r: _Reader, raw: Any) -> dict[str, float]:
+    used = dict(DEFAULT_THRESHOLDS)
+    if raw is _MISSING or raw is None:
+        return used
+    data = r.obj(raw, "thresholds")
+    if data is None:
+        return used
+    p = "thresholds"
+    for key in data:
+        if key not in DEFAULT_THRESHOLDS:
+            r.error(f"{p}.{key}", "unknown threshold")
+    for key in DEFAULT_THRESHOLDS:
+        if key not in data:
+            continue
+        if key == "headroom":
+            value = r.number(data, key, p, above=0.0, maximum=1.0)
+        elif key in ("near_capacity_band", "network_cost_share"):
+            value = r.number(data, key, p, maximum=1.0)
+        else:
+            value = r.number(data, key, p)
+        if value is not None:
+            used[key] = value
+    if used["data_compute_low"] > used["data_compute_high"]:
+        r.error(f"{p}.data_compute_low", "must be ≤ data_compute_high")
+    return used
+
+
+def parse_input(data: Any) -> EngineInput:
+    """Validate the evaluate JSON; raise EngineInputError listing every problem."""
+    if type(data) is not dict:
+        raise EngineInputError([{"field": "", "message": "input must be a JSON object"}])
+    r = _Reader()
+    sites = _parse_sites(r, _list(r, data, "sites"))
+    codes = set(sites)
+    task = _parse_task(r, data.get("task", _MISSING), codes)
+    links = _parse_links(r, _list(r, data, "links"), codes)
+    offers = _parse_offers(r, _list(r, data, "offers"), codes)
+    offer_ids = {o.id for o in offers if o.id}
+    benchmarks = _parse_benchmarks(r, _list(r, data, "benchmarks"), offer_ids)
+    checklists = _parse_checklists(r, data.get("checklists", _MISSING), offer_ids)
+    thresholds = _parse_thresholds(r, data.get("thresholds", _MISSING))
+    if r.errors or task is None:
+        raise EngineInputError(r.errors)
+    return EngineInput(
+        task=task,
+        sites=sites,
+        links=links,
+        offers=offers,
+        benchmarks=benchmarks,
+        checklists=checklists,
+        thresholds=thresholds,
+    )

@@ -1,0 +1,108 @@
+"""Evaluation snapshots (never changed once written), the jobs that compute them, and the
+quarterly cost review."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import Team, TeamScopedQuerySet
+from apps.profiles.models import TaskProfile
+from apps.reviews.models import Review
+
+
+class EvaluationSnapshot(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="snapshots")
+    review = models.ForeignKey(Review, on_delete=models.PROTECT, related_name="snapshots")
+    task = models.ForeignKey(TaskProfile, on_delete=models.PROTECT, related_name="snapshots")
+    # sha256 of the canonical engine input plus the engine version: same inputs, same snapshot.
+    fingerprint = models.CharField(max_length=64)
+    input_hash = models.CharField(max_length=64)
+    engine_version = models.CharField(max_length=20)
+    input = models.JSONField()
+    output = models.JSONField()
+    table_rows = models.JSONField(default=list)
+    chart_data = models.JSONField(default=dict)
+    # Denormalised headline figures, for lists and history filters without reading the JSON.
+    review_state = models.CharField(max_length=20, blank=True)
+    platform = models.CharField(max_length=24, blank=True)
+    chosen_kind = models.CharField(max_length=16, blank=True)
+    chosen_site = models.CharField(max_length=40, blank=True)
+    chosen_offer = models.CharField(max_length=40, blank=True)
+    chosen_total_cost = models.FloatField(null=True, blank=True)
+    chosen_total_hours = models.FloatField(null=True, blank=True)
+    block_count = models.PositiveIntegerField(default=0)
+    warn_count = models.PositiveIntegerField(default=0)
+    inputs_generation = models.PositiveIntegerField(default=1)
+    settings_generation = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["team", "-created_at"], name="snapshot_team_recent"),
+            models.Index(fields=["review", "-created_at"], name="snapshot_review_recent"),
+            models.Index(fields=["task", "-created_at"], name="snapshot_task_recent"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["review", "fingerprint"], name="snapshot_unique_fingerprint"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.review} @ {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class JobStatus(models.TextChoices):
+    PENDING = "pending", _("Pending (broker unavailable)")
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+
+
+class SnapshotJob(models.Model):
+    """A request to compute a review's snapshot; what the progress fragment polls."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="snapshot_jobs")
+    review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="snapshot_jobs")
+    status = models.CharField(max_length=12, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    snapshot = models.ForeignKey(
+        EvaluationSnapshot, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "updated_at"], name="job_status_time")]
+
+
+class QuarterlyCostReview(models.Model):
+    """按季对账: compute cost saved by chosen placements against transfer fees paid."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="quarterly_reviews")
+    quarter = models.CharField(max_length=7)  # e.g. 2026Q4
+    compute_saved = models.FloatField(default=0)
+    transfer_fees = models.FloatField(default=0)
+    net = models.FloatField(default=0)
+    reviews_counted = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["team_id", "quarter"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "quarter"], name="quarterly_unique")
+        ]

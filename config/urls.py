@@ -1,0 +1,28 @@
+from django.contrib import admin
+from django.http import HttpResponse
+from django.urls import include, path
+from django.views.decorators.http import require_GET
+
+from apps.accounts import views as account_views
+
+
+@require_GET
+def ping(request):
+    """A fixed string through the whole stack: the ceiling that benchmarks compare pages with."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+urlpatterns = [
+    path("", account_views.home, name="home"),
+    path("ping", ping, name="ping"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("apps.accounts.urls")),
+    path("catalog/", include("apps.catalog.urls")),
+    path("profiles/", include("apps.profiles.urls")),
+    path("benchmarks/", include("apps.benchmarks.urls")),
+    path("reviews/", include("apps.reviews.urls")),
+    path("checklists/", include("apps.checklists.urls")),
+    path("scoring/", include("apps.scoring.urls")),
+    path("api/v1/", include("apps.api.urls")),
+    path("admin/", admin.site.urls),
+]
