@@ -91,7 +91,9 @@ def main() -> int:
     ignore = ["--ignore=.venv/*", "--ignore=staticfiles/*", "--ignore=var/*", "--ignore=tests/*"]
     manage("makemessages", "-l", "zh_Hans", "-l", "en", "--no-obsolete", *ignore)
     text = PO.read_text(encoding="utf-8")
-    text = text.replace("Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;", "Plural-Forms: nplurals=1; plural=0;")
+    text = text.replace(
+        "Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;", "Plural-Forms: nplurals=1; plural=0;"
+    )
     text = re.sub(r'"Language: \\n"', '"Language: zh_Hans\\\\n"', text)
     text, missing = fill(text, load_strings())
     PO.write_text(text, encoding="utf-8")

@@ -17,7 +17,10 @@ class Team(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     currency = models.CharField(
-        _("currency"), max_length=3, default="USD", help_text=_("One currency per team; no conversion.")
+        _("currency"),
+        max_length=3,
+        default="USD",
+        help_text=_("One currency per team; no conversion."),
     )
     approvals_required = models.PositiveSmallIntegerField(_("approvals required"), default=1)
     # SPEC H: same_site is always validated; owners add tiers once two pilots succeeded on them.

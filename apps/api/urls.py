@@ -1,5 +1,5 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-app_name = "api"
+from .api import api
 
-urlpatterns: list = []
+urlpatterns = [path("", api.urls)]

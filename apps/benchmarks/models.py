@@ -78,7 +78,10 @@ class BenchmarkRecord(models.Model):
         _("migration effort (h)"), null=True, blank=True
     )
     source = models.CharField(_("source"), max_length=8, choices=Source.choices, default="form")
-    idempotency_key = models.CharField(_("idempotency key"), max_length=120, null=True, blank=True)
+    # NULL, not "", when absent: the unique constraint applies only to given keys.
+    idempotency_key = models.CharField(  # noqa: DJ001
+        _("idempotency key"), max_length=120, null=True, blank=True
+    )
     notes = models.TextField(_("notes"), blank=True)
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
     created_by = models.ForeignKey(

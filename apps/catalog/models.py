@@ -66,7 +66,9 @@ class NetworkLink(models.Model):
         null=True,
         blank=True,
         validators=[MinValueValidator(0)],
-        help_text=_("Blank: the default of the tier (same datacenter 0, same city 0.1, cross hub 0.3)."),
+        help_text=_(
+            "Blank: the default of the tier (same datacenter 0, same city 0.1, cross hub 0.3)."
+        ),
     )
     reservable = models.BooleanField(
         _("reservable"), default=False, help_text=_("A channel can be reserved ahead.")

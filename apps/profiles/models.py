@@ -145,7 +145,9 @@ class TaskProfile(models.Model):
     has_machines = models.BooleanField(_("team has machines"), default=False)
     has_scheduler = models.BooleanField(_("team has a scheduler"), default=False)
     can_maintain_scheduler = models.BooleanField(_("team can maintain a scheduler"), default=False)
-    pain = models.CharField(_("current pain"), max_length=12, choices=Pain.choices, default=Pain.NONE)
+    pain = models.CharField(
+        _("current pain"), max_length=12, choices=Pain.choices, default=Pain.NONE
+    )
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -43,6 +43,10 @@ class Review(models.Model):
     version = models.PositiveIntegerField(default=1)
     # Bumped by every edit of the review's inputs; a snapshot records the one it saw.
     inputs_generation = models.PositiveIntegerField(default=1)
+    # SPEC H: channels reserved for this review's transfers (only reservable links qualify).
+    reserved_links = models.ManyToManyField(
+        "catalog.NetworkLink", blank=True, related_name="reserved_by_reviews"
+    )
     # The engine input as signed, frozen when the review is approved.
     frozen_input = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -129,6 +133,9 @@ class SignOff(models.Model):
                 fields=["review", "reviewer", "round"], name="signoff_one_per_reviewer_round"
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.reviewer} {self.decision} {self.review}"
 
 
 class AuditEvent(models.Model):

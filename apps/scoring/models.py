@@ -86,6 +86,9 @@ class SnapshotJob(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status", "updated_at"], name="job_status_time")]
 
+    def __str__(self) -> str:
+        return f"job {self.pk} {self.status}"
+
 
 class QuarterlyCostReview(models.Model):
     """按季对账: compute cost saved by chosen placements against transfer fees paid."""
@@ -106,3 +109,6 @@ class QuarterlyCostReview(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["team", "quarter"], name="quarterly_unique")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.team_id} {self.quarter}"

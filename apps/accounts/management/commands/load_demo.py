@@ -22,7 +22,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         if getattr(settings, "PRODUCTION", False):
-            raise CommandError("load_demo never runs with production settings (DJANGO_ENV=production).")
+            raise CommandError(
+                "load_demo never runs with production settings (DJANGO_ENV=production)."
+            )
         with transaction.atomic():
             ctx: DemoContext = load_accounts()
             for app in DEMO_APPS:

@@ -1,0 +1,56 @@
+"""Who is calling the API: a signed-in user (session) or a team API token (Bearer)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.middleware.csrf import CsrfViewMiddleware
+from ninja.security import HttpBearer
+from ninja.security.session import SessionAuth
+
+from apps.accounts.models import ApiToken, Membership, Team
+from apps.accounts.tokens import api_token_authenticate
+
+
+@dataclass
+class Principal:
+    """The caller: a user with their teams, or one team through its token."""
+
+    user: object | None = None
+    token: ApiToken | None = None
+    team_ids: list[int] = field(default_factory=list)
+
+    def team_for_write(self, team_id: int | None = None) -> Team | None:
+        """The team a write goes to: the token's team, or a team of the user (first if unnamed)."""
+        if self.token is not None:
+            return self.token.team if team_id in (None, self.token.team_id) else None
+        wanted = team_id if team_id is not None else (self.team_ids[0] if self.team_ids else None)
+        if wanted not in self.team_ids:
+            return None
+        return Team.objects.filter(pk=wanted).first()
+
+
+class TeamTokenAuth(HttpBearer):
+    def authenticate(self, request, token: str) -> Principal | None:
+        api_token = api_token_authenticate(token)
+        if api_token is None:
+            return None
+        return Principal(token=api_token, team_ids=[api_token.team_id])
+
+
+class UserSessionAuth(SessionAuth):
+    """Session auth for browser calls; CSRF is enforced as for any other POST of the site."""
+
+    def authenticate(self, request, key) -> Principal | None:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return None
+        reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+        if reason is not None:
+            return None
+        team_ids = list(Membership.objects.filter(user=user).values_list("team_id", flat=True))
+        return Principal(user=user, team_ids=team_ids)
+
+
+token_auth = TeamTokenAuth()
+session_auth = UserSessionAuth()

@@ -1,0 +1,240 @@
+"""Build the engine's JSON input (SPEC section 4) from the database.
+
+The pages, the snapshot task and the profile panel all go through here, so what the engine sees
+is the same wherever it is called from. A handful of queries, whatever the sizes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+
+from apps.accounts.models import Team
+from apps.benchmarks.models import BenchmarkRecord
+from apps.catalog.models import NetworkLink, Offer, Site
+from apps.profiles.models import TaskProfile
+from apps.scoring import engine
+
+TIMED_KINDS = ("single", "multi")
+
+
+def _num(value):
+    return None if value is None else float(value)
+
+
+def task_input(profile: TaskProfile, team: Team) -> dict:
+    """The `task` object: every profile field, with the team situation and validated tiers."""
+    return {
+        "name": profile.name,
+        "workload": profile.workload,
+        "cadence": profile.cadence,
+        "runs_per_quarter": profile.runs_per_quarter,
+        "params_b": _num(profile.params_b),
+        "precision": profile.precision,
+        "peak_gpu_mem_gb": _num(profile.peak_gpu_mem_gb),
+        "gpus": profile.gpus,
+        "parallelism": sorted(profile.parallelism or []),
+        "coupling": profile.coupling,
+        "input_gb": float(profile.input_gb),
+        "result_gb": float(profile.result_gb),
+        "compress_ratio": float(profile.compress_ratio),
+        "image_gb": float(profile.image_gb),
+        "access_pattern": profile.access_pattern,
+        "data_passes": profile.data_passes,
+        "compute_hours": float(profile.compute_hours),
+        "resumable": profile.resumable,
+        "resume_verified": profile.resume_verified,
+        "env_aligned": profile.env_aligned,
+        "interruption_cost_hours": float(profile.interruption_cost_hours),
+        "latency_budget_hours": {
+            "transfer": _num(profile.budget_transfer_hours),
+            "queue": _num(profile.budget_queue_hours),
+            "compute": _num(profile.budget_compute_hours),
+        },
+        "delay_cost_per_hour": float(profile.delay_cost_per_hour),
+        "env_simple": profile.env_simple,
+        "image_packaged": profile.image_packaged,
+        "offsite_allowed": profile.offsite_allowed,
+        "low_latency_online": profile.low_latency_online,
+        "stateful": profile.stateful,
+        "compliance_restricted": profile.compliance_restricted,
+        "strict_consistency": profile.strict_consistency,
+        "team": {
+            "has_machines": profile.has_machines,
+            "has_scheduler": profile.has_scheduler,
+            "can_maintain_scheduler": profile.can_maintain_scheduler,
+            "pain": profile.pain,
+            "validated_tiers": sorted(set(team.validated_tiers or []) | {"same_site"}),
+        },
+        "home_site": profile.home_site.code,
+        "data_site": profile.data_site.code,
+        "result_site": profile.result_site.code,
+    }
+
+
+def site_input(site: Site) -> dict:
+    return {
+        "code": site.code,
+        "datacenter": site.datacenter,
+        "city": site.city,
+        "hub": site.hub,
+        "queue_hours": float(site.queue_hours),
+    }
+
+
+def link_input(link: NetworkLink, reserved_ids: set[int] = frozenset()) -> dict:
+    data = {
+        "from": link.from_site.code,
+        "to": link.to_site.code,
+        "bandwidth_gbps": float(link.bandwidth_gbps),
+        "rtt_ms": float(link.rtt_ms),
+        "price_per_gb": float(link.price_per_gb),
+        "reservable": link.reservable,
+        "reserved": link.reservable and link.pk in reserved_ids,
+    }
+    if link.buffer is not None:
+        data["buffer"] = float(link.buffer)
+    return data
+
+
+def offer_input(offer: Offer, machines: int | None = None) -> dict:
+    data = {
+        "id": str(offer.pk),
+        "name": offer.name,
+        "provider": offer.provider,
+        "kind": offer.kind,
+        "site": offer.site.code,
+        "gpu_mem_gb": float(offer.gpu_mem_gb),
+        "gpus_per_machine": offer.gpus_per_machine,
+        "billing_basis": offer.billing_basis,
+        "price": float(offer.price),
+        "scheduling_fee_pct": float(offer.scheduling_fee_pct),
+        "parallelism": sorted(offer.parallelism or []),
+        "relative_speed": float(offer.relative_speed),
+    }
+    if offer.max_machines is not None:
+        data["max_machines"] = offer.max_machines
+    if offer.billing_basis == "contract":
+        data["contract_hours"] = _num(offer.contract_hours)
+        data["expected_utilization"] = _num(offer.expected_utilization)
+    if machines is not None:
+        data["machines"] = machines
+    return data
+
+
+def benchmark_input(record: BenchmarkRecord) -> dict:
+    data = {
+        "id": str(record.pk),
+        "kind": record.kind,
+        "nodes": record.nodes,
+        "gpus_per_node": record.gpus_per_node,
+        "e2e_hours": float(record.e2e_hours),
+        "compute_hours": float(record.compute_hours),
+        "failure_reruns": record.failure_reruns,
+        "hours_lost_per_rerun": float(record.hours_lost_per_rerun),
+    }
+    if record.offer_id is not None:
+        data["offer"] = str(record.offer_id)
+    for key in ("comm_hours", "peak_gpu_mem_gb", "migration_effort_hours", "cost"):
+        value = getattr(record, key)
+        if value is not None:
+            data[key] = float(value)
+    if record.kind == "pilot_migration":
+        if record.tier:
+            data["tier"] = record.tier
+        if record.succeeded is not None:
+            data["succeeded"] = record.succeeded
+    return data
+
+
+def benchmarks_for(profile: TaskProfile, offer_ids: Iterable[int]) -> list[dict]:
+    """The task's records that the evaluation may use.
+
+    Single and multi runs count only on the offers being compared (a run on another platform is
+    shown on the task's benchmark page, but is not evidence about these candidates); pilots count
+    whatever their offer. Network probes feed links, not the engine.
+    """
+    if profile.pk is None:  # an unsaved profile (the live form panel) has no records yet
+        return []
+    wanted = set(offer_ids)
+    records = (
+        BenchmarkRecord.objects.filter(task=profile, kind__in=(*TIMED_KINDS, "pilot_migration"))
+        .only(
+            "id", "kind", "offer_id", "nodes", "gpus_per_node", "e2e_hours", "compute_hours",
+            "failure_reruns", "hours_lost_per_rerun", "comm_hours", "peak_gpu_mem_gb",
+            "migration_effort_hours", "cost", "tier", "succeeded",
+        )
+        .order_by("id")
+    )
+    out = []
+    for record in records:
+        if record.kind in TIMED_KINDS and record.offer_id not in wanted:
+            continue
+        item = benchmark_input(record)
+        if record.kind == "pilot_migration" and record.offer_id not in wanted:
+            item.pop("offer", None)
+        out.append(item)
+    return out
+
+
+def world_input(team: Team) -> tuple[list[dict], list[NetworkLink]]:
+    sites = [site_input(s) for s in Site.objects.filter(team=team).order_by("code")]
+    links = list(
+        NetworkLink.objects.filter(team=team)
+        .select_related("from_site", "to_site")
+        .order_by("from_site__code", "to_site__code")
+    )
+    return sites, links
+
+
+def build_profile_input(
+    profile: TaskProfile,
+    *,
+    offers: Iterable[Offer] | None = None,
+    machines: dict[int, int] | None = None,
+    checklists: dict[str, dict[str, str]] | None = None,
+    reserved_link_ids: set[int] = frozenset(),
+) -> dict:
+    """The engine input for a profile against `offers` (default: all the team's offers)."""
+    team = profile.team
+    if offers is None:
+        offers = Offer.objects.filter(team=team).select_related("site").order_by("id")
+    offers = list(offers)
+    machines = machines or {}
+    sites, links = world_input(team)
+    data = {
+        "task": task_input(profile, team),
+        "sites": sites,
+        "links": [link_input(link, reserved_link_ids) for link in links],
+        "offers": [offer_input(o, machines.get(o.pk)) for o in offers],
+        "benchmarks": benchmarks_for(profile, [o.pk for o in offers]),
+        "checklists": checklists or {},
+    }
+    if team.thresholds:
+        data["thresholds"] = dict(team.thresholds)
+    return data
+
+
+def canonical_json(data: dict) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def input_hash(data: dict) -> str:
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+
+
+def fingerprint(data: dict, engine_version: str = engine.ENGINE_VERSION) -> str:
+    """Same inputs and the same engine version give the same fingerprint (and snapshot)."""
+    return hashlib.sha256(
+        (engine_version + "\n" + canonical_json(data)).encode("utf-8")
+    ).hexdigest()
+
+
+def evaluate_profile(profile: TaskProfile, **kwargs) -> tuple[dict, dict | None, list]:
+    """(input, output or None, errors): the engine's view of a profile, never raising on data."""
+    data = build_profile_input(profile, **kwargs)
+    try:
+        return data, engine.evaluate(data), []
+    except engine.EngineInputError as exc:
+        return data, None, exc.errors
