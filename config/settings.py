@@ -301,6 +301,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": 5,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BEAT_SCHEDULE = {
+    "sweep-pending-snapshot-jobs": {"task": "scoring.sweep_pending_jobs", "schedule": 60.0},
+}
 
 LOGGING = {
     "version": 1,

@@ -1,5 +1,13 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "scoring"
 
-urlpatterns: list = []
+urlpatterns = [
+    path(
+        "reviews/<int:review_id>/evaluation",
+        views.review_evaluation,
+        name="review_evaluation",
+    ),
+]

@@ -224,7 +224,7 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         "peak_gpu_mem_gb": draw(_maybe(st.floats(min_value=1, max_value=2000))),
         "gpus": draw(_maybe(st.integers(1, 64))),
         "parallelism": draw(_strategies),
-        "coupling": draw(st.sampled_from(["none", "loose", "tight"])),
+        "coupling": draw(st.sampled_from(["none", "none", "none", "loose", "tight"])),
         "input_gb": draw(_gb),
         "result_gb": draw(_gb),
         "compress_ratio": draw(st.floats(min_value=0.05, max_value=1)),
@@ -246,27 +246,12 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         "data_site": draw(st.sampled_from(codes)),
         "result_site": draw(st.sampled_from(codes)),
     }
-    for flag in (
-        "resumable",
-        "resume_verified",
-        "env_aligned",
-        "env_simple",
-        "image_packaged",
-        "offsite_allowed",
-        "low_latency_online",
-        "stateful",
-        "compliance_restricted",
-        "strict_consistency",
-    ):
-        # Weighted towards the permissive side so cross-domain options get exercised.
-        t[flag] = draw(st.sampled_from([True, True, False])) if flag in (
-            "resumable",
-            "env_simple",
-            "image_packaged",
-            "offsite_allowed",
-            "resume_verified",
-            "env_aligned",
-        ) else draw(st.sampled_from([False, False, False, True]))
+    permissive = ("resumable", "env_simple", "image_packaged", "offsite_allowed")
+    for flag in (*permissive, "resume_verified", "env_aligned"):
+        t[flag] = draw(st.sampled_from([True, True, True, True, True, False]))
+    for flag in ("low_latency_online", "stateful", "compliance_restricted", "strict_consistency"):
+        # Rare, so that eligible tasks and cross-domain choices get exercised too.
+        t[flag] = draw(st.sampled_from([False] * 11 + [True]))
     benchmarks = []
     for _ in range(draw(st.integers(0, 4))):
         e2e = draw(_hours)

@@ -348,6 +348,8 @@ _NONE = {"en": "none", "zh_Hans": "无"}
 
 def show_number(value: float) -> str:
     """Short human form: at most three decimals, trailing zeros dropped."""
+    if type(value) is int:
+        return str(value)
     if value != value:  # NaN never reaches here, but never print it either
         return "?"
     if value and abs(value) < 0.01:
@@ -357,24 +359,34 @@ def show_number(value: float) -> str:
 
 
 def _show(value: Any, lang: str, term: bool) -> str:
+    kind = type(value)
+    if kind is str:
+        return _TERMS[lang].get(value, value) if term else value
+    if kind is float or kind is int:
+        return show_number(value)
     if value is None:
         return "—"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, (int, float)):
-        return show_number(float(value))
-    if isinstance(value, (list, tuple)):
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is list or kind is tuple:
         if not value:
             return _NONE[lang]
         return _LIST_SEP[lang].join(_show(v, lang, term) for v in value)
-    if term:
-        return _TERMS[lang].get(value, value)
     return str(value)
 
 
 def render(key: str, data: dict[str, Any]) -> tuple[str, str]:
-    """Both languages of one message; unknown fields in a template raise at once in tests."""
+    """Both languages of one message; a template field missing from data raises KeyError."""
     template = MESSAGES[key]
-    shown_en = {k: _show(v, "en", k in _TERM_KEYS) for k, v in data.items()}
-    shown_zh = {k: _show(v, "zh_Hans", k in _TERM_KEYS) for k, v in data.items()}
+    if not data:
+        return template["en"], template["zh_Hans"]
+    shown_en: dict[str, str] = {}
+    shown_zh: dict[str, str] = {}
+    for k, v in data.items():
+        term = k in _TERM_KEYS
+        if term or type(v) in (list, tuple):
+            shown_en[k] = _show(v, "en", term)
+            shown_zh[k] = _show(v, "zh_Hans", term)
+        else:
+            shown_en[k] = shown_zh[k] = _show(v, "en", False)
     return template["en"].format_map(shown_en), template["zh_Hans"].format_map(shown_zh)

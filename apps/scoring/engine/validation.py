@@ -70,41 +70,67 @@ class _Reader:
         maximum: float | None = None,
         integer: bool = False,
     ) -> Any:
-        value = obj.get(key, _MISSING)
-        field = f"{path}.{key}"
-        absent, fallback = self._absent(value, field, default, nullable)
-        if absent:
-            return fallback
+        value = obj.get(key)
         kind = type(value)
-        if kind is bool or kind not in _NUMBER_TYPES:
+        # Fast path first: a plain in-range number, the overwhelmingly common case.
+        if kind is float or kind is int:
+            if integer:
+                if kind is float:
+                    if not math.isfinite(value) or not value.is_integer():
+                        return self._bad_number(value, key, path, integer)
+                    value = int(value)
+            else:
+                if kind is float and not math.isfinite(value):
+                    return self._bad_number(value, key, path, integer)
+                value = float(value)
+            if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+                if above is not None:
+                    if value > above and (maximum is None or value <= maximum):
+                        return value
+                elif (minimum is None or value >= minimum) and (
+                    maximum is None or value <= maximum
+                ):
+                    return value
+            return self._out_of_range(value, key, path, minimum, above, maximum)
+        if value is None:
+            if nullable:
+                return None if default is _MISSING else default
+            if default is not _MISSING:
+                return default
+            self.error(f"{path}.{key}", "is required")
+            return None
+        return self._bad_number(value, key, path, integer)
+
+    def _bad_number(self, value: Any, key: str, path: str, integer: bool) -> None:
+        field = f"{path}.{key}"
+        kind = type(value)
+        if kind is float and not math.isfinite(value):
+            self.error(field, "must be a finite number")
+        else:
             noun = "an integer" if integer else "a number"
             suffix = ", not a boolean" if kind is bool else ""
             self.error(field, f"must be {noun}{suffix}")
-            return None
-        if kind is float and not math.isfinite(value):
-            self.error(field, "must be a finite number")
-            return None
-        if integer:
-            if kind is float:
-                if not value.is_integer():
-                    self.error(field, "must be an integer")
-                    return None
-                value = int(value)
-        else:
-            value = float(value)
+        return None
+
+    def _out_of_range(
+        self,
+        value: float,
+        key: str,
+        path: str,
+        minimum: float | None,
+        above: float | None,
+        maximum: float | None,
+    ) -> None:
+        field = f"{path}.{key}"
         if abs(value) > MAX_MAGNITUDE:
             self.error(field, "is unreasonably large (limit 1e12)")
-            return None
-        if above is not None and not value > above:
+        elif above is not None and not value > above:
             self.error(field, f"must be > {_show(above)}")
-            return None
-        if minimum is not None and above is None and value < minimum:
+        elif above is None and minimum is not None and value < minimum:
             self.error(field, f"must be ≥ {_show(minimum)}")
-            return None
-        if maximum is not None and value > maximum:
-            self.error(field, f"must be ≤ {_show(maximum)}")
-            return None
-        return value
+        else:
+            self.error(field, f"must be ≤ {_show(maximum or 0.0)}")
+        return None
 
     def boolean(self, obj: dict[str, Any], key: str, path: str, default: bool = False) -> bool:
         value = obj.get(key, _MISSING)
