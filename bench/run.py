@@ -144,7 +144,7 @@ def main() -> int:
         server.wait(timeout=20)
 
     ceiling = pages["trivial"]["c8"]["rps"] or 1
-    for name, page in pages.items():
+    for page in pages.values():
         page["ratio_c8"] = round(page["c8"]["rps"] / ceiling, 3)
     results = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
