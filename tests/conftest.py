@@ -2,7 +2,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import make_membership, make_team, make_user
+
+def _factories():
+    # Imported lazily so that the engine's tests run without Django (-p no:django).
+    from tests import factories
+
+    return factories
 
 
 @pytest.fixture(autouse=True)
@@ -24,29 +29,33 @@ def _eager_celery_and_clean_cache(settings):
 
 @pytest.fixture
 def team(db):
-    return make_team("Team One", "one")
+    return _factories().make_team("Team One", "one")
 
 
 @pytest.fixture
 def other_team(db):
-    return make_team("Team Two", "two")
+    return _factories().make_team("Team Two", "two")
 
 
 @pytest.fixture
 def owner(team):
-    return make_membership(make_user("owner"), team, "owner").user
+    f = _factories()
+    return f.make_membership(f.make_user("owner"), team, "owner").user
 
 
 @pytest.fixture
 def member(team):
-    return make_membership(make_user("member"), team, "member").user
+    f = _factories()
+    return f.make_membership(f.make_user("member"), team, "member").user
 
 
 @pytest.fixture
 def reviewer(team):
-    return make_membership(make_user("reviewer"), team, "reviewer").user
+    f = _factories()
+    return f.make_membership(f.make_user("reviewer"), team, "reviewer").user
 
 
 @pytest.fixture
 def outsider(other_team):
-    return make_membership(make_user("outsider"), other_team, "owner").user
+    f = _factories()
+    return f.make_membership(f.make_user("outsider"), other_team, "owner").user

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from ninja import Status
+
 from apps.scoring import engine
 
 from .api import api
@@ -24,8 +26,8 @@ def evaluate(request):
     try:
         data = json.loads(request.body or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return 422, {"errors": [{"field": "", "message": f"body is not valid JSON: {exc}"}]}
+        return Status(422, {"errors": [{"field": "", "message": f"body is not valid JSON: {exc}"}]})
     try:
-        return 200, engine.evaluate(data)
+        return Status(200, engine.evaluate(data))
     except engine.EngineInputError as exc:
-        return 422, {"errors": exc.errors}
+        return Status(422, {"errors": exc.errors})

@@ -71,6 +71,8 @@ class BenchmarkRecord(models.Model):
     applied_to_link = models.ForeignKey(
         NetworkLink, on_delete=models.SET_NULL, null=True, blank=True, related_name="probes"
     )
+    # When the probe's figures were last copied onto applied_to_link (the link shows the latest).
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
     # Pilot migrations
     tier = models.CharField(_("tier"), max_length=20, choices=Tier.choices, blank=True)
     succeeded = models.BooleanField(_("succeeded"), null=True, blank=True)

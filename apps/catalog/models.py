@@ -2,12 +2,35 @@
 
 from __future__ import annotations
 
+import math
+
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team, TeamScopedQuerySet
+
+
+def non_finite_errors(instance: models.Model) -> dict[str, list]:
+    """Errors for every float field holding NaN or infinity (Django's FloatField accepts them)."""
+    errors: dict[str, list] = {}
+    for f in instance._meta.concrete_fields:
+        if isinstance(f, models.FloatField):
+            value = getattr(instance, f.attname)
+            if isinstance(value, float) and not math.isfinite(value):
+                errors[f.name] = [
+                    ValidationError(
+                        _("Enter a finite number (not NaN or infinity)."), code="not_finite"
+                    )
+                ]
+    return errors
+
+
+def raise_if(errors: dict[str, list]) -> None:
+    if errors:
+        raise ValidationError(errors)
 
 
 class Tier(models.TextChoices):
@@ -46,6 +69,9 @@ class Site(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} · {self.name}"
+
+    def clean(self) -> None:
+        raise_if(non_finite_errors(self))
 
 
 class NetworkLink(models.Model):
@@ -92,6 +118,25 @@ class NetworkLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_site.code} → {self.to_site.code}"
+
+    def clean(self) -> None:
+        errors = non_finite_errors(self)
+        if "bandwidth_gbps" not in errors and self.bandwidth_gbps is not None:
+            if self.bandwidth_gbps <= 0:
+                errors["bandwidth_gbps"] = [
+                    ValidationError(_("Bandwidth must be above 0 Gbit/s."), code="min")
+                ]
+        for name in ("from_site", "to_site"):
+            site = getattr(self, name) if getattr(self, f"{name}_id") else None
+            if site is not None and self.team_id is not None and site.team_id != self.team_id:
+                errors[name] = [
+                    ValidationError(_("Choose a site of this team."), code="other_team")
+                ]
+        if self.from_site_id and self.from_site_id == self.to_site_id:
+            errors.setdefault("to_site", []).append(
+                ValidationError(_("A link joins two different sites."), code="same_site")
+            )
+        raise_if(errors)
 
 
 class OfferKind(models.TextChoices):
@@ -167,3 +212,47 @@ class Offer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.provider} · {self.name}"
+
+    def clean(self) -> None:
+        errors = non_finite_errors(self)
+
+        def add(field: str, message, code: str) -> None:
+            errors.setdefault(field, []).append(ValidationError(message, code=code))
+
+        def ok(field: str) -> bool:
+            return field not in errors and getattr(self, field) is not None
+
+        if ok("gpu_mem_gb") and self.gpu_mem_gb <= 0:
+            add("gpu_mem_gb", _("GPU memory must be above 0 GB."), "min")
+        if self.gpus_per_machine is not None and self.gpus_per_machine < 1:
+            add("gpus_per_machine", _("A machine has at least one GPU."), "min")
+        if self.max_machines is not None and self.max_machines < 1:
+            add("max_machines", _("Leave blank for no limit, or enter at least 1."), "min")
+        if ok("price") and self.price < 0:
+            add("price", _("A price cannot be negative."), "min")
+        if ok("relative_speed") and self.relative_speed <= 0:
+            add("relative_speed", _("Relative speed must be above 0 (1.0 = reference)."), "min")
+        if ok("scheduling_fee_pct") and self.scheduling_fee_pct < 0:
+            add("scheduling_fee_pct", _("A fee cannot be negative."), "min")
+        if ok("boot_hours") and self.boot_hours < 0:
+            add("boot_hours", _("Hours cannot be negative."), "min")
+        if self.billing_basis == BillingBasis.CONTRACT:
+            if "contract_hours" not in errors and not (
+                self.contract_hours is not None and self.contract_hours > 0
+            ):
+                add("contract_hours", _("A contract needs its hours (above 0)."), "contract")
+            utilization = self.expected_utilization
+            if "expected_utilization" not in errors and not (
+                utilization is not None and 0 < utilization <= 1
+            ):
+                add(
+                    "expected_utilization",
+                    _("A contract needs the expected utilization: above 0, at most 1."),
+                    "contract",
+                )
+        parallelism = self.parallelism if isinstance(self.parallelism, list) else None
+        if parallelism is None or not set(parallelism) <= set(Parallelism.values):
+            add("parallelism", _("Choose among data, tensor and pipeline."), "invalid_choice")
+        if self.site_id and self.team_id is not None and self.site.team_id != self.team_id:
+            add("site", _("Choose a site of this team."), "other_team")
+        raise_if(errors)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team, TeamScopedQuerySet
-from apps.catalog.models import Site
+from apps.catalog.models import Parallelism, Site, non_finite_errors, raise_if
 
 
 class Workload(models.TextChoices):
@@ -178,3 +179,29 @@ class TaskProfile(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        errors = non_finite_errors(self)
+
+        def add(field: str, message, code: str) -> None:
+            errors.setdefault(field, []).append(ValidationError(message, code=code))
+
+        ratio = self.compress_ratio
+        if "compress_ratio" not in errors and ratio is not None and not 0 < ratio <= 1:
+            add(
+                "compress_ratio",
+                _("Enter a ratio above 0 and at most 1 (size after compression ÷ before)."),
+                "range",
+            )
+        for name in ("runs_per_quarter", "data_passes", "gpus"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                add(name, _("Enter at least 1."), "min")
+        parallelism = self.parallelism if isinstance(self.parallelism, list) else None
+        if parallelism is None or not set(parallelism) <= set(Parallelism.values):
+            add("parallelism", _("Choose among data, tensor and pipeline."), "invalid_choice")
+        for name in ("data_site", "home_site", "result_site"):
+            site = getattr(self, name) if getattr(self, f"{name}_id") else None
+            if site is not None and self.team_id is not None and site.team_id != self.team_id:
+                add(name, _("Choose a site of this team."), "other_team")
+        raise_if(errors)

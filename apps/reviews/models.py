@@ -43,6 +43,8 @@ class Review(models.Model):
     version = models.PositiveIntegerField(default=1)
     # Bumped by every edit of the review's inputs; a snapshot records the one it saw.
     inputs_generation = models.PositiveIntegerField(default=1)
+    # The round of review: a request for changes ends one, and sign-offs count per round.
+    round = models.PositiveIntegerField(default=1)
     # SPEC H: channels reserved for this review's transfers (only reservable links qualify).
     reserved_links = models.ManyToManyField(
         "catalog.NetworkLink", blank=True, related_name="reserved_by_reviews"

@@ -1,7 +1,9 @@
 """Plotly figures of a snapshot, stored as plain JSON (figure dicts) and drawn by static/js/app.js.
 
 Labels are stored as keys and translated at render time (`localize_figure`), so one snapshot serves
-both languages.
+both languages: a string "@key" becomes the translation of key, and "@key|rest" becomes the
+translation of key followed by rest (used for option labels: "@wait_local|<br>Offer @ site").
+Every figure has a horizontal legend below the plot, so it stays readable at phone width.
 """
 
 from __future__ import annotations
@@ -19,15 +21,53 @@ PALETTE = {
     "ideal": "#5f6b82",
     "measured": "#1e8e4f",
     "threshold": "#c22a2a",
+    "over": "#c22a2a",
+    "under": "#1f4fd1",
+    "cost": "#1f4fd1",
+    "hours": "#e8590c",
+    "saved": "#1e8e4f",
+    "fees": "#e8590c",
+    "net": "#111a2e",
 }
+FONT = (
+    'system-ui, -apple-system, "Segoe UI", "PingFang SC", "Hiragino Sans GB", '
+    '"Microsoft YaHei", "Noto Sans CJK SC", sans-serif'
+)
+HISTORY_POINTS = 100  # the task history chart shows at most the last 100 snapshots
+
+
+def _layout(title: str, **extra: Any) -> dict[str, Any]:
+    layout: dict[str, Any] = {
+        "title": {"text": title, "font": {"size": 14}, "x": 0, "xanchor": "left"},
+        "font": {"family": FONT, "size": 12},
+        "height": 340,
+        "legend": {"orientation": "h", "x": 0, "y": -0.22, "yanchor": "top"},
+        "margin": {"t": 40, "r": 16, "b": 80, "l": 56},
+        "xaxis": {"automargin": True},
+        "yaxis": {"automargin": True, "rangemode": "tozero"},
+        "hovermode": "closest",
+    }
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(layout.get(key), dict):
+            layout[key] = {**layout[key], **value}
+        else:
+            layout[key] = value
+    return layout
 
 
 def _option_label(row: dict) -> str:
-    return f"{row['placement']} · {row['site']} · {row['offer_label'].split(' · ')[-1]}"
+    name = row["offer_label"].split(" · ")[-1]
+    mark = " ✓" if row.get("chosen") else ""
+    return f"@{row['placement']}|{mark}<br>{name} @ {row['site']}"
+
+
+def _feasible_options(rows: list[dict]) -> list[dict]:
+    return [r for r in rows if r["row_type"] == "option" and r["feasible"]]
 
 
 def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
-    options = [r for r in rows if r["row_type"] == "option" and r["feasible"]]
+    """Stacked bars: transfer, queue and compute hours of each feasible option."""
+    options = _feasible_options(rows)
     labels = [_option_label(r) for r in options]
     return {
         "kind": "hours_by_segment",
@@ -38,16 +78,18 @@ def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
                 "x": labels,
                 "y": [r[f"{segment}_hours"] or 0 for r in options],
                 "marker": {"color": PALETTE[segment]},
+                "hovertemplate": "%{y:.2f} h<extra>%{fullData.name}</extra>",
             }
             for segment in ("transfer", "queue", "compute")
         ],
-        "layout": {"barmode": "stack", "title": {"text": "@hours_by_segment"},
-                   "yaxis": {"title": {"text": "@hours"}}},
+        "layout": _layout("@hours_by_segment", barmode="stack",
+                          yaxis={"title": {"text": "@hours"}}),
     }
 
 
 def cost_by_component(rows: list[dict]) -> dict[str, Any]:
-    options = [r for r in rows if r["row_type"] == "option" and r["feasible"]]
+    """Stacked bars: compute, scheduling, transfer and rerun loss of each feasible option."""
+    options = _feasible_options(rows)
     labels = [_option_label(r) for r in options]
     parts = (
         ("compute", "compute_cost"),
@@ -64,15 +106,17 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
                 "x": labels,
                 "y": [r[key] or 0 for r in options],
                 "marker": {"color": PALETTE[name]},
+                "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>",
             }
             for name, key in parts
         ],
-        "layout": {"barmode": "stack", "title": {"text": "@cost_by_component"},
-                   "yaxis": {"title": {"text": "@cost"}}},
+        "layout": _layout("@cost_by_component", barmode="stack",
+                          yaxis={"title": {"text": "@cost"}}),
     }
 
 
 def scaling(rows: list[dict]) -> dict[str, Any] | None:
+    """GPUs against measured speedup, with the ideal (linear) line; None without benchmarks."""
     runs = [r for r in rows if r["row_type"] == "benchmark" and r["speedup"] is not None]
     singles = [r for r in runs if r["placement"] == "single"]
     if not runs or not singles:
@@ -88,7 +132,7 @@ def scaling(rows: list[dict]) -> dict[str, Any] | None:
                 "mode": "lines",
                 "name": "@ideal",
                 "x": xs,
-                "y": [x / base_gpus for x in xs],
+                "y": [round(x / base_gpus, 6) for x in xs],
                 "line": {"dash": "dash", "color": PALETTE["ideal"]},
             },
             {
@@ -100,60 +144,175 @@ def scaling(rows: list[dict]) -> dict[str, Any] | None:
                 "text": [r["configuration"] for r in runs],
                 "textposition": "top center",
                 "marker": {"size": 11, "color": PALETTE["measured"]},
+                "hovertemplate": "%{x} GPU: ×%{y:.2f}<extra></extra>",
             },
         ],
-        "layout": {"title": {"text": "@scaling"}, "xaxis": {"title": {"text": "@gpus"}},
-                   "yaxis": {"title": {"text": "@speedup"}}},
+        "layout": _layout("@scaling", xaxis={"title": {"text": "@gpus"}},
+                          yaxis={"title": {"text": "@speedup"}}),
     }
 
 
-def indicators(output: dict) -> dict[str, Any]:
-    """The four indicators (M1–M4) as bars, each against its threshold."""
+def _chosen_option(output: dict) -> dict | None:
+    chosen = output.get("chosen")
+    if not chosen:
+        return None
+    for option in output.get("options", []):
+        if (option["kind"], option["site"], str(option["offer"])) == (
+            chosen["kind"], chosen["site"], str(chosen["offer"])
+        ):
+            return option
+    return None
+
+
+def _fmt(value: float) -> str:
+    return f"{value:,.2f}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def indicators(output: dict, data: dict | None = None) -> dict[str, Any]:
+    """The four indicators (SPEC M1–M4), each as value ÷ threshold: a bar above 1 crosses it.
+
+    M1 data/compute ratio against the "move compute" threshold (GB/h); M2 interruption cost
+    against the scheduling benefit; M3 the worst latency segment of the chosen option against its
+    budget; M4 the network cost share against its threshold. An indicator without a figure (no
+    wait-local option for M2, no budget for M3) is left out.
+    """
     metrics = output.get("metrics", {})
     thresholds = output.get("thresholds", {})
-    names, values, limits = [], [], []
-    ratio = metrics.get("data_compute_ratio")
-    if ratio is not None:
-        names.append("@M1")
-        values.append(ratio)
-        limits.append(thresholds.get("data_compute_high"))
+    names, ratios, texts = [], [], []
+
+    def add(name: str, value: float | None, limit: float | None, unit: str = "") -> None:
+        if value is None or not limit:
+            return
+        names.append(name)
+        ratios.append(round(value / limit, 6))
+        texts.append(f"{_fmt(value)}{unit} / {_fmt(limit)}{unit}")
+
+    add("@M1", metrics.get("data_compute_ratio"), thresholds.get("data_compute_high"), " GB/h")
+    add("@M2", metrics.get("interruption_cost"), metrics.get("scheduling_benefit"))
+    chosen = _chosen_option(output)
+    budgets = ((data or {}).get("task") or {}).get("latency_budget_hours") or {}
+    if chosen is not None:
+        worst = None
+        for segment in ("transfer", "queue", "compute"):
+            budget = budgets.get(segment)
+            hours = chosen.get(f"{segment}_hours")
+            if budget and hours is not None and (worst is None or hours / budget > worst[0]):
+                worst = (hours / budget, hours, budget)
+        if worst is not None:
+            add("@M3", worst[1], worst[2], " h")
     share = metrics.get("network_cost_share")
     if share is not None:
-        names.append("@M4")
-        values.append(share)
-        limits.append(thresholds.get("network_cost_share"))
-    cost, benefit = metrics.get("interruption_cost"), metrics.get("scheduling_benefit")
-    if cost is not None and benefit is not None:
-        names.append("@M2")
-        values.append(cost)
-        limits.append(benefit)
-    over = metrics.get("over_budget") or []
-    names.append("@M3")
-    values.append(len(over))
-    limits.append(0)
+        limit = thresholds.get("network_cost_share")
+        if limit:
+            names.append("@M4")
+            ratios.append(round(share / limit, 6))
+            texts.append(f"{share:.0%} / {limit:.0%}")
+    colors = [PALETTE["over"] if r > 1 else PALETTE["under"] for r in ratios]
     return {
         "kind": "indicators",
         "data": [
-            {"type": "bar", "name": "@value", "x": names, "y": values,
-             "marker": {"color": PALETTE["compute"]}},
-            {"type": "scatter", "mode": "markers", "name": "@threshold", "x": names, "y": limits,
-             "marker": {"symbol": "line-ew-open", "size": 28, "line": {"width": 3},
-                        "color": PALETTE["threshold"]}},
+            {
+                "type": "bar",
+                "name": "@value",
+                "x": names,
+                "y": ratios,
+                "text": texts,
+                "textposition": "outside",
+                "cliponaxis": False,
+                "marker": {"color": colors},
+                "hovertemplate": "%{text}<extra></extra>",
+            },
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": "@threshold",
+                "x": names,
+                "y": [1] * len(names),
+                "line": {"dash": "dash", "color": PALETTE["threshold"], "width": 2},
+                "hoverinfo": "skip",
+            },
         ],
-        "layout": {"title": {"text": "@indicators"}, "yaxis": {"type": "log"}},
+        "layout": _layout("@indicators", yaxis={"title": {"text": "@of_threshold"}}),
     }
 
 
-def build_charts(rows: list[dict], output: dict) -> dict[str, Any]:
+def build_charts(rows: list[dict], output: dict, data: dict | None = None) -> dict[str, Any]:
+    """The figures stored with a snapshot (the task history chart is built when shown)."""
     charts = {
         "hours": hours_by_segment(rows),
         "cost": cost_by_component(rows),
-        "indicators": indicators(output),
     }
     scale = scaling(rows)
     if scale is not None:
         charts["scaling"] = scale
+    charts["indicators"] = indicators(output, data)
     return charts
+
+
+def task_history(points: list[tuple]) -> dict[str, Any] | None:
+    """The chosen option's total cost and hours across a task's snapshots.
+
+    `points`: (created_at, chosen_total_cost, chosen_total_hours) oldest first.
+    """
+    points = [p for p in points if p[1] is not None or p[2] is not None]
+    if not points:
+        return None
+    xs = [p[0].isoformat() for p in points]
+    return {
+        "kind": "task_history",
+        "data": [
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "name": "@total_cost",
+                "x": xs,
+                "y": [p[1] for p in points],
+                "line": {"color": PALETTE["cost"]},
+                "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>",
+            },
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "name": "@total_hours",
+                "x": xs,
+                "y": [p[2] for p in points],
+                "yaxis": "y2",
+                "line": {"color": PALETTE["hours"], "dash": "dot"},
+                "hovertemplate": "%{y:.2f} h<extra>%{fullData.name}</extra>",
+            },
+        ],
+        "layout": _layout(
+            "@task_history",
+            xaxis={"type": "date"},
+            yaxis={"title": {"text": "@cost"}},
+            yaxis2={"title": {"text": "@hours"}, "overlaying": "y", "side": "right",
+                    "rangemode": "tozero", "automargin": True},
+            margin={"t": 40, "r": 56, "b": 80, "l": 56},
+        ),
+    }
+
+
+def quarterly(rows: list[dict]) -> dict[str, Any] | None:
+    """Compute saved against transfer fees per quarter, with the net as a line."""
+    if not rows:
+        return None
+    quarters = [r["quarter"] for r in rows]
+    return {
+        "kind": "quarterly",
+        "data": [
+            {"type": "bar", "name": "@compute_saved", "x": quarters,
+             "y": [r["compute_saved"] for r in rows], "marker": {"color": PALETTE["saved"]},
+             "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"},
+            {"type": "bar", "name": "@transfer_fees", "x": quarters,
+             "y": [r["transfer_fees"] for r in rows], "marker": {"color": PALETTE["fees"]},
+             "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"},
+            {"type": "scatter", "mode": "lines+markers", "name": "@net", "x": quarters,
+             "y": [r["net"] for r in rows], "line": {"color": PALETTE["net"], "width": 3},
+             "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"},
+        ],
+        "layout": _layout("@quarterly", barmode="group", xaxis={"type": "category"},
+                          yaxis={"title": {"text": "@cost"}, "rangemode": "normal"}),
+    }
 
 
 def _labels() -> dict[str, str]:
@@ -175,20 +334,32 @@ def _labels() -> dict[str, str]:
         "indicators": _("The four indicators against their thresholds"),
         "value": _("Value"),
         "threshold": _("Threshold"),
-        "M1": _("M1 data/compute (GB/h)"),
-        "M2": _("M2 interruption cost vs benefit"),
-        "M3": _("M3 segments over budget"),
+        "of_threshold": _("Share of threshold (1 = at threshold)"),
+        "M1": _("M1 data/compute"),
+        "M2": _("M2 interruption vs benefit"),
+        "M3": _("M3 latency budget"),
         "M4": _("M4 network cost share"),
+        "task_history": _("The task's chosen option across snapshots"),
+        "total_cost": _("Total cost"),
+        "total_hours": _("Total hours"),
+        "quarterly": _("Quarterly cost review"),
+        "compute_saved": _("Compute cost saved"),
+        "transfer_fees": _("Transfer fees paid"),
+        "net": _("Net"),
+        "wait_local": _("Wait locally"),
+        "move_compute": _("Move compute to the data"),
+        "move_data": _("Move the data"),
     }
 
 
 def localize_figure(figure: Any, labels: dict[str, str] | None = None) -> Any:
-    """Replace "@key" strings by their translation in the active language."""
+    """Replace "@key" (and "@key|rest") strings by their translation in the active language."""
     labels = labels if labels is not None else _labels()
     if isinstance(figure, dict):
         return {k: localize_figure(v, labels) for k, v in figure.items()}
     if isinstance(figure, list):
         return [localize_figure(v, labels) for v in figure]
     if isinstance(figure, str) and figure.startswith("@"):
-        return labels.get(figure[1:], figure[1:])
+        key, sep, rest = figure[1:].partition("|")
+        return labels.get(key, key) + rest
     return figure

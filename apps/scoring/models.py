@@ -70,6 +70,9 @@ class SnapshotJob(models.Model):
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="snapshot_jobs")
     review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="snapshot_jobs")
+    # The input fingerprint the job was requested for: a failed job is not retried on the same
+    # inputs (they would fail the same way), a changed input gets a new job.
+    fingerprint = models.CharField(max_length=64, blank=True)
     status = models.CharField(max_length=12, choices=JobStatus.choices, default=JobStatus.QUEUED)
     attempts = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)

@@ -1,10 +1,88 @@
-"""Reads of the scoring app."""
+"""Reads of the scoring app: what the review page, the history, a snapshot page, the comparison
+of two snapshots and the quarterly review show. Query counts do not grow with rows."""
 
 from __future__ import annotations
 
-from apps.reviews.models import Review
-from apps.scoring import services
-from apps.scoring.models import EvaluationSnapshot, SnapshotJob
+from dataclasses import dataclass
+from datetime import date
+
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef, QuerySet
+
+from apps.accounts.access import get_scoped_or_404, scoped
+from apps.accounts.models import Team, team_ids_for
+from apps.reviews.models import Review, SignOff
+from apps.scoring import charts, services
+from apps.scoring.inputs import fingerprint
+from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
+from apps.scoring.tables import row_key
+
+# The JSON-heavy fields a list never needs.
+HEAVY_FIELDS = ("input", "output", "table_rows", "chart_data")
+CHART_ORDER = ("hours", "cost", "scaling", "indicators")
+
+
+def snapshot_charts(snapshot: EvaluationSnapshot, *, with_history: bool = True) -> list[dict]:
+    """The snapshot's figures in the active language, each with the id of its JSON script:
+    [{"name", "id", "figure"}]. The task history chart costs one query."""
+    labels = charts._labels()
+    stored = snapshot.chart_data or {}
+    out = [
+        {
+            "name": name,
+            "id": f"chart-{name}-{snapshot.pk}",
+            "figure": charts.localize_figure(stored[name], labels),
+        }
+        for name in CHART_ORDER
+        if stored.get(name)
+    ]
+    if with_history:
+        points = list(
+            EvaluationSnapshot.objects.filter(
+                task_id=snapshot.task_id, created_at__lte=snapshot.created_at
+            )
+            .order_by("-created_at", "-id")
+            .values_list("created_at", "chosen_total_cost", "chosen_total_hours")[
+                : charts.HISTORY_POINTS
+            ]
+        )
+        figure = charts.task_history(list(reversed(points)))
+        if figure is not None:
+            out.append(
+                {
+                    "name": "history",
+                    "id": f"chart-history-{snapshot.pk}",
+                    "figure": charts.localize_figure(figure, labels),
+                }
+            )
+    return out
+
+
+def snapshot_summary(snapshot: EvaluationSnapshot) -> dict:
+    """Headline figures and what the page highlights (chosen row, J3) of one snapshot."""
+    output = snapshot.output or {}
+    rows = snapshot.table_rows or []
+    findings = output.get("findings", [])
+    j3 = next((f for f in findings if f.get("rule") == "J3"), None)
+    return {
+        "chosen_row": next((r for r in rows if r.get("chosen")), None),
+        "platform": output.get("platform", ""),
+        "platform_rule": output.get("platform_rule", ""),
+        "findings": findings,
+        "j3": j3,
+        "option_count": sum(1 for r in rows if r.get("row_type") == "option"),
+        "readiness": output.get("readiness") or {},
+    }
+
+
+def snapshot_display(snapshot: EvaluationSnapshot) -> dict:
+    """Everything the snapshot body partial needs (templates/scoring/_snapshot_body.html)."""
+    return {
+        "snapshot": snapshot,
+        "rows": snapshot.table_rows or [],
+        "snapshot_charts": snapshot_charts(snapshot),
+        "summary": snapshot_summary(snapshot),
+    }
 
 
 def review_evaluation(review: Review, *, request_if_missing: bool = True) -> dict:
@@ -12,35 +90,220 @@ def review_evaluation(review: Review, *, request_if_missing: bool = True) -> dic
 
     `snapshot`: the snapshot of the current inputs (None while it is being computed);
     `latest`: the newest snapshot (possibly stale); `job`: the job computing the current one;
-    `stale`: the newest snapshot no longer matches the inputs.
+    `stale`: the newest snapshot no longer matches the inputs; when `snapshot` is set, also
+    `rows`, `snapshot_charts` and `summary` (see snapshot_display).
     """
-    snapshot = services.current_snapshot(review)
-    latest = snapshot or services.latest_snapshot(review)
+    key = fingerprint(services.build_review_input(review))
+    snapshot = EvaluationSnapshot.objects.filter(review=review, fingerprint=key).first()
     job = None
     if snapshot is None:
         job = (
-            services.snapshot_request(review=review)
+            services.snapshot_request(review=review, fingerprint=key)
             if request_if_missing
-            else SnapshotJob.objects.filter(review=review).order_by("-created_at").first()
+            else SnapshotJob.objects.filter(review=review).order_by("-created_at", "-id").first()
         )
         # In eager mode (no broker) the job has already run; look again.
-        snapshot = services.current_snapshot(review)
-        if snapshot is not None:
-            latest = snapshot
-        elif job is not None:
+        snapshot = EvaluationSnapshot.objects.filter(review=review, fingerprint=key).first()
+        if snapshot is None and job is not None:
             job.refresh_from_db()
-    return {
+    latest = snapshot or services.latest_snapshot(review)
+    context = {
         "snapshot": snapshot,
         "latest": latest,
         "job": job if snapshot is None else None,
         "stale": snapshot is None and latest is not None,
         "review": review,
     }
+    if snapshot is not None:
+        context.update(snapshot_display(snapshot))
+    return context
 
 
 def snapshot_for_user(user, pk: int) -> EvaluationSnapshot:
-    from apps.accounts.access import get_scoped_or_404
-
     return get_scoped_or_404(
         EvaluationSnapshot.objects.select_related("review", "task", "team"), user, pk=pk
     )
+
+
+def previous_snapshot_id(snapshot: EvaluationSnapshot) -> int | None:
+    """The review's snapshot just before this one (for "compare with previous")."""
+    return (
+        EvaluationSnapshot.objects.filter(review_id=snapshot.review_id)
+        .filter(created_at__lte=snapshot.created_at)
+        .exclude(pk=snapshot.pk)
+        .exclude(created_at=snapshot.created_at, id__gt=snapshot.pk)
+        .order_by("-created_at", "-id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class HistoryFilters:
+    team: int | None = None
+    task: int | None = None
+    state: str = ""
+    decision: str = ""
+    reviewer: int | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+
+
+def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnapshot]:
+    """Every snapshot of the user's teams, newest first, filtered; JSON fields deferred.
+
+    `state` filters on the review's current state (what it is now, not what it was when the
+    snapshot was computed); `decision` and `reviewer` on the review's sign-offs.
+    """
+    qs = (
+        scoped(EvaluationSnapshot, user)
+        .select_related("team", "review", "task")
+        .defer(*HEAVY_FIELDS)
+        .order_by("-created_at", "-id")
+    )
+    if filters.team:
+        qs = qs.filter(team_id=filters.team)
+    if filters.task:
+        qs = qs.filter(task_id=filters.task)
+    if filters.state:
+        qs = qs.filter(review__state=filters.state)
+    if filters.decision or filters.reviewer:
+        signoffs = SignOff.objects.filter(review=OuterRef("review_id"))
+        if filters.decision:
+            signoffs = signoffs.filter(decision=filters.decision)
+        if filters.reviewer:
+            signoffs = signoffs.filter(reviewer_id=filters.reviewer)
+        qs = qs.filter(Exists(signoffs))
+    if filters.date_from:
+        qs = qs.filter(created_at__date__gte=filters.date_from)
+    if filters.date_to:
+        qs = qs.filter(created_at__date__lte=filters.date_to)
+    return qs
+
+
+def history_choices(user) -> dict:
+    """Tasks and reviewers to filter by (one query each)."""
+    from apps.profiles.models import TaskProfile
+
+    tasks = scoped(TaskProfile, user).select_related("team").only("id", "name", "team__name")
+    reviewers = (
+        get_user_model()
+        .objects.filter(signoffs__review__team_id__in=team_ids_for(user))
+        .distinct()
+        .order_by("username")
+    )
+    return {"tasks": tasks.order_by("name", "id"), "reviewers": reviewers}
+
+
+# --- two snapshots side by side -----------------------------------------------------------
+
+COMPARE_COLUMNS = [
+    ("transfer_hours", "hours"),
+    ("queue_hours", "hours"),
+    ("compute_hours", "hours"),
+    ("total_hours", "hours"),
+    ("compute_cost", "money"),
+    ("scheduling_cost", "money"),
+    ("transfer_cost", "money"),
+    ("rerun_loss", "money"),
+    ("unit_price", "money"),
+    ("total_cost", "money"),
+    ("speedup", "number"),
+    ("verdict", "text"),
+]
+
+
+def _keyed(rows: list[dict]) -> dict[tuple, dict]:
+    """Rows by (row_type, offer, placement, site), numbered when a key repeats (two runs)."""
+    out: dict[tuple, dict] = {}
+    seen: dict[tuple, int] = {}
+    for row in rows:
+        key = row_key(row)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        out[(*key, n)] = row
+    return out
+
+
+def _differs(a, b) -> bool:
+    if isinstance(a, float | int) and isinstance(b, float | int) and not isinstance(a, bool):
+        return abs(a - b) > 1e-6
+    return a != b
+
+
+def _finding_key(finding: dict) -> tuple:
+    return (finding.get("rule"), str(finding.get("offer") or ""), finding.get("key") or "")
+
+
+def snapshot_comparison(a: EvaluationSnapshot, b: EvaluationSnapshot) -> dict:
+    """Aligned table rows with changed cells, the headline differences and the findings added
+    (in b, not in a) and removed (in a, not in b)."""
+    rows_a, rows_b = _keyed(a.table_rows or []), _keyed(b.table_rows or [])
+    keys = list(rows_a) + [k for k in rows_b if k not in rows_a]
+    aligned = []
+    for key in keys:
+        ra, rb = rows_a.get(key), rows_b.get(key)
+        cells = []
+        for column, kind in COMPARE_COLUMNS:
+            va = ra.get(column) if ra else None
+            vb = rb.get(column) if rb else None
+            cells.append(
+                {"column": column, "kind": kind, "a": va, "b": vb,
+                 "changed": ra is not None and rb is not None and _differs(va, vb)}
+            )
+        aligned.append({"key": key, "a": ra, "b": rb, "cells": cells,
+                        "added": ra is None, "removed": rb is None})
+    headline = []
+    for field, kind in (
+        ("platform", "platform"),
+        ("chosen_kind", "placement"),
+        ("chosen_site", "text"),
+        ("chosen_offer", "text"),
+        ("chosen_total_cost", "money"),
+        ("chosen_total_hours", "hours"),
+        ("block_count", "int"),
+        ("warn_count", "int"),
+        ("engine_version", "text"),
+        ("input_hash", "hash"),
+    ):
+        va, vb = getattr(a, field), getattr(b, field)
+        headline.append({"field": field, "kind": kind, "a": va, "b": vb,
+                         "changed": _differs(va, vb)})
+    findings_a = {_finding_key(f): f for f in (a.output or {}).get("findings", [])}
+    findings_b = {_finding_key(f): f for f in (b.output or {}).get("findings", [])}
+    return {
+        "a": a,
+        "b": b,
+        "columns": COMPARE_COLUMNS,
+        "aligned": aligned,
+        "headline": headline,
+        "added": [f for k, f in findings_b.items() if k not in findings_a],
+        "removed": [f for k, f in findings_a.items() if k not in findings_b],
+        "changed_cells": sum(1 for r in aligned for c in r["cells"] if c["changed"]),
+    }
+
+
+# --- quarterly cost review ----------------------------------------------------------------
+
+
+def quarterly_for_team(team: Team) -> dict:
+    rows = list(QuarterlyCostReview.objects.for_team(team).order_by("quarter"))
+    figure = charts.quarterly(
+        [
+            {"quarter": r.quarter, "compute_saved": r.compute_saved,
+             "transfer_fees": r.transfer_fees, "net": r.net}
+            for r in rows
+        ]
+    )
+    totals = {
+        "compute_saved": sum(r.compute_saved for r in rows),
+        "transfer_fees": sum(r.transfer_fees for r in rows),
+        "net": sum(r.net for r in rows),
+        "reviews_counted": sum(r.reviews_counted for r in rows),
+    }
+    return {
+        "rows": rows,
+        "totals": totals,
+        "figure": charts.localize_figure(figure) if figure else None,
+        "computed_at": max((r.computed_at for r in rows), default=None),
+    }

@@ -1,4 +1,5 @@
-"""Writes of the scoring app: evaluation snapshots and the jobs that compute them.
+"""Writes of the scoring app: evaluation snapshots, the jobs that compute them, the recomputation
+after an engine upgrade, and the quarterly cost review.
 
 Exactly once: a snapshot is keyed by (review, fingerprint of its engine input + engine version).
 Computing twice, retrying, or a redelivery after a killed worker finds the same key and leaves one
@@ -8,22 +9,34 @@ complete row; the row and its job update are written in one transaction.
 from __future__ import annotations
 
 import logging
+import os
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from apps.accounts.models import Team
 from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
-from apps.reviews.models import Review
+from apps.reviews.models import Review, ReviewState
 from apps.scoring import engine
 from apps.scoring.charts import build_charts
 from apps.scoring.inputs import build_profile_input, fingerprint, input_hash
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.scoring.models import EvaluationSnapshot, JobStatus, QuarterlyCostReview, SnapshotJob
+from apps.scoring.quarterly import team_quarters
 from apps.scoring.tables import comparison_rows
 
 log = logging.getLogger(__name__)
 
 ACTIVE_JOB_STATES = (JobStatus.PENDING, JobStatus.QUEUED, JobStatus.RUNNING)
+MAX_JOB_ATTEMPTS = 5
+# Test hook (never set in production): while the file named here exists, snapshot_compute waits
+# inside its transaction, after writing the snapshot row and before committing it, so a test can
+# SIGKILL the worker at that exact point. It writes "<file>.reached" when it starts waiting.
+PAUSE_FILE_ENV = "SNAPSHOT_TEST_PAUSE_FILE"
 
 
 def review_checklists(review: Review, candidates) -> dict[str, dict[str, str]]:
@@ -69,34 +82,38 @@ def latest_snapshot(review: Review) -> EvaluationSnapshot | None:
     return review.snapshots.order_by("-created_at", "-id").first()
 
 
-def _headline(output: dict) -> dict:
+def _headline(output: dict, rows: list[dict]) -> dict:
+    """The denormalised figures of a snapshot; the chosen total is its total bill (SPEC T)."""
     chosen = output.get("chosen")
-    option = None
-    if chosen:
-        option = next(
-            (
-                o for o in output["options"]
-                if (o["kind"], o["site"], o["offer"])
-                == (chosen["kind"], chosen["site"], chosen["offer"])
-            ),
-            None,
-        )
+    row = next((r for r in rows if r.get("chosen")), None)
     severities = [f["severity"] for f in output.get("findings", [])]
     return {
         "platform": output.get("platform", ""),
         "chosen_kind": chosen["kind"] if chosen else "",
         "chosen_site": chosen["site"] if chosen else "",
-        "chosen_offer": chosen["offer"] if chosen else "",
-        "chosen_total_cost": option["total_cost"] if option else None,
-        "chosen_total_hours": option["total_hours"] if option else None,
+        "chosen_offer": str(chosen["offer"]) if chosen else "",
+        "chosen_total_cost": row["total_cost"] if row else None,
+        "chosen_total_hours": row["total_hours"] if row else None,
         "block_count": severities.count("block"),
         "warn_count": severities.count("warn"),
     }
 
 
+def _pause_for_tests() -> None:
+    path = os.environ.get(PAUSE_FILE_ENV)
+    if not path or not os.path.exists(path):
+        return
+    Path(f"{path}.reached").write_text(str(os.getpid()))
+    deadline = time.monotonic() + 120
+    while os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def snapshot_compute(*, review_id: int, job_id: int | None = None) -> EvaluationSnapshot:
     """Compute (or find) the snapshot of the review's current inputs. Idempotent.
 
+    The snapshot row and the job's "done" are committed together or not at all, so a worker
+    killed half-way leaves nothing behind and its redelivered task starts from a clean slate.
     Raises engine.EngineInputError when the stored data cannot be evaluated; the job records it.
     """
     review = Review.objects.select_related(
@@ -105,35 +122,39 @@ def snapshot_compute(*, review_id: int, job_id: int | None = None) -> Evaluation
     data = build_review_input(review)
     key = fingerprint(data)
     snapshot = EvaluationSnapshot.objects.filter(review=review, fingerprint=key).first()
+    fields = None
     if snapshot is None:
         output = engine.evaluate(data)
         rows = comparison_rows(data, output)
-        charts = build_charts(rows, output)
-        try:
-            with transaction.atomic():
-                snapshot = EvaluationSnapshot.objects.create(
-                    team_id=review.team_id,
-                    review=review,
-                    task_id=review.task_id,
-                    fingerprint=key,
-                    input_hash=input_hash(data),
-                    engine_version=output["engine_version"],
-                    input=data,
-                    output=output,
-                    table_rows=rows,
-                    chart_data=charts,
-                    review_state=review.state,
-                    inputs_generation=review.inputs_generation,
-                    settings_generation=review.team.settings_generation,
-                    **_headline(output),
-                )
-        except IntegrityError:
-            # Another run wrote the same snapshot first: that one stands.
-            snapshot = EvaluationSnapshot.objects.get(review=review, fingerprint=key)
-    if job_id is not None:
-        SnapshotJob.objects.filter(pk=job_id).update(
-            status=JobStatus.DONE, snapshot=snapshot, error="", updated_at=timezone.now()
-        )
+        fields = {
+            "team_id": review.team_id,
+            "review": review,
+            "task_id": review.task_id,
+            "fingerprint": key,
+            "input_hash": input_hash(data),
+            "engine_version": output["engine_version"],
+            "input": data,
+            "output": output,
+            "table_rows": rows,
+            "chart_data": build_charts(rows, output, data),
+            "review_state": review.state,
+            "inputs_generation": review.inputs_generation,
+            "settings_generation": review.team.settings_generation,
+            **_headline(output, rows),
+        }
+    with transaction.atomic():
+        if fields is not None:
+            try:
+                with transaction.atomic():
+                    snapshot = EvaluationSnapshot.objects.create(**fields)
+            except IntegrityError:
+                # Another run wrote the same snapshot first: that one stands.
+                snapshot = EvaluationSnapshot.objects.get(review=review, fingerprint=key)
+            _pause_for_tests()
+        if job_id is not None:
+            SnapshotJob.objects.filter(pk=job_id).update(
+                status=JobStatus.DONE, snapshot=snapshot, error="", updated_at=timezone.now()
+            )
     return snapshot
 
 
@@ -142,10 +163,10 @@ def _broker_errors() -> tuple[type[BaseException], ...]:
     from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.exceptions import TimeoutError as RedisTimeoutError
 
-    return (OperationalError, RedisConnectionError, RedisTimeoutError, ConnectionError)
+    return (OperationalError, RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 
 
-def _enqueue(job_id: int) -> None:
+def _enqueue(job_id: int) -> bool:
     """Publish the job to the broker; if the broker is down, keep it pending for the sweep."""
     from apps.scoring.tasks import compute_snapshot
 
@@ -156,29 +177,35 @@ def _enqueue(job_id: int) -> None:
         SnapshotJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
             status=JobStatus.PENDING, updated_at=timezone.now()
         )
+        return False
+    return True
 
 
-def snapshot_request(*, review: Review) -> SnapshotJob:
+def snapshot_request(*, review: Review, fingerprint: str | None = None) -> SnapshotJob:
     """Ask for the review's snapshot to be computed off the request path.
 
-    Returns the job the page polls. An active job of the same review is reused. The task is
-    published after the transaction commits; if the broker is down the job stays pending and
-    `snapshot_sweep` publishes it later.
+    Returns the job the page polls. An active job of the same review is reused, and so is a job
+    that failed on the same inputs (they would fail the same way until someone edits them). The
+    task is published after the transaction commits; if the broker is down the job stays pending
+    and `snapshot_sweep` publishes it later.
     """
-    active = (
-        SnapshotJob.objects.filter(review=review, status__in=ACTIVE_JOB_STATES)
-        .order_by("-created_at")
-        .first()
-    )
-    if active is not None:
-        return active
-    job = SnapshotJob.objects.create(team_id=review.team_id, review=review)
+    key = fingerprint or current_fingerprint(review)
+    last = SnapshotJob.objects.filter(review=review).order_by("-created_at", "-id").first()
+    if last is not None and (
+        last.status in ACTIVE_JOB_STATES
+        or (last.status == JobStatus.FAILED and last.fingerprint == key)
+    ):
+        return last
+    job = SnapshotJob.objects.create(team_id=review.team_id, review=review, fingerprint=key)
     transaction.on_commit(lambda: _enqueue(job.pk))
     return job
 
 
 def snapshot_job_claim(*, job_id: int) -> SnapshotJob | None:
-    """Mark a job running (a conditional update); None when it is already done or unknown."""
+    """Mark a job running (a conditional update); None when it is already done or unknown.
+
+    A job already running is claimed again: that is a redelivery after its worker died.
+    """
     claimed = SnapshotJob.objects.filter(pk=job_id, status__in=ACTIVE_JOB_STATES).update(
         status=JobStatus.RUNNING, attempts=F("attempts") + 1, updated_at=timezone.now()
     )
@@ -188,23 +215,150 @@ def snapshot_job_claim(*, job_id: int) -> SnapshotJob | None:
 
 
 def snapshot_job_fail(*, job_id: int, error: str) -> None:
-    SnapshotJob.objects.filter(pk=job_id).update(
+    SnapshotJob.objects.filter(pk=job_id).exclude(status=JobStatus.DONE).update(
         status=JobStatus.FAILED, error=error[:2000], updated_at=timezone.now()
     )
 
 
 def snapshot_sweep(*, stale_after_seconds: int = 600) -> int:
-    """Publish pending jobs, and jobs queued or running for too long (lost). Returns the count."""
+    """Publish pending jobs, and jobs queued or running for too long (lost). Returns the count.
+
+    A job that already used MAX_JOB_ATTEMPTS is marked failed instead of being published again.
+    """
     cutoff = timezone.now() - timezone.timedelta(seconds=stale_after_seconds)
-    jobs = list(
-        SnapshotJob.objects.filter(
-            Q(status=JobStatus.PENDING)
-            | Q(status__in=(JobStatus.QUEUED, JobStatus.RUNNING), updated_at__lt=cutoff)
-        ).values_list("pk", flat=True)[:500]
+    stale = Q(status__in=(JobStatus.QUEUED, JobStatus.RUNNING), updated_at__lt=cutoff)
+    SnapshotJob.objects.filter(stale, attempts__gte=MAX_JOB_ATTEMPTS).update(
+        status=JobStatus.FAILED,
+        error=f"gave up after {MAX_JOB_ATTEMPTS} attempts",
+        updated_at=timezone.now(),
     )
+    jobs = list(
+        SnapshotJob.objects.filter(Q(status=JobStatus.PENDING) | stale)
+        .order_by("updated_at")
+        .values_list("pk", flat=True)[:500]
+    )
+    published = 0
     for job_id in jobs:
-        SnapshotJob.objects.filter(pk=job_id, status=JobStatus.PENDING).update(
+        SnapshotJob.objects.filter(pk=job_id).update(
             status=JobStatus.QUEUED, updated_at=timezone.now()
         )
-        _enqueue(job_id)
-    return len(jobs)
+        if not _enqueue(job_id):
+            break  # the broker is still down: the rest stay pending for the next sweep
+        published += 1
+    return published
+
+
+def snapshot_recompute_batch(
+    *,
+    after_pk: int = 0,
+    team_id: int | None = None,
+    batch_size: int = 200,
+    dry_run: bool = False,
+) -> tuple[dict, int | None]:
+    """One batch of the recomputation after an engine upgrade: the reviews with pk > `after_pk`
+    (at most `batch_size`) whose latest snapshot was computed by another engine version get a new
+    snapshot, each in its own transaction (snapshot_compute). Approved reviews keep the snapshot
+    they were signed on. Returns the counts and the last pk seen (None when nothing was left).
+    """
+    counts = {"reviews": 0, "outdated": 0, "computed": 0, "approved_kept": 0, "failed": 0}
+    reviews = Review.objects.filter(pk__gt=after_pk)
+    if team_id is not None:
+        reviews = reviews.filter(team_id=team_id)
+    batch = list(reviews.order_by("pk").values_list("pk", "state")[:batch_size])
+    if not batch:
+        return counts, None
+    latest: dict[int, str] = {}
+    for review_id, version in (
+        EvaluationSnapshot.objects.filter(review_id__in=[pk for pk, _ in batch])
+        .order_by("review_id", "-created_at", "-id")
+        .values_list("review_id", "engine_version")
+    ):
+        latest.setdefault(review_id, version)
+    counts["reviews"] = len(batch)
+    for review_id, state in batch:
+        version = latest.get(review_id)
+        if version is None or version == engine.ENGINE_VERSION:
+            continue  # never evaluated (the page will), or already current
+        counts["outdated"] += 1
+        if state == ReviewState.APPROVED:
+            counts["approved_kept"] += 1
+        elif not dry_run:
+            try:
+                snapshot_compute(review_id=review_id)
+            except engine.EngineInputError as exc:
+                counts["failed"] += 1
+                log.warning("review %s cannot be evaluated: %s", review_id, exc.errors)
+            else:
+                counts["computed"] += 1
+    return counts, batch[-1][0]
+
+
+def snapshot_recompute_outdated(
+    *,
+    team_id: int | None = None,
+    batch_size: int = 200,
+    dry_run: bool = False,
+    progress: Callable[[dict], None] | None = None,
+) -> dict:
+    """Every batch of snapshot_recompute_batch, walking reviews by primary-key ranges.
+
+    Idempotent: a rerun (or a run after an interruption) finds the reviews already computed by
+    the current engine and skips them. `progress` is called after each batch with the totals.
+    """
+    totals = {"reviews": 0, "outdated": 0, "computed": 0, "approved_kept": 0, "failed": 0}
+    after = 0
+    while True:
+        counts, last = snapshot_recompute_batch(
+            after_pk=after, team_id=team_id, batch_size=batch_size, dry_run=dry_run
+        )
+        if last is None:
+            break
+        for key, value in counts.items():
+            totals[key] += value
+        after = last
+        if progress is not None:
+            progress({**totals, "last_review": last})
+    return totals
+
+
+def quarterly_refresh(*, team: Team | None = None) -> int:
+    """Write the quarterly cost review of one team (or of every team). Returns the rows written.
+
+    Quarters that no longer have an approved review lose their row, so the table always matches
+    what `apps.scoring.quarterly.team_quarters` computes now.
+    """
+    teams = [team] if team is not None else list(Team.objects.all())
+    written = 0
+    for each in teams:
+        figures = team_quarters(each)
+        with transaction.atomic():
+            for quarter, values in figures.items():
+                QuarterlyCostReview.objects.update_or_create(
+                    team=each, quarter=quarter, defaults=values
+                )
+                written += 1
+            QuarterlyCostReview.objects.filter(team=each).exclude(
+                quarter__in=list(figures)
+            ).delete()
+    return written
+
+
+def quarterly_refresh_request(*, team: Team) -> str | None:
+    """Refresh the team's quarterly review off the request path.
+
+    Returns the task id to poll, or None when the refresh already ran (eager mode, or the broker
+    is down and it was computed in the request instead: it is one query per team).
+    """
+    from apps.scoring.tasks import refresh_quarterly
+
+    if refresh_quarterly.app.conf.task_always_eager:
+        quarterly_refresh(team=team)
+        return None
+    task_id = str(uuid.uuid4())
+    try:
+        refresh_quarterly.apply_async(args=[team.pk], task_id=task_id, retry=False)
+    except _broker_errors() as exc:
+        log.warning("broker unavailable, quarterly review refreshed in the request: %s", exc)
+        quarterly_refresh(team=team)
+        return None
+    return task_id

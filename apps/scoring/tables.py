@@ -1,20 +1,28 @@
 """The comparison table of a review (SPEC section 5): one row per placement option and one per
-measured benchmark configuration, built from the engine's input and output only."""
+measured benchmark configuration, built from the engine's input and output only.
+
+Costs follow the total bill (SPEC T): `total_cost` of a row is compute + scheduling + transfer +
+expected rerun loss, so the four cost columns add up to it; `placement_cost` keeps the placement
+total of SPEC P (without rerun loss) that decides the chosen option.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 COLUMNS = [
-    # (key, kind) — kind drives formatting and sorting in the page and the exports.
+    # (key, kind) — kind drives formatting and sorting in the page and the exports. The keys are
+    # the CSV header row: stable English names that scripts can rely on (see docs/decisions.md).
     ("row_type", "text"),
     ("task", "text"),
     ("offer", "text"),
+    ("offer_label", "text"),
     ("configuration", "text"),
     ("placement", "text"),
     ("site", "text"),
     ("tier", "text"),
     ("feasible", "bool"),
+    ("reason", "text"),
     ("transfer_hours", "hours"),
     ("queue_hours", "hours"),
     ("compute_hours", "hours"),
@@ -26,24 +34,36 @@ COLUMNS = [
     ("rerun_loss", "money"),
     ("unit_price", "money"),
     ("total_cost", "money"),
+    ("rank_unit", "int"),
+    ("rank_total", "int"),
     ("failure_reruns", "int"),
     ("speedup", "number"),
     ("verdict", "text"),
     ("chosen", "bool"),
 ]
 COLUMN_KEYS = [key for key, _ in COLUMNS]
+COLUMN_KINDS = dict(COLUMNS)
+
+
+def row_key(row: dict) -> tuple:
+    """What identifies a row across snapshots of one review (for side-by-side comparison)."""
+    return (row.get("row_type"), str(row.get("offer")), row.get("placement"), row.get("site"))
 
 
 def _offer_labels(data: dict) -> dict[str, dict]:
     return {str(o["id"]): o for o in data.get("offers", [])}
 
 
-def _option_verdict(option: dict, chosen: dict | None) -> str:
-    if chosen and (option["kind"], option["site"], option["offer"]) == (
+def _same(option: dict, chosen: dict | None) -> bool:
+    return bool(chosen) and (option["kind"], option["site"], str(option["offer"])) == (
         chosen["kind"],
         chosen["site"],
-        chosen["offer"],
-    ):
+        str(chosen["offer"]),
+    )
+
+
+def _option_verdict(option: dict, chosen: dict | None) -> str:
+    if _same(option, chosen):
         return "chosen"
     if not option["feasible"]:
         return "infeasible"
@@ -52,68 +72,115 @@ def _option_verdict(option: dict, chosen: dict | None) -> str:
     return "feasible"
 
 
+def _label(offer: dict, fallback: str) -> str:
+    provider, name = offer.get("provider") or "", offer.get("name") or fallback
+    return f"{provider} · {name}" if provider else name
+
+
+def _j3_offers(output: dict) -> dict[str, str]:
+    """SPEC J3: {offer id: "unit" | "total"} for the two candidates the J3 finding names."""
+    for finding in output.get("findings", []):
+        if finding.get("rule") == "J3":
+            data = finding.get("data") or {}
+            marks = {}
+            if data.get("unit_offer") is not None:
+                marks[str(data["unit_offer"])] = "unit"
+            if data.get("total_offer") is not None:
+                marks[str(data["total_offer"])] = "total"
+            return marks
+    return {}
+
+
+def _sum(*values) -> float | None:
+    if any(v is None for v in values):
+        return None
+    return round(sum(values), 6)
+
+
 def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
-    """Rows for the comparison table; every value JSON-safe, keys as in COLUMNS."""
+    """Rows for the comparison table; every value JSON-safe, keys as in COLUMNS (and a few more
+    for display: gpus, machines, within_budget, objective, placement_cost, j3, pair)."""
     offers = _offer_labels(data)
     task_name = data.get("task", {}).get("name") or ""
-    bill = {row["offer"]: row for row in output.get("bill", [])}
+    bill = {str(row["offer"]): row for row in output.get("bill", [])}
     chosen = output.get("chosen")
-    sizing = {s["offer"]: s for s in output.get("sizing", {}).get("offers", [])}
+    j3 = _j3_offers(output)
+    sizing = {str(s["offer"]): s for s in output.get("sizing", {}).get("offers", [])}
     peak = output.get("sizing", {}).get("estimated_gpu_mem_gb")
     rows: list[dict[str, Any]] = []
     for option in output.get("options", []):
-        offer = offers.get(option["offer"], {})
-        fit = sizing.get(option["offer"], {})
+        oid = str(option["offer"])
+        offer = offers.get(oid, {})
+        fit = sizing.get(oid, {})
+        billed = bill.get(oid, {})
         gpus = option.get("gpus") or 0
         per_machine = offer.get("gpus_per_machine") or 1
+        machines = max(1, -(-gpus // per_machine))
         verdict = _option_verdict(option, chosen)
-        row = {
-            "row_type": "option",
-            "task": task_name,
-            "offer": option["offer"],
-            "offer_label": f"{offer.get('provider', '')} · {offer.get('name', option['offer'])}",
-            "configuration": f"{max(1, -(-gpus // per_machine))} × {per_machine} GPU",
-            "gpus": gpus,
-            "machines_needed": fit.get("machines_needed"),
-            "placement": option["kind"],
-            "site": option["site"],
-            "tier": option["tier"],
-            "feasible": option["feasible"],
-            "reason": option.get("reason"),
-            "within_budget": option["within_budget"],
-            "transfer_hours": option["transfer_hours"],
-            "queue_hours": option["queue_hours"],
-            "compute_hours": option["compute_hours"],
-            "total_hours": option["total_hours"],
-            "peak_gpu_mem_gb": peak,
-            "compute_cost": option["compute_cost"],
-            "scheduling_cost": option["scheduling_cost"],
-            "transfer_cost": option["transfer_cost"],
-            "rerun_loss": bill.get(option["offer"], {}).get("rerun_loss"),
-            "unit_price": option.get("effective_price"),
-            "total_cost": option["total_cost"],
-            "objective": option["objective"],
-            "failure_reruns": None,
-            "speedup": None,
-            "verdict": verdict,
-            "chosen": verdict == "chosen",
-        }
-        rows.append(row)
+        rerun_loss = billed.get("rerun_loss")
+        total = billed.get("total")
+        if total is None:
+            total = _sum(option["total_cost"], rerun_loss or 0.0)
+        rows.append(
+            {
+                "row_type": "option",
+                "task": task_name,
+                "offer": oid,
+                "offer_label": _label(offer, oid),
+                "configuration": f"{machines} × {per_machine} GPU",
+                "machines": machines,
+                "gpus": gpus,
+                "machines_needed": fit.get("machines_needed"),
+                "placement": option["kind"],
+                "site": option["site"],
+                "tier": option["tier"],
+                "feasible": option["feasible"],
+                "reason": option.get("reason"),
+                "within_budget": option["within_budget"],
+                "transfer_hours": option["transfer_hours"],
+                "queue_hours": option["queue_hours"],
+                "compute_hours": option["compute_hours"],
+                "total_hours": option["total_hours"],
+                "peak_gpu_mem_gb": peak,
+                "compute_cost": option["compute_cost"],
+                "scheduling_cost": option["scheduling_cost"],
+                "transfer_cost": option["transfer_cost"],
+                "rerun_loss": rerun_loss,
+                "unit_price": option.get("effective_price", billed.get("unit_price")),
+                "total_cost": total,
+                "placement_cost": option["total_cost"],
+                "objective": option["objective"],
+                "rank_unit": billed.get("rank_unit"),
+                "rank_total": billed.get("rank_total"),
+                "j3": j3.get(oid, ""),
+                "failure_reruns": None,
+                "speedup": None,
+                "verdict": verdict,
+                "chosen": verdict == "chosen",
+            }
+        )
 
     bench = output.get("benchmark", {})
-    timed = [b for b in data.get("benchmarks", []) if b.get("kind") in ("single", "multi")]
-    singles = [b for b in timed if b["kind"] == "single" and b["e2e_hours"] > 0]
+    pair = {bench.get("single_benchmark"), bench.get("multi_benchmark")} - {None}
+    timed = [
+        (index, b)
+        for index, b in enumerate(data.get("benchmarks", []))
+        if b.get("kind") in ("single", "multi")
+    ]
+    singles = [b for _, b in timed if b["kind"] == "single" and b["e2e_hours"] > 0]
     fastest_single = min(singles, key=lambda b: b["e2e_hours"]) if singles else None
-    for record in timed:
-        offer = offers.get(str(record.get("offer")), {})
+    for index, record in timed:
+        oid = str(record.get("offer"))
+        offer = offers.get(oid, {})
         gpus = record["nodes"] * record["gpus_per_node"]
         speedup = None
         if fastest_single and record["e2e_hours"] > 0:
             speedup = round(fastest_single["e2e_hours"] / record["e2e_hours"], 6)
-        price = bill.get(str(record.get("offer")), {}).get("unit_price")
-        rerun_hours = record.get("failure_reruns", 0) * record.get("hours_lost_per_rerun", 0.0)
+        price = bill.get(oid, {}).get("unit_price")
+        reruns = record.get("failure_reruns", 0)
+        rerun_hours = reruns * record.get("hours_lost_per_rerun", 0.0)
         burn = gpus * price if price is not None else None
-        verdict = ""
+        verdict = "baseline" if record is fastest_single else ""
         if record["kind"] == "multi" and speedup is not None:
             verdict = "net_gain" if speedup > 1 else "no_net_gain"
         rows.append(
@@ -121,9 +188,10 @@ def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
                 "row_type": "benchmark",
                 "benchmark": record.get("id"),
                 "task": task_name,
-                "offer": str(record.get("offer")),
-                "offer_label": f"{offer.get('provider', '')} · {offer.get('name', '')}",
+                "offer": oid,
+                "offer_label": _label(offer, oid),
                 "configuration": f"{record['nodes']} × {record['gpus_per_node']} GPU",
+                "machines": record["nodes"],
                 "gpus": gpus,
                 "placement": record["kind"],
                 "site": offer.get("site", ""),
@@ -142,13 +210,26 @@ def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
                 "rerun_loss": None if burn is None else round(rerun_hours * burn, 6),
                 "unit_price": price,
                 "total_cost": record.get("cost"),
+                "placement_cost": None,
                 "objective": None,
-                "failure_reruns": record.get("failure_reruns", 0),
+                "rank_unit": None,
+                "rank_total": None,
+                "j3": "",
+                "failure_reruns": reruns,
                 "speedup": speedup,
                 "verdict": verdict,
                 "chosen": False,
-                "pair": record.get("id")
-                in (bench.get("single_benchmark"), bench.get("multi_benchmark")),
+                "pair": index in pair,
             }
         )
     return rows
+
+
+def export_value(row: dict, key: str):
+    """A cell for CSV/XLSX: numbers stay numbers, booleans are true/false, None is empty."""
+    value = row.get(key)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value

@@ -10,4 +10,11 @@ urlpatterns = [
         views.review_evaluation,
         name="review_evaluation",
     ),
+    path("history/", views.history, name="history"),
+    path("snapshots/<int:pk>/", views.snapshot_detail, name="snapshot_detail"),
+    path("snapshots/<int:pk>/comparison.csv", views.snapshot_csv, name="snapshot_csv"),
+    path("snapshots/<int:pk>/comparison.xlsx", views.snapshot_xlsx, name="snapshot_xlsx"),
+    path("compare/", views.compare, name="compare"),
+    path("quarterly/", views.quarterly, name="quarterly"),
+    path("quarterly/refresh", views.quarterly_refresh, name="quarterly_refresh"),
 ]

@@ -1,25 +1,178 @@
+"""Pages of the scoring app: the evaluation block of a review, the history of snapshots, one
+snapshot, two snapshots side by side, the exports and the quarterly cost review."""
+
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.http import require_GET, require_POST
 
-from apps.accounts.access import get_scoped_or_404
+from apps.accounts.access import get_scoped_or_404, require_current_team
 from apps.reviews.models import Review
 
-from . import selectors
+from . import exports, selectors, services
+from .forms import HistoryFilterForm
 
 STOP_POLLING = 286  # htmx: stop polling
+PAGE_SIZE = 25
+
+
+def _review_url(review_id: int) -> str | None:
+    try:
+        return reverse("reviews:detail", args=[review_id])
+    except NoReverseMatch:
+        return None
 
 
 @login_required
 @require_GET
 def review_evaluation(request: HttpRequest, review_id: int) -> HttpResponse:
-    """The evaluation block of a review: progress while computing, then table and charts."""
-    review = get_scoped_or_404(Review.objects.select_related("task"), request.user, pk=review_id)
+    """The evaluation block of a review: progress while computing, then table and charts.
+
+    htmx polls it; a plain request (no JavaScript) goes to the review page, which includes it.
+    """
+    review = get_scoped_or_404(
+        Review.objects.select_related("task", "team"), request.user, pk=review_id
+    )
+    if not request.htmx:
+        target = _review_url(review.pk)
+        if target:
+            return redirect(target)
     context = selectors.review_evaluation(review)
     response = render(request, "scoring/_review_evaluation.html", context)
     if request.htmx and context["snapshot"] is not None:
         response.status_code = STOP_POLLING
     return response
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    """Every snapshot of the user's teams, filtered and paginated."""
+    choices = selectors.history_choices(request.user)
+    form = HistoryFilterForm(
+        request.GET or None,
+        memberships=request.memberships,
+        tasks=choices["tasks"],
+        reviewers=choices["reviewers"],
+    )
+    if form.is_bound:
+        form.is_valid()
+    snapshots = selectors.history_snapshots(request.user, form.filters())
+    page = Paginator(snapshots, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page_obj": page,
+        "querystring_base": f"{query.urlencode()}&" if query else "",
+        "filtered": any(v for k, v in request.GET.items() if k != "page"),
+    }
+    if request.htmx:
+        return render(request, "scoring/history.html#history-results", context)
+    return render(request, "scoring/history.html", context)
+
+
+@login_required
+@require_GET
+def snapshot_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    snapshot = selectors.snapshot_for_user(request.user, pk)
+    context = {
+        **selectors.snapshot_display(snapshot),
+        "previous_id": selectors.previous_snapshot_id(snapshot),
+        "review_url": _review_url(snapshot.review_id),
+    }
+    return render(request, "scoring/snapshot_detail.html", context)
+
+
+def _picked(request: HttpRequest) -> list[str]:
+    picked = [v for v in (request.GET.get("a"), request.GET.get("b")) if v]
+    if len(picked) < 2:
+        picked = [v for v in request.GET.getlist("s") if v]
+    return picked[:2]
+
+
+@login_required
+@require_GET
+def compare(request: HttpRequest) -> HttpResponse:
+    """Two snapshots side by side: ?a=<pk>&b=<pk> (or two ?s= from the history checkboxes)."""
+    picked = _picked(request)
+    if len(picked) < 2:
+        return render(request, "scoring/compare.html", {"comparison": None}, status=200)
+    a = selectors.snapshot_for_user(request.user, picked[0])
+    b = selectors.snapshot_for_user(request.user, picked[1])
+    if a.created_at > b.created_at or (a.created_at == b.created_at and a.pk > b.pk):
+        a, b = b, a  # older on the left
+    return render(
+        request, "scoring/compare.html", {"comparison": selectors.snapshot_comparison(a, b)}
+    )
+
+
+@login_required
+@require_GET
+def snapshot_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    snapshot = selectors.snapshot_for_user(request.user, pk)
+    response = HttpResponse(exports.snapshot_csv(snapshot), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{exports.filename(snapshot, "csv")}"'
+    return response
+
+
+@login_required
+@require_GET
+def snapshot_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
+    snapshot = selectors.snapshot_for_user(request.user, pk)
+    response = HttpResponse(
+        exports.snapshot_xlsx(snapshot),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="{exports.filename(snapshot, "xlsx")}"'
+    )
+    return response
+
+
+def _task_done(task_id: str) -> bool:
+    from celery.result import AsyncResult
+
+    from config.celery import app
+
+    try:
+        return AsyncResult(task_id, app=app).ready()
+    except Exception:  # noqa: BLE001 - no result backend: nothing to wait for
+        return True
+
+
+@login_required
+@require_GET
+def quarterly(request: HttpRequest) -> HttpResponse:
+    """The current team's quarterly cost review; polls while a refresh is running."""
+    team = require_current_team(request)
+    task_id = request.GET.get("task", "")[:64]
+    refreshing = bool(task_id) and not _task_done(task_id)
+    context = {
+        **selectors.quarterly_for_team(team),
+        "team": team,
+        "task_id": task_id if refreshing else "",
+        "refreshing": refreshing,
+    }
+    if request.htmx:
+        response = render(request, "scoring/quarterly.html#quarterly-review", context)
+        if task_id and not refreshing:
+            response.status_code = STOP_POLLING
+        return response
+    return render(request, "scoring/quarterly.html", context)
+
+
+@login_required
+@require_POST
+def quarterly_refresh(request: HttpRequest) -> HttpResponse:
+    """Refresh now: enqueue the refresh (or run it, without a worker) and show its progress."""
+    team = require_current_team(request)
+    task_id = services.quarterly_refresh_request(team=team)
+    url = reverse("scoring:quarterly")
+    if task_id:
+        url += f"?task={task_id}"
+    return redirect(url)

@@ -5,6 +5,10 @@ Every expected figure is a literal worked out by hand in the comment beside it.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from apps.scoring.engine import (
@@ -33,20 +37,39 @@ def sizing_row(out, offer_id):
 
 
 def single(e2e, *, offer_id="local", nodes=1, gpn=8, **kw):
-    return {"kind": "single", "offer": offer_id, "nodes": nodes, "gpus_per_node": gpn,
-            "e2e_hours": e2e, "compute_hours": kw.pop("compute_hours", e2e), **kw}
+    return {
+        "kind": "single",
+        "offer": offer_id,
+        "nodes": nodes,
+        "gpus_per_node": gpn,
+        "e2e_hours": e2e,
+        "compute_hours": kw.pop("compute_hours", e2e),
+        **kw,
+    }
 
 
 def multi(e2e, *, offer_id="local", nodes=2, gpn=8, **kw):
-    return {"kind": "multi", "offer": offer_id, "nodes": nodes, "gpus_per_node": gpn,
-            "e2e_hours": e2e, "compute_hours": kw.pop("compute_hours", e2e), **kw}
+    return {
+        "kind": "multi",
+        "offer": offer_id,
+        "nodes": nodes,
+        "gpus_per_node": gpn,
+        "e2e_hours": e2e,
+        "compute_hours": kw.pop("compute_hours", e2e),
+        **kw,
+    }
 
 
 # 70B full training needs 70 × 16 × 1.2 = 1344 GB: 19 GPUs of 72 usable GB, 3 machines of 8.
 def big_training(**team_and_task):
     team = {"has_machines": True}
-    team.update({k: team_and_task.pop(k) for k in list(team_and_task) if k in (
-        "has_machines", "has_scheduler", "can_maintain_scheduler", "pain")})
+    team.update(
+        {
+            k: team_and_task.pop(k)
+            for k in list(team_and_task)
+            if k in ("has_machines", "has_scheduler", "can_maintain_scheduler", "pain")
+        }
+    )
     return task(workload="training", params_b=70, team=team, **team_and_task)
 
 
@@ -95,8 +118,11 @@ class TestSizing:
         assert out["sizing"]["source"] == "measured"
         assert findings_of(out, "A")[0]["key"] == "A.measured"
         # Without a profile peak, the largest single-machine benchmark peak counts.
-        bench = [single(5, peak_gpu_mem_gb=20), single(6, peak_gpu_mem_gb=25),
-                 multi(4, peak_gpu_mem_gb=90)]
+        bench = [
+            single(5, peak_gpu_mem_gb=20),
+            single(6, peak_gpu_mem_gb=25),
+            multi(4, peak_gpu_mem_gb=90),
+        ]
         out = evaluate(make_input(task(params_b=7), benchmarks=bench))
         assert out["sizing"]["estimated_gpu_mem_gb"] == 25.0
 
@@ -209,8 +235,12 @@ class TestPlatformRules:
         assert evaluate(make_input(task(team={"pain": "slow"})))["platform_rule"] == "R5"
 
     def test_R4_slow_with_machines_and_scheduler_looks_at_both(self):
-        team = {"has_machines": True, "has_scheduler": True, "pain": "slow",
-                "can_maintain_scheduler": True}
+        team = {
+            "has_machines": True,
+            "has_scheduler": True,
+            "pain": "slow",
+            "can_maintain_scheduler": True,
+        }
         out = evaluate(make_input(task(team=team)))
         assert (out["platform"], out["platform_rule"]) == ("both", "R4")
 
@@ -228,14 +258,19 @@ class TestPlatformRules:
         assert "R5" not in rules(out)
 
     def test_R_mod_recurring_distributed_gets_template_advice(self):
-        t = big_training(parallelism=["data"], cadence="recurring", has_machines=True,
-                         can_maintain_scheduler=True)
+        t = big_training(
+            parallelism=["data"],
+            cadence="recurring",
+            has_machines=True,
+            can_maintain_scheduler=True,
+        )
         out = evaluate(make_input(t))
         assert findings_of(out, "R-mod")[0]["severity"] == "info"
 
     def test_R_mod_does_not_fire_for_one_off(self):
-        t = big_training(parallelism=["data"], cadence="one_off", has_machines=True,
-                         can_maintain_scheduler=True)
+        t = big_training(
+            parallelism=["data"], cadence="one_off", has_machines=True, can_maintain_scheduler=True
+        )
         out = evaluate(make_input(t))
         assert out["platform"] == "distributed_platform"
         assert "R-mod" not in rules(out)
@@ -292,8 +327,12 @@ class TestMisjudgement:
         assert findings_of(out, "J4")[0]["data"] == {"platform": "both", "rule": "R1c"}
 
     def test_J4_does_not_fire_when_the_team_can_maintain(self):
-        t = big_training(parallelism=["data"], cadence="recurring", has_machines=False,
-                         can_maintain_scheduler=True)
+        t = big_training(
+            parallelism=["data"],
+            cadence="recurring",
+            has_machines=False,
+            can_maintain_scheduler=True,
+        )
         assert "J4" not in rules(evaluate(make_input(t)))
 
 
@@ -314,7 +353,10 @@ class TestChecklistGate:
         answers["q6"] = "unanswered"
         out = evaluate(make_input(checklists={"local": answers}))
         assert out["checklists"]["local"] == {
-            "unanswered": 1, "ready_to_sign": True, "unanswered_questions": ["q6"]}
+            "unanswered": 1,
+            "ready_to_sign": True,
+            "unanswered_questions": ["q6"],
+        }
         assert findings_of(out, "C")[0]["severity"] == "warn"
         assert out["signoff"]["local"]["blocked"] is False
 
@@ -347,6 +389,15 @@ class TestBenchmarkVerdict:
         out = evaluate(make_input(benchmarks=[single(10), multi(5, comm_hours=1.2)]))
         assert out["benchmark"]["non_compute_share"] == 0.24  # 1.2 / 5
 
+    def test_B_pair_names_the_compared_records(self):
+        bench = [single(10, id=11), single(8, id="s2"), multi(5, id="m1")]
+        out = evaluate(make_input(benchmarks=bench))
+        # the fastest single (8 h, 2nd record) against the only multi (3rd record)
+        assert out["benchmark"]["single_benchmark"] == "s2"
+        assert out["benchmark"]["multi_benchmark"] == "m1"
+        assert (out["benchmark"]["single_index"], out["benchmark"]["multi_index"]) == (1, 2)
+        assert out["benchmark"]["speedup"] == 1.6  # 8 / 5
+
     def test_B_nulls_without_a_pair(self):
         out = evaluate(make_input(benchmarks=[single(10)]))
         assert out["benchmark"]["speedup"] is None
@@ -368,8 +419,11 @@ class TestBenchmarkVerdict:
         bench = [single(10), multi(6, migration_effort_hours=20)]
         t = task(cadence="recurring", runs_per_quarter=1)
         [f] = findings_of(evaluate(make_input(t, benchmarks=bench)), "B3")
-        assert f["data"] == {"migration_effort_hours": 20.0, "runs_per_year": 4.0,
-                             "yearly_hours_saved": 16.0}
+        assert f["data"] == {
+            "migration_effort_hours": 20.0,
+            "runs_per_year": 4.0,
+            "yearly_hours_saved": 16.0,
+        }
 
     def test_B3_does_not_fire_when_a_year_pays_for_it(self):
         # 4 h × 2 runs per quarter × 4 = 32 h ≥ 20 h
@@ -428,8 +482,11 @@ class TestEligibility:
         out = evaluate(three_way_input(compliance_restricted=True))
         reasons = {o["offer"]: o["reason"] for o in out["options"]}
         # L (home) would pull data → compliance; M sits at the data but is not wait_local
-        assert reasons == {"L": "compliance_moves_data", "M": "not_eligible",
-                           "D": "compliance_moves_data"}
+        assert reasons == {
+            "L": "compliance_moves_data",
+            "M": "not_eligible",
+            "D": "compliance_moves_data",
+        }
         assert out["chosen"] is None
         assert "P2" in rules(out)
 
@@ -446,7 +503,10 @@ class TestEligibility:
     def test_G1_does_not_fire_when_portable(self):
         out = evaluate(three_way_input())
         assert out["cross_domain"]["gates"] == {
-            "portability": True, "latency_tolerance": True, "interruption": True}
+            "portability": True,
+            "latency_tolerance": True,
+            "interruption": True,
+        }
         assert "G1" not in rules(out)
 
     def test_G2_zero_transfer_budget(self):
@@ -466,19 +526,26 @@ class TestEligibility:
         assert out["cross_domain"]["eligible"] is False
 
     def test_G3_does_not_fire_at_one_hour_or_when_resumable(self):
-        assert "G3" not in rules(evaluate(three_way_input(resumable=False,
-                                                          interruption_cost_hours=1)))
+        assert "G3" not in rules(
+            evaluate(three_way_input(resumable=False, interruption_cost_hours=1))
+        )
         assert "G3" not in rules(evaluate(three_way_input(interruption_cost_hours=5)))
 
     def test_loose_coupling_reaches_cross_hub_only_with_24_h_of_budget(self):
         # budgets 1 + 10 + 10 = 21 h < 24 h → far (cross_hub) is out
-        out = evaluate(three_way_input(
-            coupling="loose", latency_budget_hours={"transfer": 1, "queue": 10, "compute": 10}))
+        out = evaluate(
+            three_way_input(
+                coupling="loose", latency_budget_hours={"transfer": 1, "queue": 10, "compute": 10}
+            )
+        )
         assert out["cross_domain"]["max_tier"] == "same_city"
         assert option_of(out, "D")["reason"] == "tier_not_allowed"
         # 5 + 10 + 10 = 25 h ≥ 24 h → allowed
-        out = evaluate(three_way_input(
-            coupling="loose", latency_budget_hours={"transfer": 5, "queue": 10, "compute": 10}))
+        out = evaluate(
+            three_way_input(
+                coupling="loose", latency_budget_hours={"transfer": 5, "queue": 10, "compute": 10}
+            )
+        )
         assert option_of(out, "D")["feasible"] is True
         # a blank budget is unlimited, so it allows cross_hub
         out = evaluate(three_way_input(coupling="loose", latency_budget_hours={"transfer": 1}))
@@ -507,8 +574,7 @@ class TestEligibility:
         assert findings_of(out, "K1")[0]["severity"] == "info"
 
     def test_K1_does_not_fire_for_loose_training(self):
-        assert "K1" not in rules(evaluate(make_input(task(workload="training",
-                                                          coupling="loose"))))
+        assert "K1" not in rules(evaluate(make_input(task(workload="training", coupling="loose"))))
 
 
 class TestPlacement:
@@ -516,28 +582,47 @@ class TestPlacement:
         out = evaluate(three_way_input())
         [leg] = option_of(out, "L")["legs"]
         # 500 GB × 8 / (10 Gbit/s × 3600) × (1 + 0.1) = 0.122222 h; 500 × 0.01 = 5.0
-        assert leg == {"what": "input", "from": "data", "to": "home", "gb": 500.0,
-                       "hours": 0.122222, "cost": 5.0, "link_reserved": False}
+        assert leg == {
+            "what": "input",
+            "from": "data",
+            "to": "home",
+            "gb": 500.0,
+            "hours": 0.122222,
+            "cost": 5.0,
+            "link_reserved": False,
+        }
 
     def test_P_three_options_worked_by_hand(self):
         out = evaluate(three_way_input())
         local, near, far = (option_of(out, k) for k in ("L", "M", "D"))
-        assert [o["kind"] for o in (local, near, far)] == ["wait_local", "move_compute",
-                                                           "move_data"]
+        assert [o["kind"] for o in (local, near, far)] == [
+            "wait_local",
+            "move_compute",
+            "move_data",
+        ]
         # L: transfer 0.122222 + queue 10 + compute 10 = 20.122222 h; 8 × 10 × 2.0 = 160 + 5
         assert (local["tier"], local["total_hours"], local["total_cost"]) == (
-            "same_city", 20.122222, 165.0)
+            "same_city",
+            20.122222,
+            165.0,
+        )
         # M: image 10 GB → 80/36000 × 1.1 = 0.002444 h, results 20 GB → 0.004889 h
         #    = 0.007333 + queue 1 + 10 / 2 = 6.007333 h; 8 × 5 × 16/8 = 80, fee 8, moves 0.3
         assert near["transfer_hours"] == 0.007333
         assert (near["compute_hours"], near["total_hours"]) == (5.0, 6.007333)
         assert (near["compute_cost"], near["scheduling_cost"], near["transfer_cost"]) == (
-            80.0, 8.0, 0.3)
+            80.0,
+            8.0,
+            0.3,
+        )
         assert near["total_cost"] == 88.3
         # D: input 500 GB at 20 Gbit/s, image and results at 5 Gbit/s, cross_hub buffer 0.3:
         #    1.3 × (4000/72000 + 240/18000) = 0.089556 h; 8 × 10 × 5.0 = 400 + 10.9
         assert (far["tier"], far["transfer_hours"], far["total_cost"]) == (
-            "cross_hub", 0.089556, 410.9)
+            "cross_hub",
+            0.089556,
+            410.9,
+        )
         assert out["chosen"] == {"kind": "move_compute", "site": "data", "offer": "M"}
 
     def test_P_effective_price_of_the_three_billing_bases(self):
@@ -573,8 +658,9 @@ class TestPlacement:
 
     def test_P_a_reverse_record_overrides_symmetry(self):
         data = three_way_input()
-        data["links"].append({"from": "home", "to": "data", "bandwidth_gbps": 1,
-                              "price_per_gb": 0.5})
+        data["links"].append(
+            {"from": "home", "to": "data", "bandwidth_gbps": 1, "price_per_gb": 0.5}
+        )
         near = option_of(evaluate(data), "M")
         # image home→data now uses the 1 Gbit/s record: 80 / 3600 × 1.1 = 0.024444 h, 10 × 0.5;
         # results data→home keep the original 10 Gbit/s record.
@@ -584,8 +670,11 @@ class TestPlacement:
     def test_P_capacity_limits(self):
         # 70B training needs 3 machines of 8 (1344 GB / 72 GB → 19 GPUs)
         t = big_training(parallelism=["data"], can_maintain_scheduler=True)
-        offers = [offer("small", max_machines=2), offer("nosplit", parallelism=["tensor"]),
-                  offer("ok", max_machines=4, parallelism=["data"])]
+        offers = [
+            offer("small", max_machines=2),
+            offer("nosplit", parallelism=["tensor"]),
+            offer("ok", max_machines=4, parallelism=["data"]),
+        ]
         out = evaluate(make_input(t, offers=offers))
         assert option_of(out, "small")["reason"] == "exceeds_max_machines"
         assert option_of(out, "nosplit")["reason"] == "no_shared_parallelism"
@@ -595,8 +684,10 @@ class TestPlacement:
     def test_P_tie_break_prefers_wait_local_then_site_code(self):
         data = make_input(task(), offers=[offer("b", "home"), offer("a", "home")])
         assert evaluate(data)["chosen"]["offer"] == "a"  # same objective, same site → id
-        data = make_input(task(data_site="data", input_gb=0, image_gb=0),
-                          offers=[offer("x", "data"), offer("y", "home")])
+        data = make_input(
+            task(data_site="data", input_gb=0, image_gb=0),
+            offers=[offer("x", "data"), offer("y", "home")],
+        )
         # both cost 160 and move nothing; y at home is wait_local and wins the tie
         out = evaluate(data)
         assert option_of(out, "x")["objective"] == option_of(out, "y")["objective"] == 160.0
@@ -623,8 +714,12 @@ class TestPlacement:
         assert out["chosen"] is None
         [f] = findings_of(out, "P2")
         assert (f["severity"], f["offer"], f["data"]) == ("block", None, {"options": 3})
-        assert out["readiness"] == {"channel_reserved": False, "resume_verified": False,
-                                    "env_aligned": False, "dispatch_ready": False}
+        assert out["readiness"] == {
+            "channel_reserved": False,
+            "resume_verified": False,
+            "env_aligned": False,
+            "dispatch_ready": False,
+        }
         assert "H2" not in rules(out)
 
     def test_P2_does_not_fire_with_a_feasible_option(self):
@@ -724,8 +819,12 @@ class TestRollout:
         data = three_way_input(resume_verified=True, env_aligned=True)
         data["links"][0].update(reservable=True, reserved=True)  # data–home carries M's legs
         out = evaluate(data)
-        assert out["readiness"] == {"channel_reserved": True, "resume_verified": True,
-                                    "env_aligned": True, "dispatch_ready": True}
+        assert out["readiness"] == {
+            "channel_reserved": True,
+            "resume_verified": True,
+            "env_aligned": True,
+            "dispatch_ready": True,
+        }
         assert "H2" not in rules(out)
 
     def test_H2_does_not_fire_when_nothing_moves(self):
@@ -741,9 +840,17 @@ class TestTotalBill:
         out = evaluate(data)
         row = out["bill"][0]
         # rerun loss 2 × 1.5 h × burn (8 GPUs × 2.0) = 48; total 160 + 0 + 5 + 48 = 213
-        assert row == {"offer": "L", "unit_price": 2.0, "compute_cost": 160.0,
-                       "scheduling_cost": 0.0, "transfer_cost": 5.0, "rerun_loss": 48.0,
-                       "total": 213.0, "rank_unit": 1, "rank_total": 2}
+        assert row == {
+            "offer": "L",
+            "unit_price": 2.0,
+            "compute_cost": 160.0,
+            "scheduling_cost": 0.0,
+            "transfer_cost": 5.0,
+            "rerun_loss": 48.0,
+            "total": 213.0,
+            "rank_unit": 1,
+            "rank_total": 2,
+        }
         [f] = findings_of(out, "T")
         assert f["data"] == {"offer": "M", "total": 88.3, "unit_price": 2.0}
 
@@ -759,23 +866,46 @@ class TestTotalBill:
 
 class TestSignoff:
     def test_S_blocked_by_the_candidate_checklist_only(self):
-        out = evaluate(make_input(offers=[offer("a"), offer("b")],
-                                  checklists={"a": {"q1": "answered"}}))
-        blocked = signoff_check(out, offer_id="a", author_id=1, reviewer_id=2,
-                                previous_decider_ids=[], snapshot_is_latest=True)
+        out = evaluate(
+            make_input(offers=[offer("a"), offer("b")], checklists={"a": {"q1": "answered"}})
+        )
+        blocked = signoff_check(
+            out,
+            offer_id="a",
+            author_id=1,
+            reviewer_id=2,
+            previous_decider_ids=[],
+            snapshot_is_latest=True,
+        )
         assert blocked["allowed"] is False
         assert [(r["code"], r["data"]["rule"]) for r in blocked["reasons"]] == [
-            ("block_finding", "C")]
-        allowed = signoff_check(out, offer_id="b", author_id=1, reviewer_id=2,
-                                previous_decider_ids=[], snapshot_is_latest=True)
+            ("block_finding", "C")
+        ]
+        allowed = signoff_check(
+            out,
+            offer_id="b",
+            author_id=1,
+            reviewer_id=2,
+            previous_decider_ids=[],
+            snapshot_is_latest=True,
+        )
         assert allowed == {"allowed": True, "reasons": []}
 
     def test_S_author_repeat_and_stale_snapshot_are_refused(self):
         out = evaluate(make_input())
-        result = signoff_check(out, offer_id="local", author_id=7, reviewer_id=7,
-                               previous_decider_ids=["7"], snapshot_is_latest=False)
+        result = signoff_check(
+            out,
+            offer_id="local",
+            author_id=7,
+            reviewer_id=7,
+            previous_decider_ids=["7"],
+            snapshot_is_latest=False,
+        )
         assert [r["code"] for r in result["reasons"]] == [
-            "self_approval", "already_decided", "stale_snapshot"]
+            "self_approval",
+            "already_decided",
+            "stale_snapshot",
+        ]
         assert all(r["rule"] == "S" and r["message_zh"] for r in result["reasons"])
 
 
@@ -790,3 +920,10 @@ def test_tier_between_accepts_dicts_and_sites():
 def test_every_finding_key_has_both_languages():
     for key, templates in MESSAGES.items():
         assert set(templates) == {"en", "zh_Hans"}, key
+
+
+def test_engine_imports_no_django():
+    # A fresh interpreter: importing the engine must not pull Django in.
+    code = "import sys, apps.scoring.engine; sys.exit('django' in sys.modules)"
+    root = Path(__file__).resolve().parents[2]
+    assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0

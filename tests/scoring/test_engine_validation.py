@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import math
 
 import pytest
@@ -24,8 +25,10 @@ def errors_of(data) -> dict[str, str]:
 
 class TestValidation:
     def test_it_accepts_the_minimal_input(self):
-        data = {"task": {"workload": "inference", "compute_hours": 1, "home_site": "h"},
-                "sites": [{"code": "h"}]}
+        data = {
+            "task": {"workload": "inference", "compute_hours": 1, "home_site": "h"},
+            "sites": [{"code": "h"}],
+        }
         parsed = parse_input(data)
         assert parsed.task.data_site == parsed.task.result_site == "h"
         assert parsed.task.image_gb == 10.0
@@ -38,8 +41,14 @@ class TestValidation:
         assert caught.value.errors == [{"field": "", "message": "input must be a JSON object"}]
 
     def test_it_names_every_bad_number_at_once(self):
-        t = task(compute_hours=math.nan, input_gb=math.inf, result_gb=-1, gpus=True,
-                 delay_cost_per_hour=-math.inf, data_passes=1.5)
+        t = task(
+            compute_hours=math.nan,
+            input_gb=math.inf,
+            result_gb=-1,
+            gpus=True,
+            delay_cost_per_hour=-math.inf,
+            data_passes=1.5,
+        )
         errors = errors_of(make_input(t, offers=[offer("a", price=True, gpu_mem_gb=0)]))
         assert errors == {
             "task.compute_hours": "must be a finite number",
@@ -54,33 +63,38 @@ class TestValidation:
 
     @pytest.mark.parametrize(("ratio", "message"), [(0, "must be > 0"), (1.5, "must be ≤ 1")])
     def test_it_bounds_compress_ratio(self, ratio, message):
-        assert errors_of(make_input(task(compress_ratio=ratio))) == {
-            "task.compress_ratio": message}
+        assert errors_of(make_input(task(compress_ratio=ratio))) == {"task.compress_ratio": message}
 
     def test_it_names_nested_budget_and_team_fields(self):
-        t = task(latency_budget_hours={"transfer": "2h", "queue": None},
-                 team={"pain": "boredom", "validated_tiers": ["same_city", "orbit"]})
+        t = task(
+            latency_budget_hours={"transfer": "2h", "queue": None},
+            team={"pain": "boredom", "validated_tiers": ["same_city", "orbit"]},
+        )
         assert errors_of(make_input(t)) == {
             "task.latency_budget_hours.transfer": "must be a number",
             "task.team.pain": "must be one of none, slow, queueing",
-            "task.team.validated_tiers[1]":
-                "must be one of same_site, same_datacenter, same_city, cross_hub",
+            "task.team.validated_tiers[1]": "must be one of same_site, same_datacenter, same_city, cross_hub",
         }
 
     def test_it_rejects_unknown_enum_values(self):
-        errors = errors_of(make_input(task(workload="mining", precision="fp64",
-                                           parallelism=["expert"])))
+        errors = errors_of(
+            make_input(task(workload="mining", precision="fp64", parallelism=["expert"]))
+        )
         assert set(errors) == {"task.workload", "task.precision", "task.parallelism[0]"}
 
     def test_it_requires_workload_compute_hours_and_home_site(self):
         errors = errors_of({"task": {}, "sites": [{"code": "h"}]})
-        assert errors == {"task.workload": "is required", "task.compute_hours": "is required",
-                          "task.home_site": "is required"}
+        assert errors == {
+            "task.workload": "is required",
+            "task.compute_hours": "is required",
+            "task.home_site": "is required",
+        }
 
     def test_it_checks_site_references(self):
         data = make_input(task(data_site="mars"), offers=[offer("a", site="moon")])
-        data["links"].append({"from": "home", "to": "venus", "bandwidth_gbps": 1,
-                              "price_per_gb": 0})
+        data["links"].append(
+            {"from": "home", "to": "venus", "bandwidth_gbps": 1, "price_per_gb": 0}
+        )
         errors = errors_of(data)
         assert errors == {
             "task.data_site": "unknown site 'mars'",
@@ -92,12 +106,15 @@ class TestValidation:
         data = make_input(offers=[offer("a"), offer(7), offer("7")])
         data["sites"].append({"code": "home"})
         errors = errors_of(data)
-        assert errors == {"offers[2].id": "duplicate offer id '7'",
-                          "sites[3].code": "duplicate site code 'home'"}
+        assert errors == {
+            "offers[2].id": "duplicate offer id '7'",
+            "sites[3].code": "duplicate site code 'home'",
+        }
 
     def test_it_rejects_unknown_thresholds_and_bad_values(self):
-        errors = errors_of(make_input(thresholds={"headroom": 1.2, "sparkle": 1,
-                                                  "data_compute_low": 500}))
+        errors = errors_of(
+            make_input(thresholds={"headroom": 1.2, "sparkle": 1, "data_compute_low": 500})
+        )
         assert errors == {
             "thresholds.sparkle": "unknown threshold",
             "thresholds.headroom": "must be ≤ 1",
@@ -106,8 +123,10 @@ class TestValidation:
 
     def test_it_requires_contract_fields_only_for_contracts(self):
         errors = errors_of(make_input(offers=[offer("c", billing_basis="contract", price=100)]))
-        assert errors == {"offers[0].contract_hours": "is required",
-                          "offers[0].expected_utilization": "is required"}
+        assert errors == {
+            "offers[0].contract_hours": "is required",
+            "offers[0].expected_utilization": "is required",
+        }
         parse_input(make_input(offers=[offer("g", contract_hours=None)]))  # gpu_hour: fine
 
     def test_it_checks_benchmarks_checklists_and_links(self):
@@ -119,8 +138,9 @@ class TestValidation:
             ],
             checklists={"ghost": {"q1": "answered"}, "local": {"q2": "maybe"}},
         )
-        data["links"].append({"from": "home", "to": "home", "bandwidth_gbps": 0,
-                              "price_per_gb": 0, "reserved": True})
+        data["links"].append(
+            {"from": "home", "to": "home", "bandwidth_gbps": 0, "price_per_gb": 0, "reserved": True}
+        )
         errors = errors_of(data)
         assert errors == {
             "benchmarks[0].offer": "unknown offer 'ghost'",
@@ -140,10 +160,29 @@ class TestValidation:
 
     def test_it_reports_wrong_container_types(self):
         errors = errors_of({"task": "train", "sites": {}, "offers": [3]})
-        assert errors == {"sites": "must be a list", "task": "must be an object",
-                          "offers[0]": "must be an object"}
+        assert errors == {
+            "sites": "must be a list",
+            "task": "must be an object",
+            "offers[0]": "must be an object",
+        }
 
     def test_error_message_lists_fields(self):
         with pytest.raises(EngineInputError) as caught:
             parse_input(make_input(task(compute_hours=-1)))
         assert "task.compute_hours" in str(caught.value)
+
+    def test_it_reads_str_enums_tuples_and_integer_keys_as_plain_values(self):
+        # Django's TextChoices members are str subclasses; Python callers may pass tuples.
+        class Workload(enum.StrEnum):
+            INFERENCE = "inference"
+
+        data = make_input(
+            task(workload=Workload.INFERENCE, parallelism=("data",)),
+            offers=[offer(7)],
+            checklists={7: {"q1": "answered"}},
+        )
+        out = evaluate(data)
+        estimate = out["findings"][0]
+        assert type(estimate["data"]["workload"]) is str
+        assert estimate["data"]["workload"] == "inference"
+        assert list(out["checklists"]) == ["7"]

@@ -21,8 +21,10 @@ class BenchmarkVerdict:
     net_gain_positive: bool | None = None
     non_compute_share: float | None = None
     hours_saved: float | None = None  # per run: e2e single − e2e multi
-    single_benchmark: int | None = None  # index into the input's benchmarks
-    multi_benchmark: int | None = None
+    single_benchmark: str | None = None  # the compared records' ids, when the input gives them
+    multi_benchmark: str | None = None
+    single_index: int | None = None  # positions in the input's benchmarks list
+    multi_index: int | None = None
 
 
 def _fastest(records: list[Benchmark]) -> Benchmark | None:
@@ -68,8 +70,10 @@ def judge_benchmarks(
         net_gain_positive=gain,
         non_compute_share=non_compute,
         hours_saved=hours_saved,
-        single_benchmark=single.index,
-        multi_benchmark=multi.index,
+        single_benchmark=single.id,
+        multi_benchmark=multi.id,
+        single_index=single.index,
+        multi_index=multi.index,
     )
 
     found: list[Finding] = []

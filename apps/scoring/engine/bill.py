@@ -45,9 +45,7 @@ def total_bill(
         rerun_loss = reruns.get(oid, 0.0) * option.hourly_burn
         total = None
         if option.transfer_cost is not None:
-            total = (
-                option.compute_cost + option.scheduling_cost + option.transfer_cost + rerun_loss
-            )
+            total = option.compute_cost + option.scheduling_cost + option.transfer_cost + rerun_loss
         rows.append(
             BillRow(
                 offer=oid,

@@ -163,8 +163,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # G. Gates
     "G1": {
-        "en": "Portability gate not passed (missing: {missing}): only waiting locally is "
-        "feasible.",
+        "en": "Portability gate not passed (missing: {missing}): only waiting locally is feasible.",
         "zh_Hans": "可迁移性未通过(缺:{missing}):只能就近等待。",
     },
     "G2": {
@@ -280,10 +279,10 @@ _TERMS: dict[str, dict[str, str]] = {
         "wait_local": "wait locally",
         "move_compute": "move compute to the data",
         "move_data": "move the data",
-        "same_site": "same site",
-        "same_datacenter": "same datacenter",
-        "same_city": "same city",
-        "cross_hub": "cross hub",
+        "same_site": "same-site",
+        "same_datacenter": "same-datacenter",
+        "same_city": "same-city",
+        "cross_hub": "cross-hub",
         "fine_tuning": "fine-tuning",
         "batch_inference": "batch inference",
         "data_processing": "data processing",

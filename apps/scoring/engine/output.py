@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from math import isfinite
 from typing import Any
 
 from .bench_verdicts import BenchmarkVerdict
@@ -20,7 +20,7 @@ from .sizing import Sizing
 
 def num(value: float | None) -> float | None:
     """Money and hours: 6 decimals, never NaN or infinity, never -0.0."""
-    if value is None or not math.isfinite(value):
+    if value is None or not isfinite(value):
         return None
     return round(value, 6) + 0.0
 
@@ -153,6 +153,8 @@ class EngineOutput:
                 "hours_saved": num(bench.hours_saved),
                 "single_benchmark": bench.single_benchmark,
                 "multi_benchmark": bench.multi_benchmark,
+                "single_index": bench.single_index,
+                "multi_index": bench.multi_index,
             },
             "cross_domain": {
                 "eligible": cross.eligible,

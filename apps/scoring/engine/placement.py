@@ -29,6 +29,8 @@ def effective_gpu_hour_price(
     expected_utilization: float | None = None,
 ) -> float:
     """SPEC P (口径对齐): the price of one GPU-hour whatever the billing basis."""
+    if gpus_per_machine < 1:
+        raise ValueError("gpus_per_machine must be at least 1")
     if billing_basis == "gpu_hour":
         return float(price)
     if billing_basis == "machine_hour":

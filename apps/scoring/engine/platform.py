@@ -74,9 +74,7 @@ def choose_platform(
         if task.cadence == "recurring":
             # SPEC R modifier: recurring distributed work becomes a template.
             found.append(finding("R-mod", "info", "R-mod", {"cadence": task.cadence}))
-        if not team.has_machines and not any(
-            o.kind in ("compute", "managed") for o in inp.offers
-        ):
+        if not team.has_machines and not any(o.kind in ("compute", "managed") for o in inp.offers):
             # SPEC J1: a distributed platform produces no compute.
             found.append(finding("J1", "warn", "J1", {"platform": platform}))
         if pair is None:

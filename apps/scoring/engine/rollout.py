@@ -23,9 +23,7 @@ class Readiness:
         return self.channel_reserved and self.resume_verified and self.env_aligned
 
 
-def rollout(
-    inp: EngineInput, chosen: PlacementOption | None
-) -> tuple[Readiness, list[Finding]]:
+def rollout(inp: EngineInput, chosen: PlacementOption | None) -> tuple[Readiness, list[Finding]]:
     if chosen is None:
         # Nothing chosen, nothing to dispatch.
         return Readiness(False, False, False), []

@@ -90,7 +90,9 @@ def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
         machine_usable = usable * offer.gpus_per_machine
         near = fits_machine and mem > (1 - band) * machine_usable
         rows.append(
-            OfferSizing(offer.id, usable, gpus_needed, machines_needed, fits_gpu, fits_machine, near)
+            OfferSizing(
+                offer.id, usable, gpus_needed, machines_needed, fits_gpu, fits_machine, near
+            )
         )
     sizing = Sizing(mem, source, formula, rows, {r.offer: r for r in rows})
 

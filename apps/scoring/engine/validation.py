@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from .reader import MISSING, Reader, offer_id
 from .schema import (
     ACCESS_PATTERNS,
     ANSWER_STATES,
@@ -31,202 +31,9 @@ from .schema import (
     Team,
 )
 
-_MISSING: Any = object()
-# Larger figures are typos, and they keep products of inputs far from float overflow.
-MAX_MAGNITUDE = 1e12
-_NUMBER_TYPES = (int, float)
 
-
-class _Reader:
-    """Reads typed fields out of JSON objects and records every problem it meets."""
-
-    __slots__ = ("errors",)
-
-    def __init__(self) -> None:
-        self.errors: list[dict[str, str]] = []
-
-    def error(self, field: str, message: str) -> None:
-        self.errors.append({"field": field, "message": message})
-
-    def _absent(self, value: Any, field: str, default: Any, nullable: bool) -> tuple[bool, Any]:
-        # A null counts as absent: nullable and defaulted fields take their default.
-        if value is _MISSING or value is None:
-            if nullable or default is not _MISSING:
-                return True, None if default is _MISSING else default
-            self.error(field, "is required")
-            return True, None
-        return False, None
-
-    def number(
-        self,
-        obj: dict[str, Any],
-        key: str,
-        path: str,
-        *,
-        default: Any = _MISSING,
-        nullable: bool = False,
-        minimum: float | None = 0.0,
-        above: float | None = None,
-        maximum: float | None = None,
-        integer: bool = False,
-    ) -> Any:
-        value = obj.get(key)
-        kind = type(value)
-        # Fast path first: a plain in-range number, the overwhelmingly common case.
-        if kind is float or kind is int:
-            if integer:
-                if kind is float:
-                    if not math.isfinite(value) or not value.is_integer():
-                        return self._bad_number(value, key, path, integer)
-                    value = int(value)
-            else:
-                if kind is float and not math.isfinite(value):
-                    return self._bad_number(value, key, path, integer)
-                value = float(value)
-            if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
-                if above is not None:
-                    if value > above and (maximum is None or value <= maximum):
-                        return value
-                elif (minimum is None or value >= minimum) and (
-                    maximum is None or value <= maximum
-                ):
-                    return value
-            return self._out_of_range(value, key, path, minimum, above, maximum)
-        if value is None:
-            if nullable:
-                return None if default is _MISSING else default
-            if default is not _MISSING:
-                return default
-            self.error(f"{path}.{key}", "is required")
-            return None
-        return self._bad_number(value, key, path, integer)
-
-    def _bad_number(self, value: Any, key: str, path: str, integer: bool) -> None:
-        field = f"{path}.{key}"
-        kind = type(value)
-        if kind is float and not math.isfinite(value):
-            self.error(field, "must be a finite number")
-        else:
-            noun = "an integer" if integer else "a number"
-            suffix = ", not a boolean" if kind is bool else ""
-            self.error(field, f"must be {noun}{suffix}")
-        return None
-
-    def _out_of_range(
-        self,
-        value: float,
-        key: str,
-        path: str,
-        minimum: float | None,
-        above: float | None,
-        maximum: float | None,
-    ) -> None:
-        field = f"{path}.{key}"
-        if abs(value) > MAX_MAGNITUDE:
-            self.error(field, "is unreasonably large (limit 1e12)")
-        elif above is not None and not value > above:
-            self.error(field, f"must be > {_show(above)}")
-        elif above is None and minimum is not None and value < minimum:
-            self.error(field, f"must be ≥ {_show(minimum)}")
-        else:
-            self.error(field, f"must be ≤ {_show(maximum or 0.0)}")
-        return None
-
-    def boolean(self, obj: dict[str, Any], key: str, path: str, default: bool = False) -> bool:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING or value is None:
-            return default
-        if type(value) is not bool:
-            self.error(f"{path}.{key}", "must be true or false")
-            return default
-        return value
-
-    def choice(
-        self,
-        obj: dict[str, Any],
-        key: str,
-        path: str,
-        allowed: tuple[str, ...],
-        *,
-        default: Any = _MISSING,
-        nullable: bool = False,
-    ) -> Any:
-        value = obj.get(key, _MISSING)
-        field = f"{path}.{key}"
-        absent, fallback = self._absent(value, field, default, nullable)
-        if absent:
-            return fallback
-        if type(value) is not str or value not in allowed:
-            self.error(field, f"must be one of {', '.join(allowed)}")
-            return None if default is _MISSING else default
-        return value
-
-    def text(
-        self, obj: dict[str, Any], key: str, path: str, *, required: bool = False
-    ) -> str | None:
-        value = obj.get(key, _MISSING)
-        field = f"{path}.{key}"
-        if value is _MISSING or value is None:
-            if required:
-                self.error(field, "is required")
-            return None
-        if type(value) is not str:
-            self.error(field, "must be a string")
-            return None
-        if required and not value.strip():
-            self.error(field, "must not be blank")
-            return None
-        return value
-
-    def choices(
-        self,
-        obj: dict[str, Any],
-        key: str,
-        path: str,
-        allowed: tuple[str, ...],
-        default: tuple[str, ...] = (),
-    ) -> tuple[str, ...]:
-        value = obj.get(key, _MISSING)
-        field = f"{path}.{key}"
-        if value is _MISSING or value is None:
-            return default
-        if type(value) is not list:
-            self.error(field, f"must be a list of {', '.join(allowed)}")
-            return default
-        picked: list[str] = []
-        for i, item in enumerate(value):
-            if type(item) is not str or item not in allowed:
-                self.error(f"{field}[{i}]", f"must be one of {', '.join(allowed)}")
-            elif item not in picked:
-                picked.append(item)
-        # Canonical order, so equal sets give equal outputs.
-        return tuple(a for a in allowed if a in picked)
-
-    def obj(self, value: Any, field: str) -> dict[str, Any] | None:
-        if type(value) is not dict:
-            self.error(field, "must be an object")
-            return None
-        return value
-
-
-def _show(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
-def _offer_id(raw: Any, field: str, reader: _Reader) -> str | None:
-    if raw is None or raw is _MISSING:
-        reader.error(field, "is required")
-        return None
-    if type(raw) is int:
-        return str(raw)
-    if type(raw) is str and raw.strip():
-        return raw
-    reader.error(field, "must be a non-blank string or an integer")
-    return None
-
-
-def _parse_budget(r: _Reader, raw: Any, path: str) -> LatencyBudget:
-    if raw is None or raw is _MISSING:
+def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
+    if raw is None or raw is MISSING:
         return LatencyBudget()
     data = r.obj(raw, path)
     if data is None:
@@ -238,13 +45,15 @@ def _parse_budget(r: _Reader, raw: Any, path: str) -> LatencyBudget:
     )
 
 
-def _parse_team(r: _Reader, raw: Any, path: str) -> Team:
-    if raw is None or raw is _MISSING:
+def _parse_team(r: Reader, raw: Any, path: str) -> Team:
+    if raw is None or raw is MISSING:
         return Team()
     data = r.obj(raw, path)
     if data is None:
         return Team()
-    tiers = r.choices(data, "validated_tiers", path, TIERS, default=("same_site", "same_datacenter"))
+    tiers = r.choices(
+        data, "validated_tiers", path, TIERS, default=("same_site", "same_datacenter")
+    )
     if "same_site" not in tiers:
         tiers = ("same_site", *tiers)  # same_site is always validated
     return Team(
@@ -256,9 +65,9 @@ def _parse_team(r: _Reader, raw: Any, path: str) -> Team:
     )
 
 
-def _parse_task(r: _Reader, raw: Any, site_codes: set[str]) -> Task | None:
+def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
     p = "task"
-    if raw is _MISSING or raw is None:
+    if raw is MISSING or raw is None:
         r.error(p, "is required")
         return None
     t = r.obj(raw, p)
@@ -294,7 +103,7 @@ def _parse_task(r: _Reader, raw: Any, site_codes: set[str]) -> Task | None:
         env_aligned=r.boolean(t, "env_aligned", p),
         interruption_cost_hours=r.number(t, "interruption_cost_hours", p, default=0.0),
         latency_budget_hours=_parse_budget(
-            r, t.get("latency_budget_hours", _MISSING), f"{p}.latency_budget_hours"
+            r, t.get("latency_budget_hours", MISSING), f"{p}.latency_budget_hours"
         ),
         delay_cost_per_hour=r.number(t, "delay_cost_per_hour", p, default=0.0),
         env_simple=r.boolean(t, "env_simple", p),
@@ -304,24 +113,24 @@ def _parse_task(r: _Reader, raw: Any, site_codes: set[str]) -> Task | None:
         stateful=r.boolean(t, "stateful", p),
         compliance_restricted=r.boolean(t, "compliance_restricted", p),
         strict_consistency=r.boolean(t, "strict_consistency", p),
-        team=_parse_team(r, t.get("team", _MISSING), f"{p}.team"),
+        team=_parse_team(r, t.get("team", MISSING), f"{p}.team"),
         home_site=home or "",
         data_site=data_site or home or "",
         result_site=result_site or home or "",
     )
 
 
-def _list(r: _Reader, data: dict[str, Any], key: str) -> list[Any]:
-    raw = data.get(key, _MISSING)
-    if raw is _MISSING or raw is None:
+def _list(r: Reader, data: dict[str, Any], key: str) -> list[Any]:
+    raw = data.get(key, MISSING)
+    if raw is MISSING or raw is None:
         return []
-    if type(raw) is not list:
+    if not isinstance(raw, (list, tuple)):
         r.error(key, "must be a list")
         return []
     return raw
 
 
-def _parse_sites(r: _Reader, items: list[Any]) -> dict[str, Site]:
+def _parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
     sites: dict[str, Site] = {}
     for i, raw in enumerate(items):
         p = f"sites[{i}]"
@@ -345,7 +154,7 @@ def _parse_sites(r: _Reader, items: list[Any]) -> dict[str, Site]:
     return sites
 
 
-def _parse_links(r: _Reader, items: list[Any], site_codes: set[str]) -> tuple[Link, ...]:
+def _parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Link, ...]:
     links: list[Link] = []
     seen: set[tuple[str, str]] = set()
     for i, raw in enumerate(items):
@@ -381,7 +190,7 @@ def _parse_links(r: _Reader, items: list[Any], site_codes: set[str]) -> tuple[Li
     return tuple(links)
 
 
-def _parse_offers(r: _Reader, items: list[Any], site_codes: set[str]) -> tuple[Offer, ...]:
+def _parse_offers(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Offer, ...]:
     offers: list[Offer] = []
     ids: set[str] = set()
     for i, raw in enumerate(items):
@@ -389,7 +198,7 @@ def _parse_offers(r: _Reader, items: list[Any], site_codes: set[str]) -> tuple[O
         d = r.obj(raw, p)
         if d is None:
             continue
-        oid = _offer_id(d.get("id", _MISSING), f"{p}.id", r)
+        oid = offer_id(d.get("id", MISSING), f"{p}.id", r)
         if oid is not None:
             if oid in ids:
                 r.error(f"{p}.id", f"duplicate offer id '{oid}'")
@@ -425,7 +234,7 @@ def _parse_offers(r: _Reader, items: list[Any], site_codes: set[str]) -> tuple[O
     return tuple(offers)
 
 
-def _parse_benchmarks(r: _Reader, items: list[Any], offer_ids: set[str]) -> tuple[Benchmark, ...]:
+def _parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[Benchmark, ...]:
     records: list[Benchmark] = []
     for i, raw in enumerate(items):
         p = f"benchmarks[{i}]"
@@ -434,13 +243,13 @@ def _parse_benchmarks(r: _Reader, items: list[Any], offer_ids: set[str]) -> tupl
             continue
         kind = r.choice(d, "kind", p, BENCHMARK_KINDS)
         timed = kind in ("single", "multi")  # a single/multi run needs its offer and its hours
-        raw_offer = d.get("offer", _MISSING)
+        raw_offer = d.get("offer", MISSING)
         offer = None
-        if timed or raw_offer not in (_MISSING, None):
-            offer = _offer_id(raw_offer, f"{p}.offer", r)
+        if timed or raw_offer not in (MISSING, None):
+            offer = offer_id(raw_offer, f"{p}.offer", r)
             if offer is not None and offer not in offer_ids:
                 r.error(f"{p}.offer", f"unknown offer '{offer}'")
-        hours_default = _MISSING if timed else 0.0
+        hours_default = MISSING if timed else 0.0
         e2e = r.number(d, "e2e_hours", p, default=hours_default)
         compute = r.number(d, "compute_hours", p, default=hours_default)
         comm = r.number(d, "comm_hours", p, nullable=True)
@@ -465,23 +274,25 @@ def _parse_benchmarks(r: _Reader, items: list[Any], offer_ids: set[str]) -> tupl
                 migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True),
                 cost=r.number(d, "cost", p, nullable=True),
                 tier=r.choice(d, "tier", p, TIERS, nullable=True),
-                succeeded=(
-                    None if d.get("succeeded") is None else r.boolean(d, "succeeded", p)
-                ),
-                id=None if raw_id is None or type(raw_id) is bool else str(raw_id),
+                succeeded=(None if d.get("succeeded") is None else r.boolean(d, "succeeded", p)),
+                id=None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
             )
         )
     return tuple(records)
 
 
-def _parse_checklists(r: _Reader, raw: Any, offer_ids: set[str]) -> dict[str, dict[str, str]]:
-    if raw is _MISSING or raw is None:
+def _parse_checklists(r: Reader, raw: Any, offer_ids: set[str]) -> dict[str, dict[str, str]]:
+    if raw is MISSING or raw is None:
         return {}
     data = r.obj(raw, "checklists")
     if data is None:
         return {}
     out: dict[str, dict[str, str]] = {}
-    for key, answers in data.items():
+    for raw_key, answers in data.items():
+        # JSON keys are strings; a Python caller may key by an integer offer id.
+        key = (
+            str(raw_key) if isinstance(raw_key, int) and not isinstance(raw_key, bool) else raw_key
+        )
         p = f"checklists.{key}"
         if key not in offer_ids:
             r.error(p, f"unknown offer '{key}'")
@@ -497,9 +308,9 @@ def _parse_checklists(r: _Reader, raw: Any, offer_ids: set[str]) -> dict[str, di
     return out
 
 
-def _parse_thresholds(r: _Reader, raw: Any) -> dict[str, float]:
+def _parse_thresholds(r: Reader, raw: Any) -> dict[str, float]:
     used = dict(DEFAULT_THRESHOLDS)
-    if raw is _MISSING or raw is None:
+    if raw is MISSING or raw is None:
         return used
     data = r.obj(raw, "thresholds")
     if data is None:
@@ -526,18 +337,18 @@ def _parse_thresholds(r: _Reader, raw: Any) -> dict[str, float]:
 
 def parse_input(data: Any) -> EngineInput:
     """Validate the evaluate JSON; raise EngineInputError listing every problem."""
-    if type(data) is not dict:
+    if not isinstance(data, dict):
         raise EngineInputError([{"field": "", "message": "input must be a JSON object"}])
-    r = _Reader()
+    r = Reader()
     sites = _parse_sites(r, _list(r, data, "sites"))
     codes = set(sites)
-    task = _parse_task(r, data.get("task", _MISSING), codes)
+    task = _parse_task(r, data.get("task", MISSING), codes)
     links = _parse_links(r, _list(r, data, "links"), codes)
     offers = _parse_offers(r, _list(r, data, "offers"), codes)
     offer_ids = {o.id for o in offers if o.id}
     benchmarks = _parse_benchmarks(r, _list(r, data, "benchmarks"), offer_ids)
-    checklists = _parse_checklists(r, data.get("checklists", _MISSING), offer_ids)
-    thresholds = _parse_thresholds(r, data.get("thresholds", _MISSING))
+    checklists = _parse_checklists(r, data.get("checklists", MISSING), offer_ids)
+    thresholds = _parse_thresholds(r, data.get("thresholds", MISSING))
     if r.errors or task is None:
         raise EngineInputError(r.errors)
     return EngineInput(

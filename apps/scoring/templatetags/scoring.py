@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -39,3 +40,123 @@ def hours(value, digits: int = 2) -> str:
         return f"{float(value):,.{int(digits)}f}"
     except (TypeError, ValueError):
         return "—"
+
+
+@register.filter
+def number(value, digits: int = 2) -> str:
+    """A plain figure (speedup, GB); "—" when there is none."""
+    return hours(value, digits)
+
+
+@register.filter
+def sort_value(value) -> str:
+    """The data-value of a sortable cell: the raw number, empty when missing."""
+    if value is None or isinstance(value, bool):
+        return ""
+    return str(value)
+
+
+def _placements() -> dict[str, str]:
+    return {
+        "wait_local": _("Wait locally"),
+        "move_compute": _("Move compute to the data"),
+        "move_data": _("Move the data"),
+        "single": _("Benchmark: single machine"),
+        "multi": _("Benchmark: multi-machine"),
+    }
+
+
+def _verdicts() -> dict[str, str]:
+    return {
+        "chosen": _("chosen"),
+        "feasible": _("feasible"),
+        "infeasible": _("not feasible"),
+        "over_budget": _("over the latency budget"),
+        "net_gain": _("net gain"),
+        "no_net_gain": _("no net gain"),
+        "baseline": _("baseline"),
+    }
+
+
+def _tiers() -> dict[str, str]:
+    return {
+        "same_site": _("Same site"),
+        "same_datacenter": _("Same datacenter"),
+        "same_city": _("Same city"),
+        "cross_hub": _("Cross hub"),
+    }
+
+
+def _platforms() -> dict[str, str]:
+    return {
+        "compute_platform": _("Compute platform"),
+        "distributed_platform": _("Distributed computing platform"),
+        "both": _("Both layers"),
+        "baseline_first": _("Measure a baseline first"),
+        "not_feasible": _("Not feasible"),
+    }
+
+
+def _reasons() -> dict[str, str]:
+    return {
+        "exceeds_max_machines": _("needs more machines than the offer has"),
+        "no_shared_parallelism": _("no parallel strategy in common with the task"),
+        "compliance_moves_data": _("compliance: the input data may not move"),
+        "not_eligible": _("the task is not eligible to move (exclusion or gate)"),
+        "tier_not_allowed": _("the task's coupling does not allow this tier"),
+        "no_link": _("no network link recorded for a transfer"),
+    }
+
+
+def _label(table: dict[str, str], value) -> str:
+    if value in (None, ""):
+        return ""
+    return table.get(str(value), str(value))
+
+
+@register.filter
+def placement_label(value) -> str:
+    return _label(_placements(), value)
+
+
+@register.filter
+def verdict_label(value) -> str:
+    return _label(_verdicts(), value)
+
+
+@register.filter
+def tier_label(value) -> str:
+    return _label(_tiers(), value)
+
+
+@register.filter
+def platform_label(value) -> str:
+    return _label(_platforms(), value)
+
+
+@register.filter
+def reason_label(value) -> str:
+    return _label(_reasons(), value)
+
+
+@register.filter
+def state_label(value) -> str:
+    from apps.reviews.models import ReviewState
+
+    try:
+        return str(ReviewState(value).label)
+    except ValueError:
+        return str(value or "")
+
+
+@register.filter
+def localized(figure):
+    """A stored figure with its "@key" labels in the active language."""
+    from apps.scoring.charts import localize_figure
+
+    return localize_figure(figure)
+
+
+@register.simple_tag
+def chart_id(name: str, pk) -> str:
+    return f"chart-{name}-{pk}"

@@ -1,0 +1,325 @@
+"""Writes of team settings: members and roles, approvals and currency, validated tiers, thresholds.
+
+Every change is audited (`AuditEvent`, review=None). A change of a threshold or of the validated
+tiers also bumps `team.settings_generation`; the engine input of every open review includes both,
+so their snapshots no longer match and their next view recomputes, while an approved review is
+evaluated on its frozen input and keeps the figures it was signed on.
+
+Each write locks the team row first, so two owners acting at once cannot, say, demote each other
+and leave the team without an owner.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.catalog.models import Tier
+from apps.reviews.models import AuditEvent
+
+from . import thresholds
+from .models import Membership, Role, Team
+
+CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+MAX_APPROVALS = 10
+PILOTS_TO_VALIDATE = 2
+ALWAYS_VALIDATED = Tier.SAME_SITE.value
+TIER_ORDER = [t.value for t in Tier]
+
+
+def _audit(*, team: Team, actor, action: str, target: str = "", changes: dict | None = None):
+    return AuditEvent.objects.create(
+        team=team, review=None, actor=actor, action=action, target=target, changes=changes or {}
+    )
+
+
+def _lock(team: Team) -> Team:
+    """The team row, locked until the end of the transaction."""
+    return Team.objects.select_for_update().get(pk=team.pk)
+
+
+def _copy_back(locked: Team, team: Team, fields: list[str]) -> None:
+    """Keep the caller's Team object (often request.team) in step with what was saved."""
+    for name in fields:
+        setattr(team, name, getattr(locked, name))
+
+
+# The dashboard
+
+
+def membership_mark_seen(*, user) -> None:
+    """The user has seen the dashboard now: decisions after this moment count as new."""
+    Membership.objects.filter(user=user).update(last_seen_at=timezone.now())
+
+
+# Members
+
+
+def _find_user(username_or_email: str):
+    User = get_user_model()
+    text = (username_or_email or "").strip()
+    if not text:
+        raise ValidationError({"username_or_email": _("Enter a username or an email address.")})
+    users = list(User.objects.filter(Q(username__iexact=text) | Q(email__iexact=text))[:3])
+    exact = [u for u in users if u.username.lower() == text.lower()]
+    if exact:
+        return exact[0]
+    if len(users) == 1:
+        return users[0]
+    if not users:
+        raise ValidationError(
+            {"username_or_email": _("No user with this username or email. They must sign up first.")}
+        )
+    raise ValidationError(
+        {"username_or_email": _("Several users share this email; enter the username instead.")}
+    )
+
+
+def _check_role(role: str) -> None:
+    if role not in Role.values:
+        raise ValidationError({"role": _("Choose member, reviewer or owner.")})
+
+
+def _other_owners(team: Team, membership: Membership) -> int:
+    return (
+        Membership.objects.filter(team=team, role=Role.OWNER).exclude(pk=membership.pk).count()
+    )
+
+
+def _own(team: Team, membership: Membership) -> None:
+    if membership.team_id != team.pk:
+        # Views look memberships up within request.team; this guards any other caller.
+        raise ValidationError(_("This person is not a member of the team."))
+
+
+@transaction.atomic
+def team_member_add(*, team: Team, actor, username_or_email: str, role: str) -> Membership:
+    _check_role(role)
+    locked = _lock(team)
+    user = _find_user(username_or_email)
+    if Membership.objects.filter(team=locked, user=user).exists():
+        raise ValidationError(
+            {"username_or_email": _("%(user)s is already a member of the team.")
+             % {"user": user.get_username()}}
+        )
+    membership = Membership(team=locked, user=user, role=role)
+    membership.full_clean()
+    membership.save()
+    _audit(
+        team=locked, actor=actor, action="team.member_added", target=user.get_username(),
+        changes={"role": [None, role]},
+    )
+    return membership
+
+
+@transaction.atomic
+def team_member_set_role(*, team: Team, actor, membership: Membership, role: str) -> Membership:
+    _own(team, membership)
+    _check_role(role)
+    locked = _lock(team)
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    old = membership.role
+    if old == role:
+        return membership
+    if old == Role.OWNER and _other_owners(locked, membership) == 0:
+        raise ValidationError(
+            {"role": _("%(user)s is the last owner: make someone else an owner first.")
+             % {"user": membership.user.get_username()}}
+        )
+    membership.role = role
+    membership.full_clean()
+    membership.save(update_fields=["role"])
+    _audit(
+        team=locked, actor=actor, action="team.member_role_changed",
+        target=membership.user.get_username(), changes={"role": [old, role]},
+    )
+    return membership
+
+
+@transaction.atomic
+def team_member_remove(*, team: Team, actor, membership: Membership) -> None:
+    _own(team, membership)
+    locked = _lock(team)
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    if membership.role == Role.OWNER and _other_owners(locked, membership) == 0:
+        raise ValidationError(
+            _("%(user)s is the last owner and cannot be removed: make someone else an owner "
+              "first.") % {"user": membership.user.get_username()}
+        )
+    username = membership.user.get_username()
+    role = membership.role
+    membership.delete()
+    _audit(
+        team=locked, actor=actor, action="team.member_removed", target=username,
+        changes={"role": [role, None]},
+    )
+
+
+# Approvals and currency
+
+
+@transaction.atomic
+def team_settings_update(*, team: Team, actor, approvals_required: int, currency: str) -> Team:
+    errors = {}
+    if (
+        isinstance(approvals_required, bool)
+        or not isinstance(approvals_required, int)
+        or not 1 <= approvals_required <= MAX_APPROVALS
+    ):
+        errors["approvals_required"] = _("Enter a whole number from 1 to %(max)d.") % {
+            "max": MAX_APPROVALS
+        }
+    if not isinstance(currency, str) or not CURRENCY_RE.match(currency):
+        errors["currency"] = _("Enter an ISO 4217 code: three capital letters, e.g. USD or CNY.")
+    if errors:
+        raise ValidationError(errors)
+    locked = _lock(team)
+    changes = {}
+    for name, value in (("approvals_required", approvals_required), ("currency", currency)):
+        old = getattr(locked, name)
+        if old != value:
+            changes[name] = [old, value]
+            setattr(locked, name, value)
+    if changes:
+        locked.full_clean()
+        locked.save(update_fields=list(changes))
+        _audit(team=locked, actor=actor, action="team.settings_updated", changes=changes)
+    _copy_back(locked, team, ["approvals_required", "currency"])
+    return team
+
+
+# Validated rollout tiers (SPEC H)
+
+
+def successful_pilots(team: Team, tier: str) -> int:
+    from apps.benchmarks.models import BenchmarkRecord
+
+    return BenchmarkRecord.objects.filter(
+        team=team, kind="pilot_migration", tier=tier, succeeded=True
+    ).count()
+
+
+def _check_tier(tier: str) -> None:
+    if tier not in TIER_ORDER:
+        raise ValidationError({"tier": _("Unknown rollout tier.")})
+
+
+def _set_tiers(locked: Team, team: Team, actor, tiers: set[str], action: str, tier: str) -> Team:
+    old = sorted(set(locked.validated_tiers or []) | {ALWAYS_VALIDATED}, key=TIER_ORDER.index)
+    new = sorted(tiers | {ALWAYS_VALIDATED}, key=TIER_ORDER.index)
+    if old != new:
+        locked.validated_tiers = new
+        locked.settings_generation = F("settings_generation") + 1
+        locked.save(update_fields=["validated_tiers", "settings_generation"])
+        locked.refresh_from_db(fields=["settings_generation"])
+        _audit(
+            team=locked, actor=actor, action=action, target=tier,
+            changes={"validated_tiers": [old, new]},
+        )
+    _copy_back(locked, team, ["validated_tiers", "settings_generation"])
+    return team
+
+
+@transaction.atomic
+def team_tier_validate(*, team: Team, actor, tier: str) -> Team:
+    """Mark `tier` validated: allowed once two or more pilots on it succeeded (SPEC H)."""
+    _check_tier(tier)
+    locked = _lock(team)
+    if tier != ALWAYS_VALIDATED:
+        count = successful_pilots(locked, tier)
+        if count < PILOTS_TO_VALIDATE:
+            raise ValidationError(
+                {"tier": _("A tier is validated after %(need)d successful pilot migrations on it; "
+                           "%(count)d recorded so far.")
+                 % {"need": PILOTS_TO_VALIDATE, "count": count}}
+            )
+    tiers = set(locked.validated_tiers or []) | {tier}
+    return _set_tiers(locked, team, actor, tiers, "team.tier_validated", tier)
+
+
+@transaction.atomic
+def team_tier_unvalidate(*, team: Team, actor, tier: str) -> Team:
+    _check_tier(tier)
+    if tier == ALWAYS_VALIDATED:
+        raise ValidationError({"tier": _("The same site is always validated.")})
+    locked = _lock(team)
+    tiers = set(locked.validated_tiers or []) - {tier}
+    return _set_tiers(locked, team, actor, tiers, "team.tier_unvalidated", tier)
+
+
+# Thresholds (SPEC M/A/X/P)
+
+
+def _check_threshold(key: str, value) -> float:
+    if key not in thresholds.SPECS:
+        raise ValidationError({"key": _("Unknown threshold.")})
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError({"value": _("Enter a number.")})
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValidationError({"value": _("Enter a finite number (not NaN or infinity).")})
+    problem = thresholds.range_error(key, value)
+    if problem:
+        raise ValidationError({"value": problem})
+    return value
+
+
+def _save_thresholds(
+    locked: Team, team: Team, actor, overrides: dict, *, key: str, action: str
+) -> Team:
+    before = thresholds.effective(locked.thresholds)
+    after = thresholds.effective(overrides)
+    if after["data_compute_high"] <= after["data_compute_low"]:
+        field_message = _(
+            "The data-heavy ratio (%(high)s) must be above the light ratio (%(low)s)."
+        ) % {
+            "high": thresholds.show(after["data_compute_high"]),
+            "low": thresholds.show(after["data_compute_low"]),
+        }
+        raise ValidationError({"value": field_message})
+    if overrides == (locked.thresholds or {}):
+        _copy_back(locked, team, ["thresholds", "settings_generation"])
+        return team
+    locked.thresholds = overrides
+    locked.settings_generation = F("settings_generation") + 1
+    locked.save(update_fields=["thresholds", "settings_generation"])
+    locked.refresh_from_db(fields=["settings_generation"])
+    _audit(
+        team=locked, actor=actor, action=action, target=key,
+        changes={key: [before[key], after[key]]},
+    )
+    _copy_back(locked, team, ["thresholds", "settings_generation"])
+    return team
+
+
+@transaction.atomic
+def team_threshold_set(
+    *, team: Team, actor, key: str, value: float, action: str = "team.threshold_set"
+) -> Team:
+    """Override one engine threshold. Setting a key back to its default drops the override, so
+    the engine input (and the snapshot it matches) is the same as if it had never changed."""
+    value = _check_threshold(key, value)
+    locked = _lock(team)
+    overrides = dict(locked.thresholds or {})
+    if value == thresholds.default(key):
+        overrides.pop(key, None)
+    else:
+        overrides[key] = value
+    return _save_thresholds(locked, team, actor, overrides, key=key, action=action)
+
+
+@transaction.atomic
+def team_threshold_reset(*, team: Team, actor, key: str) -> Team:
+    if key not in thresholds.SPECS:
+        raise ValidationError({"key": _("Unknown threshold.")})
+    locked = _lock(team)
+    overrides = dict(locked.thresholds or {})
+    overrides.pop(key, None)
+    return _save_thresholds(locked, team, actor, overrides, key=key, action="team.threshold_reset")

@@ -1,0 +1,132 @@
+"""The engine thresholds a team may override (SPEC M/A/X/P): labels, units and allowed ranges.
+
+The keys and defaults come from the engine (`engine.DEFAULT_THRESHOLDS`); this table adds what the
+settings page and the services need to show and check them. Ranges are a little stricter than the
+engine's own validation, so a value the settings accept is always one the engine accepts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.scoring import engine
+
+
+@dataclass(frozen=True)
+class ThresholdSpec:
+    key: str
+    label: str
+    rule: str
+    unit: str
+    help: str
+    minimum: float
+    maximum: float
+    # True: the value must be strictly above `minimum` (shares, headroom).
+    above_minimum: bool = False
+
+
+SHARE = dict(minimum=0.0, maximum=1.0, above_minimum=True)
+HOURS = dict(minimum=0.0, maximum=10_000.0)
+RATIO = dict(minimum=0.0, maximum=1_000_000.0)
+# A jitter margin of ten times the transfer time is a typo, not a network.
+BUFFER = dict(minimum=0.0, maximum=10.0)
+
+SPECS: dict[str, ThresholdSpec] = {
+    spec.key: spec
+    for spec in (
+        ThresholdSpec(
+            "data_compute_high", _("Data/compute ratio: data-heavy from"), "M1", _("GB/h"),
+            _("At or above it, the method says: move compute toward the data."), **RATIO,
+        ),
+        ThresholdSpec(
+            "data_compute_low", _("Data/compute ratio: light below"), "M1", _("GB/h"),
+            _("Below it, the task is light and can be scheduled freely."), **RATIO,
+        ),
+        ThresholdSpec(
+            "network_cost_share", _("Network cost share"), "M4", _("share of the total"),
+            _("Above it, transfers cost too much of the bill: compress, move compute, or find "
+              "nearer resources."), **SHARE,
+        ),
+        ThresholdSpec(
+            "interruption_cost_hours", _("Interruption cost without resume"), "G3", _("hours"),
+            _("A task that cannot resume may move off-site only if one interruption loses at "
+              "most this much work."), **HOURS,
+        ),
+        ThresholdSpec(
+            "headroom", _("GPU memory headroom"), "A", _("share of GPU memory"),
+            _("Part of each GPU's memory the task may plan to use."), **SHARE,
+        ),
+        ThresholdSpec(
+            "near_capacity_band", _("Near-capacity band"), "A", _("share of machine memory"),
+            _("A task within this band of a machine's usable memory is near capacity."), **SHARE,
+        ),
+        ThresholdSpec(
+            "buffer_same_site", _("Transfer buffer, same site"), "P", _("share of transfer time"),
+            _("Jitter margin added to transfers within one site (used when a link has none)."),
+            **BUFFER,
+        ),
+        ThresholdSpec(
+            "buffer_same_datacenter", _("Transfer buffer, same datacenter"), "P",
+            _("share of transfer time"),
+            _("Jitter margin added to transfers within one datacenter."), **BUFFER,
+        ),
+        ThresholdSpec(
+            "buffer_same_city", _("Transfer buffer, same city"), "P", _("share of transfer time"),
+            _("Jitter margin added to transfers within one city."), **BUFFER,
+        ),
+        ThresholdSpec(
+            "buffer_cross_hub", _("Transfer buffer, cross hub"), "P", _("share of transfer time"),
+            _("Jitter margin added to transfers between hubs."), **BUFFER,
+        ),
+        ThresholdSpec(
+            "loose_cross_hub_hours", _("Loose coupling: cross hub from"), "X", _("hours"),
+            _("A loosely coupled task may cross hubs only when its three latency budgets together "
+              "allow at least this long."), **HOURS,
+        ),
+    )
+}
+
+# Every engine key has a spec, and no spec names a key the engine does not know.
+if set(SPECS) != set(engine.DEFAULT_THRESHOLDS):
+    raise RuntimeError("threshold specs are out of step with engine.DEFAULT_THRESHOLDS")
+
+
+def default(key: str) -> float:
+    return float(engine.DEFAULT_THRESHOLDS[key])
+
+
+def effective(overrides: dict | None) -> dict[str, float]:
+    """The values the engine uses for a team: its overrides over the defaults."""
+    values = {key: float(value) for key, value in engine.DEFAULT_THRESHOLDS.items()}
+    for key, value in (overrides or {}).items():
+        if key in values:
+            values[key] = float(value)
+    return values
+
+
+def range_error(key: str, value: float) -> str | None:
+    """Why `value` is not allowed for `key` (None when it is)."""
+    spec = SPECS[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return str(_("Enter a finite number (not NaN or infinity)."))
+    if spec.above_minimum and value <= spec.minimum:
+        return str(
+            _("Enter a number above %(min)s and at most %(max)s.")
+            % {"min": show(spec.minimum), "max": show(spec.maximum)}
+        )
+    if value < spec.minimum or value > spec.maximum:
+        return str(
+            _("Enter a number from %(min)s to %(max)s.")
+            % {"min": show(spec.minimum), "max": show(spec.maximum)}
+        )
+    return None
+
+
+def show(value: float | None) -> str:
+    """A threshold as people write it: 0.2, 100, 0.125 (no float noise)."""
+    if value is None:
+        return "—"
+    return f"{float(value):.6g}"

@@ -1,0 +1,187 @@
+"""POST/GET /api/v1/benchmarks: a training pipeline reports its own runs with a team API token.
+
+Authentication: `Authorization: Bearer <team token>` (no CSRF needed), or the session of a
+signed-in member (CSRF enforced). A token writes to its own team only: a task or offer of another
+team is "unknown" and answers 422 naming the field, exactly as a wrong id would (no 404, so ids of
+other teams cannot be probed). Validation errors answer 422 {"errors": [{"field", "message"}]}.
+An idempotency key (body field, or the Idempotency-Key header) makes a retry create nothing: the
+first record comes back with 200 instead of 201.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from ninja import Field, Header, Query, Router, Schema
+
+from apps.accounts.models import Membership, Role
+
+from . import services
+from .models import BenchmarkRecord, Source
+
+router = Router(tags=["benchmarks"])
+
+Kind = Literal["single", "multi", "network_probe", "pilot_migration"]
+
+
+class BenchmarkIn(Schema):
+    task: int = Field(description="Id of a task profile of the token's team.")
+    kind: Kind
+    offer: int | None = Field(None, description="Offer id; required for single and multi runs.")
+    team: int | None = Field(
+        None, description="Team id, for a signed-in user in several teams; tokens ignore it."
+    )
+    nodes: int | None = Field(None, description="Machines (1 for single, ≥ 2 for multi).")
+    gpus_per_node: int | None = Field(None, description="≥ 1.")
+    e2e_hours: float | None = Field(None, description="End to end, ≥ compute_hours, > 0.")
+    compute_hours: float | None = Field(None, description="≥ 0.")
+    transfer_hours: float | None = None
+    queue_hours: float | None = Field(None, description="Including start-up.")
+    comm_hours: float | None = Field(None, description="Optional, ≤ e2e_hours.")
+    peak_gpu_mem_gb: float | None = None
+    failure_reruns: int | None = None
+    hours_lost_per_rerun: float | None = None
+    recovery: Literal["full_rerun", "partial_retry", "resume"] | None = None
+    cost: float | None = Field(None, description="In the team's currency.")
+    from_site: str | None = Field(None, description="Probe: site code (or id).")
+    to_site: str | None = Field(None, description="Probe: site code (or id), not from_site.")
+    bandwidth_gbps: float | None = Field(None, description="Probe: > 0, Gbit/s.")
+    rtt_ms: float | None = Field(None, description="Probe: ≥ 0, ms.")
+    tier: Literal["same_site", "same_datacenter", "same_city", "cross_hub"] | None = Field(
+        None, description="Pilot: the tier it moved across."
+    )
+    succeeded: bool | None = Field(None, description="Pilot: the outcome.")
+    migration_effort_hours: float | None = None
+    idempotency_key: str | None = Field(
+        None, max_length=120, description="Unique per team; a retry with it creates nothing."
+    )
+    notes: str | None = None
+
+
+class BenchmarkOut(Schema):
+    id: int
+    team: int
+    task: int
+    offer: int | None
+    kind: str
+    nodes: int
+    gpus_per_node: int
+    gpus: int
+    e2e_hours: float
+    compute_hours: float
+    transfer_hours: float
+    queue_hours: float
+    comm_hours: float | None
+    peak_gpu_mem_gb: float | None
+    failure_reruns: int
+    hours_lost_per_rerun: float
+    recovery: str
+    cost: float | None
+    from_site: str | None
+    to_site: str | None
+    bandwidth_gbps: float | None
+    rtt_ms: float | None
+    tier: str
+    succeeded: bool | None
+    migration_effort_hours: float | None
+    source: str
+    idempotency_key: str | None
+    notes: str
+    recorded_at: datetime
+    url: str
+
+
+class FieldError(Schema):
+    field: str
+    message: str
+
+
+class ErrorsOut(Schema):
+    errors: list[FieldError]
+
+
+def record_out(record: BenchmarkRecord) -> dict:
+    data = {name: getattr(record, name) for name in BenchmarkOut.model_fields if
+            hasattr(record, name) and name not in ("team", "task", "offer", "from_site", "to_site")}
+    data.update(
+        team=record.team_id,
+        task=record.task_id,
+        offer=record.offer_id,
+        from_site=record.from_site.code if record.from_site_id else None,
+        to_site=record.to_site.code if record.to_site_id else None,
+        gpus=record.gpus,
+        url=reverse("benchmarks:detail", args=[record.pk]),
+    )
+    return data
+
+
+def _errors(field: str, message: str) -> dict:
+    return {"errors": [{"field": field, "message": message}]}
+
+
+@router.post(
+    "",
+    response={200: BenchmarkOut, 201: BenchmarkOut, 403: ErrorsOut, 422: ErrorsOut},
+    summary="Record a benchmark run, network probe or pilot migration",
+    description=__doc__,
+)
+def benchmark_post(
+    request,
+    payload: BenchmarkIn,
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
+):
+    principal = request.auth
+    team = principal.team_for_write(payload.team)
+    if team is None:
+        return 422, _errors("team", _("Not a team this token or user can write to."))
+    if principal.token is None:
+        role = (
+            Membership.objects.filter(user=principal.user, team=team)
+            .values_list("role", flat=True)
+            .first()
+        )
+        if role not in (Role.MEMBER, Role.OWNER):
+            return 403, _errors("", _("Reviewers read benchmark records; members record them."))
+    data = payload.model_dump(exclude_unset=True)
+    data.pop("team", None)
+    if not data.get("idempotency_key") and idempotency_key:
+        data["idempotency_key"] = idempotency_key
+    try:
+        record, created = services.benchmark_create_idempotent(
+            team=team, data=data, source=Source.API, created_by=principal.user
+        )
+    except services.BenchmarkValidationError as exc:
+        return 422, {"errors": exc.as_list()}
+    return (201 if created else 200), record_out(record)
+
+
+@router.get("", response=list[BenchmarkOut], summary="The caller's teams' benchmark records")
+def benchmark_get(
+    request,
+    task: int | None = None,
+    kind: Kind | None = None,
+    limit: int = Query(100, ge=1, le=500),
+    offset: int = Query(0, ge=0),
+):
+    records = (
+        BenchmarkRecord.objects.filter(team_id__in=request.auth.team_ids)
+        .select_related("from_site", "to_site")
+        .order_by("-recorded_at", "-id")
+    )
+    if task is not None:
+        records = records.filter(task_id=task)
+    if kind is not None:
+        records = records.filter(kind=kind)
+    return [record_out(r) for r in records[offset : offset + limit]]
+
+
+def _register() -> None:
+    from apps.api.api import api
+
+    api.add_router("/benchmarks", router)
+
+
+_register()

@@ -1,0 +1,303 @@
+"""Pages of benchmark records: list, form (kind-dependent fields by htmx), detail, CSV import,
+the task comparison with the scaling chart, applying a probe to its link, and team API tokens."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import ObjectDoesNotExist
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from apps.accounts.access import (
+    get_scoped_or_404,
+    membership_for,
+    require_current_team,
+    require_role,
+)
+from apps.accounts.models import ApiToken, Role
+from apps.accounts.tokens import api_token_create, api_token_revoke
+from apps.profiles.models import TaskProfile
+
+from . import selectors, services
+from .csv_import import COLUMNS, MAX_BYTES, template_csv
+from .forms import (
+    BenchmarkForm,
+    CsvUploadForm,
+    TokenCreateForm,
+    initial_from_query,
+    initial_from_record,
+)
+from .models import BenchmarkKind, BenchmarkRecord, Source
+
+PAGE_SIZE = 25
+# Writers of benchmark records: members (the engineers who run them) and owners. Reviewers judge
+# the evidence and do not produce it.
+WRITERS = (Role.MEMBER,)
+NEW_RECORD_DEFAULTS = {
+    BenchmarkKind.SINGLE: {"nodes": 1, "gpus_per_node": 8},
+    BenchmarkKind.MULTI: {"nodes": 2, "gpus_per_node": 8},
+}
+
+
+def _int_param(request: HttpRequest, name: str) -> int | None:
+    try:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return None
+
+
+def _can_write(request: HttpRequest, team) -> bool:
+    membership = membership_for(request, team)
+    return bool(membership and membership.role in (Role.MEMBER, Role.OWNER))
+
+
+def _record_for_user(request: HttpRequest, pk: int) -> BenchmarkRecord:
+    try:
+        return selectors.benchmark_detail(record_id=pk, user=request.user)
+    except ObjectDoesNotExist as exc:
+        raise Http404("Not found") from exc
+
+
+@login_required
+def benchmark_list(request: HttpRequest) -> HttpResponse:
+    team = require_current_team(request)
+    require_role(request, team)
+    kind = request.GET.get("kind") or None
+    if kind not in BenchmarkKind.values:
+        kind = None
+    source = request.GET.get("source") or None
+    if source not in Source.values:
+        source = None
+    filters = {
+        "task": _int_param(request, "task"),
+        "kind": kind,
+        "offer": _int_param(request, "offer"),
+        "source": source,
+    }
+    records = selectors.benchmark_list(team=team, **filters)
+    page_obj = Paginator(records, PAGE_SIZE).get_page(request.GET.get("page"))
+    querystring = urlencode({k: v for k, v in filters.items() if v})
+    context = {
+        "page_obj": page_obj,
+        "records": page_obj.object_list,
+        "filters": filters,
+        "querystring_base": f"{querystring}&" if querystring else "",
+        "can_write": _can_write(request, team),
+        "tasks_with_runs": selectors.tasks_with_runs(team=team),
+        **selectors.filter_choices(team=team),
+    }
+    if request.htmx:
+        return render(request, "benchmarks/list.html#benchmark-list", context)
+    return render(request, "benchmarks/list.html", context)
+
+
+def _form_page(request: HttpRequest, form: BenchmarkForm, record=None) -> HttpResponse:
+    context = {"form": form, "record": record, "kinds": BenchmarkKind.choices}
+    if request.htmx and request.method == "GET":
+        return render(request, "benchmarks/form.html#benchmark-form", context)
+    return render(request, "benchmarks/form.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def benchmark_create(request: HttpRequest) -> HttpResponse:
+    team = require_current_team(request)
+    require_role(request, team, *WRITERS)
+    kind = request.POST.get("kind") or request.GET.get("kind") or BenchmarkKind.SINGLE
+    if request.method == "POST":
+        form = BenchmarkForm(request.POST, team=team, kind=kind)
+        if form.is_valid():
+            try:
+                record = services.benchmark_create(
+                    team=team, data=form.data_for_service(), source=Source.FORM,
+                    created_by=request.user,
+                )
+            except services.BenchmarkValidationError as exc:
+                form.add_service_errors(exc)
+            else:
+                messages.success(request, _("Benchmark record #%(id)s saved.") % {"id": record.pk})
+                return redirect("benchmarks:detail", pk=record.pk)
+        return _form_page(request, form)
+    initial = {**NEW_RECORD_DEFAULTS.get(kind, {}), **initial_from_query(request.GET)}
+    return _form_page(request, BenchmarkForm(initial=initial, team=team, kind=kind))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def benchmark_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    record = _record_for_user(request, pk)
+    require_role(request, record.team, *WRITERS)
+    kind = request.POST.get("kind") or request.GET.get("kind") or record.kind
+    if request.method == "POST":
+        form = BenchmarkForm(request.POST, team=record.team, kind=kind)
+        if form.is_valid():
+            try:
+                services.benchmark_update(record=record, data=form.data_for_service())
+            except services.BenchmarkValidationError as exc:
+                form.add_service_errors(exc)
+            else:
+                messages.success(request, _("Benchmark record #%(id)s updated.") % {"id": pk})
+                return redirect("benchmarks:detail", pk=pk)
+        return _form_page(request, form, record)
+    initial = {**initial_from_record(record), **initial_from_query(request.GET)}
+    return _form_page(request, BenchmarkForm(initial=initial, team=record.team, kind=kind), record)
+
+
+@login_required
+def benchmark_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    record = _record_for_user(request, pk)
+    require_role(request, record.team)
+    membership = membership_for(request, record.team)
+    context = {
+        "record": record,
+        "can_write": _can_write(request, record.team),
+        "is_team_owner": membership.role == Role.OWNER,
+        **selectors.probe_link_status(probe=record),
+    }
+    return render(request, "benchmarks/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def benchmark_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    record = _record_for_user(request, pk)
+    require_role(request, record.team, *WRITERS)
+    if request.method == "POST":
+        try:
+            services.benchmark_delete(record=record)
+        except services.BenchmarkValidationError as exc:
+            for message in exc.errors.get("__all__", []):
+                messages.error(request, message)
+            return redirect("benchmarks:detail", pk=pk)
+        messages.success(request, _("Benchmark record #%(id)s deleted.") % {"id": pk})
+        return redirect("benchmarks:list")
+    return render(request, "benchmarks/delete.html", {"record": record})
+
+
+@login_required
+@require_POST
+def probe_apply(request: HttpRequest, pk: int) -> HttpResponse:
+    record = _record_for_user(request, pk)
+    require_role(request, record.team, Role.OWNER)
+    try:
+        link = services.probe_apply(probe=record)
+    except services.ProbeNotApplicable as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("Link %(link)s now carries %(bw)s Gbit/s and %(rtt)s ms, measured by probe #%(id)s.")
+            % {"link": str(link), "bw": f"{link.bandwidth_gbps:g}", "rtt": f"{link.rtt_ms:g}",
+               "id": record.pk},
+        )
+    return redirect("benchmarks:detail", pk=pk)
+
+
+def _read_upload(form: CsvUploadForm) -> tuple[str | None, str | None]:
+    """(content, error): the uploaded file decoded, or the content re-posted by the preview."""
+    upload = form.cleaned_data.get("file")
+    if upload is not None:
+        if upload.size > MAX_BYTES:
+            return None, _("The file is larger than 2 MB; split it.")
+        raw = upload.read()
+        try:
+            return raw.decode("utf-8-sig"), None
+        except UnicodeDecodeError:
+            return None, _("The file is not UTF-8 text. Save it as “CSV UTF-8” and try again.")
+    content = form.cleaned_data.get("content") or ""
+    if not content.strip():
+        return None, _("Choose a CSV file.")
+    return content, None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def benchmark_import(request: HttpRequest) -> HttpResponse:
+    """Upload → preview with every row's errors → confirm: all rows saved in one transaction, or
+    none. Between preview and confirm the content travels in a hidden field and is re-validated."""
+    team = require_current_team(request)
+    require_role(request, team, *WRITERS)
+    context = {"form": CsvUploadForm(), "columns": COLUMNS, "result": None, "content": ""}
+    if request.method == "POST":
+        form = CsvUploadForm(request.POST, request.FILES)
+        context["form"] = form
+        content, error = _read_upload(form) if form.is_valid() else (None, None)
+        if error:
+            form.add_error("file", error)
+        if content is not None:
+            confirm = request.POST.get("confirm") == "1"
+            result = services.benchmark_import_csv(
+                team=team, content=content, created_by=request.user, dry_run=not confirm
+            )
+            if result.saved:
+                messages.success(
+                    request,
+                    _("Imported %(n)s benchmark records.") % {"n": len(result.rows)},
+                )
+                return redirect(reverse("benchmarks:list") + "?" + urlencode({"source": "csv"}))
+            context.update(result=result, content=content, confirmed=confirm)
+    return render(request, "benchmarks/import.html", context)
+
+
+@login_required
+def benchmark_import_template(request: HttpRequest) -> HttpResponse:
+    require_role(request, require_current_team(request))
+    response = HttpResponse(template_csv(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="benchmarks-template.csv"'
+    return response
+
+
+@login_required
+def task_comparison(request: HttpRequest, pk: int) -> HttpResponse:
+    profile = get_scoped_or_404(TaskProfile.objects.select_related("team"), request.user, pk=pk)
+    require_role(request, profile.team)
+    comparison = selectors.task_comparison(profile=profile)
+    context = {
+        "comparison": comparison,
+        "profile": profile,
+        "currency": profile.team.currency,
+        "can_write": _can_write(request, profile.team),
+    }
+    return render(request, "benchmarks/task.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def token_list(request: HttpRequest) -> HttpResponse:
+    """Owners list, create and revoke the team's API tokens; a new token is shown once."""
+    team = require_current_team(request)
+    require_role(request, team, Role.OWNER)
+    form = TokenCreateForm(request.POST or None)
+    created = None
+    if request.method == "POST" and form.is_valid():
+        token, raw = api_token_create(
+            team=team, name=form.cleaned_data["name"], created_by=request.user
+        )
+        created = {"token": token, "raw": raw}
+        form = TokenCreateForm()
+    context = {
+        "form": form,
+        "created": created,
+        "tokens": selectors.token_list(team=team),
+        "api_url": request.build_absolute_uri("/api/v1/benchmarks"),
+    }
+    response = render(request, "benchmarks/tokens.html", context)
+    # The raw token is in this page only: never cache it.
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    token = get_scoped_or_404(ApiToken.objects.select_related("team"), request.user, pk=pk)
+    require_role(request, token.team, Role.OWNER)
+    api_token_revoke(token=token)
+    messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
+    return redirect("benchmarks:tokens")

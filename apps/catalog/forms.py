@@ -1,0 +1,221 @@
+"""Forms of the catalog: every number finite, every site one of the team's."""
+
+from __future__ import annotations
+
+import math
+
+from django import forms
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import Team
+
+from .models import NetworkLink, Offer, Parallelism, Site
+
+# Larger figures are typos; the engine refuses them too (validation.MAX_MAGNITUDE).
+MAX_MAGNITUDE = 1e12
+
+
+class FiniteFloatField(forms.FloatField):
+    """A float field that says why "nan", "inf" or 1e300 is refused."""
+
+    default_error_messages = {
+        "not_finite": _("Enter a finite number (not NaN or infinity)."),
+        "too_large": _("Enter a number no larger than 10¹² in size."),
+    }
+
+    def validate(self, value):
+        if value not in self.empty_values and not math.isfinite(value):
+            raise forms.ValidationError(self.error_messages["not_finite"], code="not_finite")
+        super().validate(value)
+        if value not in self.empty_values and abs(value) > MAX_MAGNITUDE:
+            raise forms.ValidationError(self.error_messages["too_large"], code="too_large")
+
+
+def finite_formfield(db_field: models.Field, **kwargs) -> forms.Field | None:
+    """Meta.formfield_callback: model float fields become FiniteFloatField."""
+    if isinstance(db_field, models.FloatField):
+        kwargs.setdefault("form_class", FiniteFloatField)
+    return db_field.formfield(**kwargs)
+
+
+def require_at_least(field: forms.Field, minimum: float, *, above: bool = False) -> None:
+    """Refuse values under `minimum` (or at it, when `above`) on the field itself."""
+    if above:
+        message = _("Enter a number above %(limit)s.") % {"limit": minimum}
+
+        def check(value, limit=minimum, message=message):
+            if value is not None and value <= limit:
+                raise forms.ValidationError(message, code="min")
+
+        field.validators.append(check)
+    else:
+        field.validators.append(MinValueValidator(minimum))
+    field.widget.attrs.setdefault("min", minimum)
+
+
+class TeamSitesMixin:
+    """Site selects list the team's sites only: another team's id is an invalid choice."""
+
+    site_fields: tuple[str, ...] = ()
+
+    def restrict_sites(self, team: Team) -> None:
+        sites = Site.objects.for_team(team).order_by("code")
+        for name in self.site_fields:
+            self.fields[name].queryset = sites
+
+
+class SiteForm(forms.ModelForm):
+    class Meta:
+        model = Site
+        fields = ["code", "name", "datacenter", "city", "hub", "queue_hours", "storage_tb"]
+        formfield_callback = finite_formfield
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.team = team
+        require_at_least(self.fields["queue_hours"], 0)
+        require_at_least(self.fields["storage_tb"], 0)
+
+    def clean_code(self) -> str:
+        code = self.cleaned_data["code"]
+        taken = Site.objects.for_team(self.team).filter(code=code).exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise forms.ValidationError(
+                _("The team already has a site with this code."), code="unique"
+            )
+        return code
+
+
+class NetworkLinkForm(TeamSitesMixin, forms.ModelForm):
+    site_fields = ("from_site", "to_site")
+
+    class Meta:
+        model = NetworkLink
+        fields = [
+            "from_site",
+            "to_site",
+            "bandwidth_gbps",
+            "rtt_ms",
+            "price_per_gb",
+            "buffer",
+            "reservable",
+        ]
+        formfield_callback = finite_formfield
+        help_texts = {
+            "bandwidth_gbps": _("Usable bandwidth of the path, above 0."),
+            "rtt_ms": _("Round-trip time in milliseconds."),
+            "price_per_gb": _("What one GB sent over this link costs, in the team's currency."),
+        }
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.team = team
+        self.restrict_sites(team)
+        require_at_least(self.fields["bandwidth_gbps"], 0, above=True)
+        for name in ("rtt_ms", "price_per_gb", "buffer"):
+            require_at_least(self.fields[name], 0)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        source, target = data.get("from_site"), data.get("to_site")
+        if source and target:
+            if source == target:
+                self.add_error("to_site", _("A link joins two different sites."))
+            else:
+                taken = NetworkLink.objects.for_team(self.team).filter(
+                    from_site=source, to_site=target
+                )
+                if taken.exclude(pk=self.instance.pk).exists():
+                    self.add_error(
+                        "to_site",
+                        _("A link in this direction is already recorded; edit that one."),
+                    )
+        return data
+
+
+class OfferForm(TeamSitesMixin, forms.ModelForm):
+    site_fields = ("site",)
+
+    parallelism = forms.MultipleChoiceField(
+        label=_("parallelism supported"),
+        choices=Parallelism.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "checkbox-list"}),
+        help_text=_("The split strategies the platform runs."),
+    )
+
+    class Meta:
+        model = Offer
+        fields = [
+            "provider",
+            "name",
+            "kind",
+            "site",
+            "gpu_model",
+            "gpu_mem_gb",
+            "gpus_per_machine",
+            "max_machines",
+            "billing_basis",
+            "price",
+            "contract_hours",
+            "expected_utilization",
+            "scheduling_fee_pct",
+            "parallelism",
+            "checkpoint_resume",
+            "relative_speed",
+            "boot_hours",
+            "exit_path",
+        ]
+        formfield_callback = finite_formfield
+        help_texts = {
+            "contract_hours": _("Contract only: hours the package covers."),
+            "expected_utilization": _(
+                "Contract only: share of those hours you expect to use, above 0, at most 1."
+            ),
+            "scheduling_fee_pct": _("Percent added on top of compute by the scheduling layer."),
+            "relative_speed": _("1.0 = reference speed; 1.5 finishes the same job 1.5× faster."),
+            "boot_hours": _("Time until the resources are usable."),
+            "max_machines": _("Blank = no limit."),
+        }
+        widgets = {"exit_path": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.team = team
+        self.restrict_sites(team)
+        require_at_least(self.fields["gpu_mem_gb"], 0, above=True)
+        require_at_least(self.fields["gpus_per_machine"], 1)
+        require_at_least(self.fields["max_machines"], 1)
+        require_at_least(self.fields["price"], 0)
+        require_at_least(self.fields["contract_hours"], 0, above=True)
+        require_at_least(self.fields["expected_utilization"], 0, above=True)
+        self.fields["expected_utilization"].validators.append(_at_most_one)
+        self.fields["expected_utilization"].widget.attrs["max"] = 1
+        require_at_least(self.fields["scheduling_fee_pct"], 0)
+        require_at_least(self.fields["relative_speed"], 0, above=True)
+        require_at_least(self.fields["boot_hours"], 0)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("billing_basis") == "contract":
+            if "contract_hours" not in self.errors and not data.get("contract_hours"):
+                self.add_error("contract_hours", _("A contract needs its hours (above 0)."))
+            if "expected_utilization" not in self.errors and not data.get(
+                "expected_utilization"
+            ):
+                self.add_error(
+                    "expected_utilization",
+                    _("A contract needs the expected utilization: above 0, at most 1."),
+                )
+        else:
+            # The contract terms mean nothing on other bases; do not keep stale ones.
+            data["contract_hours"] = None
+            data["expected_utilization"] = None
+        return data
+
+
+def _at_most_one(value):
+    if value is not None and value > 1:
+        raise forms.ValidationError(_("Enter a share of at most 1 (1 = 100%)."), code="max")

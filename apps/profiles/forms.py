@@ -1,0 +1,212 @@
+"""The task profile form: every field, grouped as the method groups them, explained in its terms."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import Team
+from apps.catalog.forms import TeamSitesMixin, finite_formfield, require_at_least
+from apps.catalog.models import Parallelism, Site
+
+from .models import Cadence, Precision, TaskProfile, Workload
+from .sections import SECTIONS
+
+HELP_TEXTS = {
+    "name": _("What the team calls this job."),
+    "description": _("Optional: anything a reviewer should know."),
+    "workload": _(
+        "Sets the memory formula (training, fine-tuning, inference-like), whether the job is "
+        "data-intensive (D1) and whether it is an online service (X1)."
+    ),
+    "cadence": _("Recurring jobs are worth templating; a one-off job rarely pays for a scheduler."),
+    "runs_per_quarter": _("How often it runs; retrofit effort is weighed against a year of runs."),
+    "params_b": _(
+        "Model size in billions of parameters; with the precision it gives the memory estimate. "
+        "Blank = no model (no estimate)."
+    ),
+    "precision": _("Bytes per parameter: fp32 4, bf16/fp16 2, fp8/int8 1, int4 0.5."),
+    "peak_gpu_mem_gb": _(
+        "Measured peak GPU memory of one replica; overrides the estimate. Blank = not measured."
+    ),
+    "gpus": _("GPUs you plan to run on. Blank = as many as the memory needs, whole machines."),
+    "parallelism": _(
+        "Split strategies the job's framework supports. Without tensor or pipeline, a model "
+        "larger than one GPU cannot be split."
+    ),
+    "coupling": _(
+        "How much the parts talk while running: tight keeps the job in one site; loose allows "
+        "the same city (cross hub only with 24 h or more of budget); none allows any site."
+    ),
+    "input_gb": _("Input data the job reads, in GB."),
+    "result_gb": _("Results it writes back, in GB."),
+    "compress_ratio": _("Size after compression ÷ before: 0 < r ≤ 1 (1 = not compressed)."),
+    "image_gb": _("Environment image shipped to a remote site, in GB."),
+    "access_pattern": _("Repeated full scans move the input once per pass."),
+    "data_passes": _("Full passes over the input (counts for repeated full scans)."),
+    "data_site": _("Where the input data sits now."),
+    "home_site": _("Where the team runs today: running here is waiting locally."),
+    "result_site": _("Where the results must end up."),
+    "compute_hours": _(
+        "The compute segment on the planned configuration, at relative speed 1.0."
+    ),
+    "budget_transfer_hours": _("Longest acceptable transfer time. Blank = no limit; 0 = none."),
+    "budget_queue_hours": _("Longest acceptable wait for capacity. Blank = no limit."),
+    "budget_compute_hours": _("Longest acceptable compute time. Blank = no limit."),
+    "delay_cost_per_hour": _(
+        "Value of one hour of waiting, in the team's currency; 0 = time costs nothing."
+    ),
+    "resumable": _("Restarts from a checkpoint after an interruption."),
+    "resume_verified": _("Resuming has actually been tried (needed before moving work)."),
+    "env_aligned": _("The remote environment matches: drivers, libraries, paths."),
+    "interruption_cost_hours": _("Work lost by one interruption, in hours."),
+    "env_simple": _("Few dependencies: runs elsewhere without rework."),
+    "image_packaged": _("Packaged as a container image."),
+    "offsite_allowed": _("Policy allows running at another site."),
+    "low_latency_online": _("Serves users under a tight latency bound (X1: stays local)."),
+    "stateful": _("Holds state that moving would lose (X2)."),
+    "compliance_restricted": _("The data may not leave its domain (X4)."),
+    "strict_consistency": _("Link jitter would become a business risk (X5)."),
+    "has_machines": _("The team already owns or rents machines."),
+    "has_scheduler": _("A scheduling layer already runs the team's jobs."),
+    "can_maintain_scheduler": _("Someone can operate a scheduler: using is not maintaining (J4)."),
+    "pain": _("What hurts today: jobs too slow, or queueing for resources."),
+}
+
+
+class TaskProfileForm(TeamSitesMixin, forms.ModelForm):
+    site_fields = ("data_site", "home_site", "result_site")
+
+    parallelism = forms.MultipleChoiceField(
+        label=_("parallelism supported"),
+        choices=Parallelism.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "checkbox-list"}),
+        help_text=HELP_TEXTS["parallelism"],
+    )
+
+    class Meta:
+        model = TaskProfile
+        fields = ["name", "description", *(n for _, _, names in SECTIONS for n in names)]
+        formfield_callback = finite_formfield
+        help_texts = HELP_TEXTS
+        widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.team = team
+        self.restrict_sites(team)
+        for name in (
+            "params_b",
+            "peak_gpu_mem_gb",
+            "input_gb",
+            "result_gb",
+            "image_gb",
+            "compute_hours",
+            "budget_transfer_hours",
+            "budget_queue_hours",
+            "budget_compute_hours",
+            "delay_cost_per_hour",
+            "interruption_cost_hours",
+        ):
+            require_at_least(self.fields[name], 0)
+        require_at_least(self.fields["compress_ratio"], 0, above=True)
+        self.fields["compress_ratio"].validators.append(_ratio_at_most_one)
+        self.fields["compress_ratio"].widget.attrs["max"] = 1
+        for name in ("runs_per_quarter", "data_passes", "gpus"):
+            require_at_least(self.fields[name], 1)
+
+    def fieldsets(self) -> list[tuple[str, object, list]]:
+        """(key, legend, bound fields) per section; the name and description open the first."""
+        groups = []
+        for key, legend, names in SECTIONS:
+            fields = [self[n] for n in names]
+            if key == "workload":
+                fields = [self["name"], self["description"], *fields]
+            groups.append((key, legend, fields))
+        return groups
+
+
+def _ratio_at_most_one(value):
+    if value is not None and value > 1:
+        raise forms.ValidationError(
+            _("Enter a ratio of at most 1 (size after compression ÷ before)."), code="max"
+        )
+
+
+class ProfileFilterForm(forms.Form):
+    """The list's search and filters; an invalid value is ignored rather than refused."""
+
+    q = forms.CharField(label=_("Search"), required=False, max_length=100)
+    workload = forms.ChoiceField(
+        label=_("workload"), required=False, choices=[("", _("All workloads")), *Workload.choices]
+    )
+    cadence = forms.ChoiceField(
+        label=_("cadence"), required=False, choices=[("", _("Any cadence")), *Cadence.choices]
+    )
+    site = forms.ModelChoiceField(
+        label=_("site"),
+        required=False,
+        queryset=Site.objects.none(),
+        empty_label=_("Any site"),
+        help_text=_("Data, home or result site."),
+    )
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["site"].queryset = Site.objects.for_team(team).order_by("code")
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("data-autosubmit", "")
+        self.fields["q"].widget.attrs.pop("data-autosubmit")
+        self.fields["q"].widget.attrs["placeholder"] = _("Name contains…")
+
+    def filters(self) -> dict:
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return {key: data[key] for key in ("q", "workload", "cadence", "site") if data.get(key)}
+
+
+class SizingForm(forms.Form):
+    """How many GPUs does my model need: size, precision, workload, optional measured peak."""
+
+    params_b = forms.FloatField(
+        label=_("parameters (billions)"), min_value=0, help_text=HELP_TEXTS["params_b"]
+    )
+    precision = forms.ChoiceField(
+        label=_("precision"),
+        choices=Precision.choices,
+        initial=Precision.BF16,
+        help_text=HELP_TEXTS["precision"],
+    )
+    workload = forms.ChoiceField(
+        label=_("workload"),
+        choices=Workload.choices,
+        initial=Workload.INFERENCE,
+        help_text=_("Training counts weights, gradients and Adam states (16 bytes a parameter)."),
+    )
+    peak_gpu_mem_gb = forms.FloatField(
+        label=_("measured peak GPU memory (GB)"),
+        required=False,
+        min_value=0,
+        help_text=HELP_TEXTS["peak_gpu_mem_gb"],
+    )
+    parallelism = forms.MultipleChoiceField(
+        label=_("parallelism supported"),
+        choices=Parallelism.choices,
+        required=False,
+        initial=["data", "tensor"],
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "checkbox-list"}),
+        help_text=_("With tensor or pipeline, a model larger than one GPU can fill a machine."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("params_b", "peak_gpu_mem_gb"):
+            self.fields[name].validators.append(_finite_magnitude)
+
+
+def _finite_magnitude(value):
+    from apps.catalog.forms import MAX_MAGNITUDE
+
+    if value is not None and abs(value) > MAX_MAGNITUDE:
+        raise forms.ValidationError(_("Enter a number no larger than 10¹² in size."))

@@ -1,0 +1,191 @@
+"""Forms of the review pages. Choices are always limited to the current team's objects."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.catalog.models import NetworkLink, Offer
+from apps.profiles.models import TaskProfile
+
+from .models import Candidate, Decision, ReviewState
+
+
+class VersionField(forms.IntegerField):
+    """The review version the page was rendered with (optimistic lock)."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("min_value", 0)
+        super().__init__(**kwargs)
+
+
+class ReviewFilterForm(forms.Form):
+    q = forms.CharField(
+        label=_("Search"),
+        required=False,
+        max_length=100,
+        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("Title or task")}),
+    )
+    state = forms.ChoiceField(
+        label=_("State"),
+        required=False,
+        choices=[("", _("All states")), *ReviewState.choices],
+        widget=forms.Select(attrs={"data-autosubmit": ""}),
+    )
+    task = forms.TypedChoiceField(
+        label=_("Task"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        widget=forms.Select(attrs={"data-autosubmit": ""}),
+    )
+    author = forms.TypedChoiceField(
+        label=_("Author"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        widget=forms.Select(attrs={"data-autosubmit": ""}),
+    )
+
+    def __init__(self, *args, tasks=(), authors=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["task"].choices = [("", _("All tasks")), *tasks]
+        self.fields["author"].choices = [("", _("All authors")), *authors]
+
+
+class ReviewCreateForm(forms.Form):
+    """A task profile, a title, and the offers to compare with a machine count each."""
+
+    title = forms.CharField(
+        label=_("Title"),
+        max_length=200,
+        help_text=_("What is being decided, e.g. “Fine-tune 7B in Q3: where and on what”."),
+    )
+    task = forms.ModelChoiceField(
+        label=_("Task profile"),
+        queryset=TaskProfile.objects.none(),
+        help_text=_("The job being planned: its size, data and time budget."),
+    )
+    offers = forms.ModelMultipleChoiceField(
+        label=_("Candidates"),
+        queryset=Offer.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Tick the offers to compare; each becomes a candidate with its checklist."),
+    )
+
+    def __init__(self, *args, team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["task"].queryset = TaskProfile.objects.filter(team=team).order_by("name")
+        offers = Offer.objects.filter(team=team).select_related("site").order_by(
+            "provider", "name"
+        )
+        self.fields["offers"].queryset = offers
+        self.offer_rows = []
+        for offer in offers:
+            name = f"machines_{offer.pk}"
+            self.fields[name] = forms.IntegerField(
+                label=_("Machines"),
+                min_value=1,
+                max_value=offer.max_machines,
+                initial=1,
+                required=False,
+                widget=forms.NumberInput(attrs={"min": 1, "class": "input input--narrow"}),
+            )
+            self.offer_rows.append((offer, name))
+
+    def offer_fields(self):
+        """(offer, checked, machines bound field) per offer, for the table of the page."""
+        chosen = {str(v) for v in (self["offers"].value() or [])}
+        return [(offer, str(offer.pk) in chosen, self[name]) for offer, name in self.offer_rows]
+
+    def candidates(self) -> list[tuple[Offer, int]]:
+        return [
+            (offer, self.cleaned_data.get(f"machines_{offer.pk}") or 1)
+            for offer in self.cleaned_data["offers"]
+        ]
+
+
+class ReviewTitleForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=200)
+    version = VersionField()
+
+
+class ReservedLinksForm(forms.Form):
+    links = forms.ModelMultipleChoiceField(
+        label=_("Reserved channels"),
+        queryset=NetworkLink.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "SPEC H: a plan that moves data is ready to dispatch only when every link it uses "
+            "is reserved. Only reservable links are listed."
+        ),
+    )
+    version = VersionField()
+
+    def __init__(self, *args, team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["links"].queryset = (
+            NetworkLink.objects.filter(team=team, reservable=True)
+            .select_related("from_site", "to_site")
+            .order_by("from_site__code", "to_site__code")
+        )
+
+
+class CandidateAddForm(forms.Form):
+    offer = forms.ModelChoiceField(label=_("Offer"), queryset=Offer.objects.none())
+    machines = forms.IntegerField(
+        label=_("Machines"), min_value=1, initial=1, widget=forms.NumberInput(attrs={"min": 1})
+    )
+    version = VersionField()
+
+    def __init__(self, *args, review, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["offer"].queryset = (
+            Offer.objects.filter(team_id=review.team_id)
+            .exclude(candidates__review=review)
+            .select_related("site")
+            .order_by("provider", "name")
+        )
+
+
+class CandidateChangeForm(forms.Form):
+    """Change the machine count of a candidate, or remove it (`action`)."""
+
+    candidate = forms.ModelChoiceField(queryset=Candidate.objects.none(), widget=forms.HiddenInput)
+    machines = forms.IntegerField(label=_("Machines"), min_value=1, required=False)
+    version = VersionField()
+
+    def __init__(self, *args, review, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["candidate"].queryset = Candidate.objects.filter(review=review).select_related(
+            "offer"
+        )
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(label=_("Decision"), choices=Decision.choices)
+    comment = forms.CharField(
+        label=_("Comment"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Required when you request changes or reject: say what and why."),
+    )
+    snapshot = forms.IntegerField(widget=forms.HiddenInput)
+    version = VersionField()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("decision") in {Decision.REJECT, Decision.REQUEST_CHANGES} and not (
+            data.get("comment") or ""
+        ).strip():
+            self.add_error("comment", _("Say why: a comment is required for this decision."))
+        return data
+
+
+class VersionForm(forms.Form):
+    version = VersionField()

@@ -1,0 +1,189 @@
+"""Reads of reviews: the team's list, the reviewer's queue, one review's page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+
+from apps.accounts.models import Role
+from apps.checklists.models import AnswerStatus, Question
+from apps.profiles.models import TaskProfile
+from apps.scoring import engine
+from apps.scoring.services import build_review_input
+
+from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
+
+DECIDER_ROLES = (Role.REVIEWER, Role.OWNER)
+QUESTION_COUNT = len(Question.values)
+
+
+def _with_round_approvals(queryset: QuerySet) -> QuerySet:
+    return queryset.annotate(
+        round_approvals=Count(
+            "signoffs",
+            filter=Q(signoffs__decision=Decision.APPROVE, signoffs__round=F("round")),
+            distinct=True,
+        ),
+        candidate_count=Count("candidates", distinct=True),
+    )
+
+
+def review_list(
+    *,
+    team,
+    state: str | None = None,
+    task_id: int | None = None,
+    author_id: int | None = None,
+    q: str | None = None,
+) -> QuerySet[Review]:
+    """The team's reviews, newest change first, with counts for the list (one query a page)."""
+    reviews = Review.objects.for_team(team).select_related("task", "author")
+    if state:
+        reviews = reviews.filter(state=state)
+    if task_id:
+        reviews = reviews.filter(task_id=task_id)
+    if author_id:
+        reviews = reviews.filter(author_id=author_id)
+    if q:
+        reviews = reviews.filter(Q(title__icontains=q) | Q(task__name__icontains=q))
+    return _with_round_approvals(reviews).order_by("-updated_at", "-id")
+
+
+def review_filter_choices(team) -> dict[str, list]:
+    """Tasks and authors to filter the team's reviews by (two queries)."""
+    User = get_user_model()
+    return {
+        "tasks": list(
+            TaskProfile.objects.filter(team=team).order_by("name").values_list("pk", "name")
+        ),
+        "authors": list(
+            User.objects.filter(authored_reviews__team=team)
+            .distinct()
+            .order_by("username")
+            .values_list("pk", "username")
+        ),
+    }
+
+
+def _waiting_for(user) -> QuerySet[Review]:
+    """Submitted reviews of teams where `user` decides, not authored by them, without their
+    decision in the current round."""
+    decided = SignOff.objects.filter(review=OuterRef("pk"), reviewer=user, round=OuterRef("round"))
+    return (
+        Review.objects.filter(
+            state=ReviewState.SUBMITTED,
+            team__memberships__user=user,
+            team__memberships__role__in=DECIDER_ROLES,
+        )
+        .exclude(author=user)
+        .exclude(Exists(decided))
+    )
+
+
+def approvals_queue(user) -> QuerySet[Review]:
+    """The reviewer's queue, oldest submission first (it has waited longest)."""
+    if not getattr(user, "is_authenticated", False):
+        return Review.objects.none()
+    queue = _waiting_for(user).select_related("task", "author", "team")
+    return _with_round_approvals(queue).order_by("submitted_at", "id")
+
+
+def approvals_waiting_count(user) -> int:
+    """How many reviews wait for this user's decision: the navigation badge. One query."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return _waiting_for(user).count()
+
+
+@dataclass
+class CandidateView:
+    candidate: Candidate
+    offer: dict[str, Any]  # the offer as the engine sees it (frozen once approved)
+    answered: int
+    unanswered: int
+    ready_to_sign: bool
+    blocked_rules: list[str]
+
+
+def review_candidates(review: Review, review_input: dict, output: dict | None) -> list:
+    candidates = (
+        review.candidates.select_related("offer__site")
+        .annotate(
+            answered_count=Count("answers", filter=Q(answers__status=AnswerStatus.ANSWERED))
+        )
+        .order_by("position", "id")
+    )
+    offers = {str(o["id"]): o for o in review_input.get("offers", [])}
+    signoff = (output or {}).get("signoff", {})
+    views = []
+    for c in candidates:
+        unanswered = QUESTION_COUNT - c.answered_count
+        views.append(
+            CandidateView(
+                candidate=c,
+                offer=offers.get(str(c.offer_id), {}),
+                answered=c.answered_count,
+                unanswered=unanswered,
+                ready_to_sign=unanswered < 2,
+                blocked_rules=signoff.get(str(c.offer_id), {}).get("rules", []),
+            )
+        )
+    return views
+
+
+def review_signoffs(review: Review) -> list[SignOff]:
+    return list(review.signoffs.select_related("reviewer").order_by("created_at", "id"))
+
+
+def review_timeline(review: Review) -> list[AuditEvent]:
+    return list(review.audit_events.select_related("actor").order_by("created_at", "id"))
+
+
+def review_page(review: Review, *, user, membership, snapshot) -> dict[str, Any]:
+    """Everything the review page shows besides the evaluation block."""
+    review_input = build_review_input(review)
+    output = snapshot.output if snapshot is not None else None
+    signoffs = review_signoffs(review)
+    round_signoffs = [s for s in signoffs if s.round == review.round]
+    decided = any(s.reviewer_id == user.pk for s in round_signoffs)
+    can_review = bool(membership and membership.can_review)
+    preview = None
+    if output is not None and review.state == ReviewState.SUBMITTED and can_review:
+        chosen = output.get("chosen")
+        preview = engine.signoff_check(
+            output,
+            offer_id=chosen["offer"] if chosen else "",
+            author_id=review.author_id,
+            reviewer_id=user.pk,
+            previous_decider_ids=[s.reviewer_id for s in round_signoffs],
+            snapshot_is_latest=True,
+        )
+    chosen = (output or {}).get("chosen")
+    return {
+        "task_input": review_input.get("task", {}),
+        "candidates": review_candidates(review, review_input, output),
+        "reserved_links": list(
+            review.reserved_links.select_related("from_site", "to_site").order_by("id")
+        ),
+        "signoffs": signoffs,
+        "round_approvals": sum(1 for s in round_signoffs if s.decision == Decision.APPROVE),
+        "changes_request": next(
+            (s for s in reversed(signoffs) if s.decision == Decision.REQUEST_CHANGES), None
+        ),
+        "timeline": review_timeline(review),
+        "chosen_offer_id": chosen["offer"] if chosen else None,
+        "approve_check": preview,
+        "is_author": review.author_id == user.pk,
+        "can_edit": review.is_editable and membership is not None,
+        "can_decide": (
+            review.state == ReviewState.SUBMITTED
+            and can_review
+            and review.author_id != user.pk
+            and not decided
+        ),
+        "has_decided": decided,
+        "can_clone": review.is_final and membership is not None,
+    }

@@ -1,0 +1,70 @@
+"""The history filters (a GET form: every filter is in the URL, so a filtered list can be shared)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.reviews.models import Decision, ReviewState
+
+from .selectors import HistoryFilters
+
+
+class HistoryFilterForm(forms.Form):
+    team = forms.TypedChoiceField(label=_("Team"), required=False, coerce=int, empty_value=None)
+    task = forms.TypedChoiceField(label=_("Task"), required=False, coerce=int, empty_value=None)
+    state = forms.ChoiceField(
+        label=_("Review state"),
+        required=False,
+        help_text=_("The review's state now."),
+    )
+    decision = forms.ChoiceField(
+        label=_("Decision"), required=False, help_text=_("A sign-off with this decision.")
+    )
+    reviewer = forms.TypedChoiceField(
+        label=_("Reviewer"), required=False, coerce=int, empty_value=None,
+        help_text=_("Who signed off."),
+    )
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args, memberships=(), tasks=(), reviewers=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        anything = [("", _("All"))]
+        self.fields["team"].choices = anything + [(m.team_id, m.team.name) for m in memberships]
+        several_teams = len(memberships) > 1
+        self.fields["task"].choices = anything + [
+            (t.pk, f"{t.name} · {t.team.name}" if several_teams else t.name) for t in tasks
+        ]
+        self.fields["state"].choices = anything + list(ReviewState.choices)
+        self.fields["decision"].choices = anything + list(Decision.choices)
+        self.fields["reviewer"].choices = anything + [
+            (u.pk, u.get_full_name() or u.get_username()) for u in reviewers
+        ]
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("data-autosubmit", "")
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("date_from"), cleaned.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", _("The end date is before the start date."))
+        return cleaned
+
+    def filters(self) -> HistoryFilters:
+        """The valid filters; a field with an error does not filter."""
+        data = getattr(self, "cleaned_data", {}) if self.is_bound else {}
+        valid = {k: v for k, v in data.items() if k not in self.errors}
+        return HistoryFilters(
+            team=valid.get("team"),
+            task=valid.get("task"),
+            state=valid.get("state") or "",
+            decision=valid.get("decision") or "",
+            reviewer=valid.get("reviewer"),
+            date_from=valid.get("date_from"),
+            date_to=valid.get("date_to") if "date_to" not in self.errors else None,
+        )

@@ -1,0 +1,81 @@
+"""POST /api/v1/evaluate: the engine over HTTP, with session or team-token auth."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from apps.accounts.tokens import api_token_create, api_token_revoke
+from apps.scoring import engine
+from tests.scoring.engine_fixtures import make_input, offer, task
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/evaluate"
+
+
+def post(client, body, **headers):
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    return client.post(URL, data=data, content_type="application/json", **headers)
+
+
+class EvaluateApiTests:
+    def test_it_needs_authentication(self, client):
+        response = post(client, make_input(task(), offers=[offer("a")]))
+        assert response.status_code == 401
+
+    def test_it_evaluates_with_a_team_token(self, client, team):
+        _, raw = api_token_create(team=team, name="pipeline")
+        body = make_input(task(), offers=[offer("a")])
+        response = post(client, body, HTTP_AUTHORIZATION=f"Bearer {raw}")
+        assert response.status_code == 200
+        assert response.json() == engine.evaluate(body)
+        # 7B bf16 inference: 7 × 2 × 1.2 = 16.8 GB, one GPU (SPEC A).
+        assert response.json()["sizing"]["estimated_gpu_mem_gb"] == 16.8
+
+    def test_a_revoked_or_unknown_token_is_refused(self, client, team):
+        token, raw = api_token_create(team=team, name="old")
+        api_token_revoke(token=token)
+        body = make_input(task(), offers=[offer("a")])
+        assert post(client, body, HTTP_AUTHORIZATION=f"Bearer {raw}").status_code == 401
+        assert post(client, body, HTTP_AUTHORIZATION="Bearer csr_nope").status_code == 401
+
+    def test_it_evaluates_for_a_signed_in_user_with_csrf(self, member):
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(member)
+        body = make_input(task(), offers=[offer("a")])
+        assert post(client, body).status_code == 403  # no CSRF token: refused
+        client.get("/")
+        token = client.cookies["csrftoken"].value
+        response = post(client, body, HTTP_X_CSRFTOKEN=token)
+        assert response.status_code == 200
+        assert response.json()["platform"] == "compute_platform"
+
+    def test_bad_input_is_422_naming_every_field(self, client, team):
+        _, raw = api_token_create(team=team, name="pipeline")
+        body = make_input(task(compress_ratio=1.5, compute_hours=-1), offers=[offer("a", price="x")])
+        response = post(client, body, HTTP_AUTHORIZATION=f"Bearer {raw}")
+        assert response.status_code == 422
+        fields = {e["field"] for e in response.json()["errors"]}
+        assert {"task.compress_ratio", "task.compute_hours", "offers[0].price"} <= fields
+
+    def test_a_body_that_is_not_json_is_422(self, client, team):
+        _, raw = api_token_create(team=team, name="pipeline")
+        response = post(client, "{not json", HTTP_AUTHORIZATION=f"Bearer {raw}")
+        assert response.status_code == 422
+        assert response.json()["errors"][0]["field"] == ""
+
+    def test_nan_in_the_body_is_422_not_500(self, client, team):
+        _, raw = api_token_create(team=team, name="pipeline")
+        text = json.dumps(make_input(task(), offers=[offer("a")])).replace(
+            '"compute_hours": 10', '"compute_hours": NaN'
+        )
+        response = post(client, text, HTTP_AUTHORIZATION=f"Bearer {raw}")
+        assert response.status_code == 422
+        assert "task.compute_hours" in {e["field"] for e in response.json()["errors"]}
+
+    def test_it_publishes_an_openapi_schema(self, client):
+        schema = client.get("/api/v1/openapi.json").json()
+        assert schema["openapi"].startswith("3.")
+        assert "/api/v1/evaluate" in schema["paths"]
