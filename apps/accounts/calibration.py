@@ -29,8 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from .thresholds import show
 
@@ -287,12 +286,12 @@ def reasoning(s: Suggestion, *, measure: str, current: float | None) -> str:
         ) % {"current": show(current), "correct": s.current_correct, "n": s.labelled}
     if s.correct == s.labelled:
         return _(
-            "Of %(n)d labelled tasks, the %(measure)s of all %(bad)d bad ones was above %(hi)s; "
-            "the %(good)d good ones were at or below %(lo)s → suggest %(value)s "
+            "Of %(n)d labelled tasks, the %(measure)s of all %(bad)d bad ones was %(hi)s or more; "
+            "the %(good)d good ones had at most %(lo)s → suggest %(value)s "
             "(the current %(current)s gets %(current_correct)d of %(n)d right)."
         ) % {
             "n": s.labelled, "bad": s.n_bad, "good": s.n_good, "measure": measure,
-            "hi": show(s.hi), "lo": show(s.lo), "value": show(s.value),
+            "hi": show(s.hi, 4), "lo": show(s.lo, 4), "value": show(s.value),
             "current": show(current), "current_correct": s.current_correct,
         }
     return _(
@@ -320,17 +319,16 @@ def _vline(x: float, color: str, dash: str) -> dict[str, Any]:
     }
 
 
-def _line_label(x: float, text: str, color: str, y: float) -> dict[str, Any]:
+def _line_label(x: float, text: str, color: str, y: float, anchor: str) -> dict[str, Any]:
     return {
         "x": x, "y": y, "xref": "x", "yref": "paper", "text": text, "showarrow": False,
-        "font": {"color": color, "size": 11}, "xanchor": "left", "bgcolor": "rgba(255,255,255,.8)",
+        "font": {"color": color, "size": 11}, "xanchor": anchor, "yanchor": "bottom",
     }
 
 
 def strip_figure(
     values: list[tuple[float, str, str]],
     *,
-    title: str,
     axis: str,
     current: float | None,
     suggested: float | None,
@@ -358,29 +356,27 @@ def strip_figure(
             }
         )
     shapes, annotations = [], []
+    # The lower line's label leans left, the higher one's right, so the two never overlap.
+    lower = suggested is not None and current is not None and suggested < current
     if current is not None:
         shapes.append(_vline(current, CURRENT_COLOR, "solid"))
         annotations.append(
-            _line_label(current, _("current %(v)s") % {"v": show(current)}, CURRENT_COLOR, 1.08)
+            _line_label(current, _("current %(v)s") % {"v": show(current)}, CURRENT_COLOR, 1.0,
+                        "left" if lower or suggested is None else "right")
         )
     if suggested is not None:
         shapes.append(_vline(suggested, SUGGESTED_COLOR, "dash"))
         annotations.append(
-            _line_label(
-                suggested, _("suggested %(v)s") % {"v": show(suggested)}, SUGGESTED_COLOR, 1.0
-            )
+            _line_label(suggested, _("suggested %(v)s") % {"v": show(suggested)},
+                        SUGGESTED_COLOR, 1.0, "right" if lower else "left")
         )
-    positive = [v for v, _lab, _n in values if v is not None and v > 0]
-    log = bool(positive) and len(positive) == len(values) and max(positive) / min(positive) > 100
     return {
         "data": data,
         "layout": {
-            "title": {"text": title, "font": {"size": 14}, "x": 0, "xanchor": "left"},
-            "height": 300,
+            "height": 280,
             "showlegend": False,
-            "margin": {"t": 56, "r": 16, "b": 48, "l": 72},
-            "xaxis": {"title": {"text": axis}, "type": "log" if log else "linear",
-                      "zeroline": False},
+            "margin": {"t": 28, "r": 16, "b": 48, "l": 72},
+            "xaxis": {"title": {"text": axis}, "zeroline": False, "rangemode": "tozero"},
             "yaxis": {
                 "type": "category",
                 "categoryorder": "array",
@@ -393,7 +389,7 @@ def strip_figure(
     }
 
 
-def over_budget_figure(points: list[TaskPoint], *, title: str) -> dict[str, Any]:
+def over_budget_figure(points: list[TaskPoint]) -> dict[str, Any]:
     """M3 has no team threshold: tasks by number of segments over budget, per outcome."""
     names = _outcome_names()
     buckets = ["0", "1", "2", "3"]
@@ -414,11 +410,11 @@ def over_budget_figure(points: list[TaskPoint], *, title: str) -> dict[str, Any]
     return {
         "data": data,
         "layout": {
-            "title": {"text": title, "font": {"size": 14}, "x": 0, "xanchor": "left"},
-            "height": 300,
+            "height": 280,
             "barmode": "group",
-            "margin": {"t": 56, "r": 16, "b": 48, "l": 56},
-            "legend": {"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top"},
+            "margin": {"t": 28, "r": 16, "b": 48, "l": 56},
+            "legend": {"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02,
+                       "yanchor": "bottom"},
             "xaxis": {"title": {"text": _("segments over their latency budget")},
                       "type": "category"},
             "yaxis": {"title": {"text": _("tasks")}, "rangemode": "tozero", "dtick": 1},
@@ -478,7 +474,7 @@ def indicators(points: list[TaskPoint], current: dict[str, float]) -> list[dict[
                         "over": sum(1 for p in labelled if p.over_budget),
                         "bad": sum(1 for p in labelled if p.over_budget and p.label == BAD),
                     },
-                    "figure": over_budget_figure(points, title=title),
+                    "figure": over_budget_figure(points),
                     "values": len(points),
                 }
             )
@@ -496,9 +492,10 @@ def indicators(points: list[TaskPoint], current: dict[str, float]) -> list[dict[
                 "suggestion": suggestion,
                 "reasoning": reasoning(suggestion, measure=str(spec["measure"]),
                                        current=current_value),
+                "current_text": show(current_value),
+                "suggested_text": show(suggestion.value),
                 "figure": strip_figure(
                     values,
-                    title=title,
                     axis=str(spec["axis"]),
                     current=current_value,
                     suggested=suggestion.value,

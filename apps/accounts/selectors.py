@@ -8,7 +8,8 @@ for the few rows shown.
 from __future__ import annotations
 
 from django.apps import apps
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.utils.translation import gettext as _
 
 from . import calibration, thresholds
 from .models import Membership, Role, Team
@@ -47,25 +48,14 @@ def home_summary(*, user, team: Team | None) -> dict:
     return {"summary": counts}
 
 
-def waiting_for_decision(*, user, memberships: list[Membership]):
-    """Submitted reviews the user may decide on and has not decided in the current round.
+def waiting_for_decision(*, user):
+    """Submitted reviews the user may decide on and has not decided in the current round
+    (every team where they review; never their own): the reviews app's approvals queue."""
+    from apps.reviews.selectors import approvals_queue
 
-    Reviews of every team where the user reviews (reviewer or owner), never their own.
-    """
-    Review = _model("reviews.Review")
-    SignOff = _model("reviews.SignOff")
-    team_ids = [m.team_id for m in memberships if m.can_review]
-    decided = SignOff.objects.filter(review=OuterRef("pk"), reviewer=user, round=OuterRef("round"))
-    return (
-        Review.objects.filter(team_id__in=team_ids, state="submitted")
-        .exclude(author=user)
-        .exclude(Exists(decided))
-        .select_related("team", "task", "author")
-        .only(
-            "id", "title", "state", "round", "submitted_at", "updated_at", "team__name",
-            "task__name", "author__username", "approvals_required",
-        )
-        .order_by("submitted_at", "id")
+    return approvals_queue(user).only(
+        "id", "title", "state", "round", "submitted_at", "updated_at", "approvals_required",
+        "team__name", "task__name", "author__username",
     )
 
 
@@ -160,7 +150,7 @@ def home_dashboard(*, user, team: Team | None, memberships: list[Membership]) ->
     if team is None:
         return context
     team_ids = [m.team_id for m in memberships]
-    waiting_qs = waiting_for_decision(user=user, memberships=memberships)
+    waiting_qs = waiting_for_decision(user=user)
     waiting = list(waiting_qs[:DASHBOARD_ROWS])
     waiting_total = waiting_qs.count()
     drafts, drafts_total = _drafts(user=user, team_ids=team_ids)
@@ -280,13 +270,69 @@ def one_threshold_row(*, team: Team, key: str) -> dict:
     return threshold_row(key, team, last)
 
 
+def _tier_label(tier) -> str:
+    from apps.catalog.models import Tier
+
+    return str(dict(Tier.choices).get(tier, tier))
+
+
+def _role_label(role) -> str:
+    return str(dict(Role.choices).get(role, role or "—"))
+
+
+def describe_settings_event(event) -> str:
+    """One line, in the user's language, of what a settings change did."""
+    changes = event.changes or {}
+    action = event.action
+    if action in THRESHOLD_ACTIONS:
+        old, new = changes.get(event.target, [None, None])
+        spec = thresholds.SPECS.get(event.target)
+        values = {
+            "threshold": spec.label if spec else event.target,
+            "old": thresholds.show(old),
+            "new": thresholds.show(new),
+        }
+        if action == "team.threshold_reset":
+            return _("reset %(threshold)s to its default (%(old)s → %(new)s)") % values
+        if action == "team.threshold_adopted_from_calibration":
+            return _("adopted %(threshold)s from calibration (%(old)s → %(new)s)") % values
+        return _("set %(threshold)s (%(old)s → %(new)s)") % values
+    if action == "team.tier_validated":
+        return _("marked the tier %(tier)s validated") % {"tier": _tier_label(event.target)}
+    if action == "team.tier_unvalidated":
+        return _("withdrew the validation of the tier %(tier)s") % {
+            "tier": _tier_label(event.target)
+        }
+    if action in ("team.member_added", "team.member_role_changed", "team.member_removed"):
+        old, new = changes.get("role", [None, None])
+        values = {"user": event.target, "old": _role_label(old), "new": _role_label(new)}
+        if action == "team.member_added":
+            return _("added %(user)s as %(new)s") % values
+        if action == "team.member_removed":
+            return _("removed %(user)s (%(old)s)") % values
+        return _("changed the role of %(user)s (%(old)s → %(new)s)") % values
+    if action == "team.settings_updated":
+        parts = []
+        if "approvals_required" in changes:
+            old, new = changes["approvals_required"]
+            parts.append(_("approvals %(old)s → %(new)s") % {"old": old, "new": new})
+        if "currency" in changes:
+            old, new = changes["currency"]
+            parts.append(_("currency %(old)s → %(new)s") % {"old": old, "new": new})
+        return _("changed %(what)s") % {"what": ", ".join(str(p) for p in parts)}
+    return action
+
+
 def settings_audit(*, team: Team) -> list:
     AuditEvent = _model("reviews.AuditEvent")
-    return list(
+    events = list(
         AuditEvent.objects.filter(team=team, review=None, action__startswith="team.")
         .select_related("actor")
         .order_by("-created_at", "-id")[:SETTINGS_AUDIT_ROWS]
     )
+    for event in events:
+        event.description = describe_settings_event(event)
+    return events
 
 
 def settings_overview(*, team: Team) -> dict:
@@ -366,9 +412,11 @@ def calibration_points(*, team: Team) -> list[calibration.TaskPoint]:
 def calibration_overview(*, team: Team) -> dict:
     points = calibration_points(team=team)
     current = thresholds.effective(team.thresholds)
+    labelled = sum(1 for p in points if p.label != calibration.UNKNOWN)
     return {
         "points": points,
         "indicators": calibration.indicators(points, current),
-        "labelled": sum(1 for p in points if p.label != calibration.UNKNOWN),
+        "labelled": labelled,
         "min_labelled": calibration.MIN_LABELLED,
+        "needed": max(0, calibration.MIN_LABELLED - labelled),
     }

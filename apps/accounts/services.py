@@ -75,7 +75,8 @@ def _find_user(username_or_email: str):
         return users[0]
     if not users:
         raise ValidationError(
-            {"username_or_email": _("No user with this username or email. They must sign up first.")}
+            {"username_or_email": _("No user with this username or email: they need an account "
+                                    "first.")}
         )
     raise ValidationError(
         {"username_or_email": _("Several users share this email; enter the username instead.")}

@@ -125,8 +125,8 @@ def range_error(key: str, value: float) -> str | None:
     return None
 
 
-def show(value: float | None) -> str:
+def show(value: float | None, digits: int = 6) -> str:
     """A threshold as people write it: 0.2, 100, 0.125 (no float noise)."""
     if value is None:
         return "—"
-    return f"{float(value):.6g}"
+    return f"{float(value):.{digits}g}"

@@ -27,4 +27,5 @@ def validation_errors(request, exc: NinjaValidationError):
 
 
 from . import evaluate  # noqa: E402,F401  (registers the /evaluate route)
-from apps.benchmarks import api as _benchmarks_api  # noqa: E402,F401  (registers /benchmarks)
+
+api.add_router("/benchmarks", "apps.benchmarks.api.router")  # POST/GET /benchmarks

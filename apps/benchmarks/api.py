@@ -15,14 +15,18 @@ from typing import Literal
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from ninja import Field, Header, Query, Router, Schema
+from ninja import Field, Header, Query, Router, Schema, Status
 
 from apps.accounts.models import Membership, Role
+from apps.api.auth import UserSessionAuth, token_auth
 
 from . import services
 from .models import BenchmarkRecord, Source
 
-router = Router(tags=["benchmarks"])
+# CSRF for session callers is checked inside UserSessionAuth.authenticate (a failed check means
+# "not authenticated": 401). Ninja's own pre-check is off here so that a bad or revoked Bearer
+# token answers 401 too, instead of a misleading 403 "CSRF check Failed" from the cookie scheme.
+router = Router(tags=["benchmarks"], auth=[token_auth, UserSessionAuth(csrf=False)])
 
 Kind = Literal["single", "multi", "network_probe", "pilot_migration"]
 
@@ -136,7 +140,7 @@ def benchmark_post(
     principal = request.auth
     team = principal.team_for_write(payload.team)
     if team is None:
-        return 422, _errors("team", _("Not a team this token or user can write to."))
+        return Status(422, _errors("team", _("Not a team this token or user can write to.")))
     if principal.token is None:
         role = (
             Membership.objects.filter(user=principal.user, team=team)
@@ -144,7 +148,9 @@ def benchmark_post(
             .first()
         )
         if role not in (Role.MEMBER, Role.OWNER):
-            return 403, _errors("", _("Reviewers read benchmark records; members record them."))
+            return Status(
+                403, _errors("", _("Reviewers read benchmark records; members record them."))
+            )
     data = payload.model_dump(exclude_unset=True)
     data.pop("team", None)
     if not data.get("idempotency_key") and idempotency_key:
@@ -154,8 +160,8 @@ def benchmark_post(
             team=team, data=data, source=Source.API, created_by=principal.user
         )
     except services.BenchmarkValidationError as exc:
-        return 422, {"errors": exc.as_list()}
-    return (201 if created else 200), record_out(record)
+        return Status(422, {"errors": exc.as_list()})
+    return Status(201 if created else 200, record_out(record))
 
 
 @router.get("", response=list[BenchmarkOut], summary="The caller's teams' benchmark records")
@@ -176,12 +182,3 @@ def benchmark_get(
     if kind is not None:
         records = records.filter(kind=kind)
     return [record_out(r) for r in records[offset : offset + limit]]
-
-
-def _register() -> None:
-    from apps.api.api import api
-
-    api.add_router("/benchmarks", router)
-
-
-_register()

@@ -63,7 +63,10 @@ def scaling_figure(runs: list, baseline) -> dict | None:
         template="plotly_white",
         title={"text": _("Scaling: speedup against GPUs")},
         xaxis={"title": {"text": _("GPUs")}, "rangemode": "tozero"},
-        yaxis={"title": {"text": _("Speedup vs the fastest single run (×)")}, "rangemode": "tozero"},
+        yaxis={
+            "title": {"text": _("Speedup vs the fastest single run (×)")},
+            "rangemode": "tozero",
+        },
         legend={"orientation": "h", "y": -0.2},
         height=380,
     )

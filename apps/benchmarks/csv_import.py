@@ -139,9 +139,8 @@ def parse_csv(content: str) -> ImportResult:
                 )
             result.rows.append(row)
     except csv.Error as exc:
-        file_errors.append(
-            RowError("", _("Line %(line)s is not valid CSV: %(e)s") % {"line": last_line + 1, "e": exc})
-        )
+        message = _("Line %(line)s is not valid CSV: %(e)s") % {"line": last_line + 1, "e": exc}
+        file_errors.append(RowError("", message))
     if not result.rows and not file_errors:
         file_errors.append(RowError("", _("The file has a header but no rows.")))
     if file_errors:

@@ -53,7 +53,11 @@ class BenchmarkForm(forms.Form):
     comm_hours = _number(
         _("Communication hours"), _("Cross-machine communication, when measured (optional).")
     )
-    peak_gpu_mem_gb = _number(_("Peak GPU memory (GB)"), _("Optional; per GPU."))
+    peak_gpu_mem_gb = _number(
+        _("Peak GPU memory (GB)"),
+        _("Optional: one replica's peak over all its GPUs. On a single-machine run it replaces "
+          "the engine's memory estimate."),
+    )
     failure_reruns = _number(_("Failure reruns"), _("How many times the run failed and was rerun."),
                              0, integer=True)
     hours_lost_per_rerun = _number(_("Hours lost per rerun"), _("Work lost by one failure."))
@@ -136,7 +140,9 @@ class CsvUploadForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         required=False,
-        help_text=_("UTF-8, comma-separated, header on line 1. Download the template for the columns."),
+        help_text=_(
+            "UTF-8, comma-separated, header on line 1. Download the template for the columns."
+        ),
     )
     content = forms.CharField(required=False, widget=forms.Textarea(attrs={"hidden": True}))
 

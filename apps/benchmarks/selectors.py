@@ -108,9 +108,13 @@ def task_comparison(*, profile: TaskProfile) -> TaskComparison:
     if output is not None:
         bench = dict(output.get("benchmark") or {})
         inputs = data.get("benchmarks", [])
-        for key in ("single_benchmark", "multi_benchmark"):
-            index = bench.get(key)
-            if isinstance(index, int) and 0 <= index < len(inputs):
+        for side in ("single", "multi"):
+            # The engine names the compared records by id (or, in older versions, by index).
+            ref = bench.get(f"{side}_benchmark")
+            index = bench.get(f"{side}_index", ref if isinstance(ref, int) else None)
+            if isinstance(ref, str):
+                pair_ids.add(ref)
+            elif isinstance(index, int) and 0 <= index < len(inputs):
                 pair_ids.add(str(inputs[index].get("id")))
         comparison.verdict = bench
         comparison.findings = [

@@ -192,7 +192,7 @@ def benchmark_import_csv(
         try:
             row.cleaned = benchmark_clean(team=team, data=row.values, lookups=lookups)
         except BenchmarkValidationError as exc:
-            row.errors.extend(RowError(f, m) for f, messages in exc.errors.items() for m in messages)
+            row.errors.extend(_row_errors(exc))
         if key is not None:
             if key in seen_keys:
                 row.errors.append(
@@ -230,7 +230,7 @@ def benchmark_import_csv(
         try:
             _model_check(record)
         except BenchmarkValidationError as exc:
-            row.errors.extend(RowError(f, m) for f, messages in exc.errors.items() for m in messages)
+            row.errors.extend(_row_errors(exc))
         records.append(record)
     result.collect_errors()
     if not result.ok:
@@ -248,6 +248,10 @@ def benchmark_import_csv(
         row.record = record
     result.saved = True
     return result
+
+
+def _row_errors(exc: BenchmarkValidationError) -> list[RowError]:
+    return [RowError(name, m) for name, messages in exc.errors.items() for m in messages]
 
 
 class ProbeNotApplicable(Exception):

@@ -7,6 +7,7 @@ import math
 from django import forms
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team
@@ -139,10 +140,10 @@ class OfferForm(TeamSitesMixin, forms.ModelForm):
     site_fields = ("site",)
 
     parallelism = forms.MultipleChoiceField(
-        label=_("parallelism supported"),
+        label=capfirst(_("parallelism supported")),
         choices=Parallelism.choices,
         required=False,
-        widget=forms.CheckboxSelectMultiple(attrs={"class": "checkbox-list"}),
+        widget=forms.CheckboxSelectMultiple,
         help_text=_("The split strategies the platform runs."),
     )
 
@@ -202,9 +203,7 @@ class OfferForm(TeamSitesMixin, forms.ModelForm):
         if data.get("billing_basis") == "contract":
             if "contract_hours" not in self.errors and not data.get("contract_hours"):
                 self.add_error("contract_hours", _("A contract needs its hours (above 0)."))
-            if "expected_utilization" not in self.errors and not data.get(
-                "expected_utilization"
-            ):
+            if "expected_utilization" not in self.errors and not data.get("expected_utilization"):
                 self.add_error(
                     "expected_utilization",
                     _("A contract needs the expected utilization: above 0, at most 1."),
@@ -218,4 +217,6 @@ class OfferForm(TeamSitesMixin, forms.ModelForm):
 
 def _at_most_one(value):
     if value is not None and value > 1:
-        raise forms.ValidationError(_("Enter a share of at most 1 (1 = 100%)."), code="max")
+        raise forms.ValidationError(
+            _("Enter a share of at most 1 (1 = the whole time)."), code="max"
+        )

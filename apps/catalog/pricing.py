@@ -46,16 +46,17 @@ def gpu_hour_price(offer: Offer, currency: str) -> GpuHourPrice:
         "gpus": offer.gpus_per_machine,
     }
     if offer.billing_basis == BillingBasis.MACHINE_HOUR:
-        text = _(
-            "machine-hour %(price)s ÷ %(gpus)s GPUs = %(value)s %(currency)s/GPU-h"
-        ) % shown
+        text = _("machine-hour %(price)s ÷ %(gpus)s GPUs = %(value)s %(currency)s/GPU-h") % shown
     elif offer.billing_basis == BillingBasis.CONTRACT:
         shown["hours"] = _plain(offer.contract_hours)
         shown["utilization"] = _plain(offer.expected_utilization)
-        text = _(
-            "contract %(price)s ÷ (%(hours)s h × %(gpus)s GPUs × %(utilization)s) "
-            "= %(value)s %(currency)s/GPU-h"
-        ) % shown
+        text = (
+            _(
+                "contract %(price)s ÷ (%(hours)s h × %(gpus)s GPUs × %(utilization)s) "
+                "= %(value)s %(currency)s/GPU-h"
+            )
+            % shown
+        )
     else:
         text = _("GPU-hour price %(price)s = %(value)s %(currency)s/GPU-h") % shown
     return GpuHourPrice(value, text)

@@ -159,9 +159,7 @@ def _context(request: HttpRequest, kind: Kind, team: Team, **extra) -> dict:
 
 
 def _form_context(request, kind: Kind, team: Team, form: ModelForm, obj=None) -> dict:
-    return _context(
-        request, kind, team, form=form, obj=obj, fieldsets=_fieldsets(kind, form)
-    )
+    return _context(request, kind, team, form=form, obj=obj, fieldsets=_fieldsets(kind, form))
 
 
 def _post_data(request: HttpRequest):
@@ -372,4 +370,3 @@ def offer_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def offer_row(request: HttpRequest, pk: int) -> HttpResponse:
     return _row(request, OFFERS, pk)
-

@@ -1,5 +1,14 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "checklists"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("reviews/<int:review_id>/", views.checklist_review, name="review"),
+    path(
+        "candidates/<int:candidate_id>/<str:question>/",
+        views.checklist_answer,
+        name="answer",
+    ),
+]

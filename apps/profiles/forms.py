@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team
-from apps.catalog.forms import TeamSitesMixin, finite_formfield, require_at_least
+from apps.catalog.forms import (
+    FiniteFloatField,
+    TeamSitesMixin,
+    finite_formfield,
+    require_at_least,
+)
 from apps.catalog.models import Parallelism, Site
 
 from .models import Cadence, Precision, TaskProfile, Workload
@@ -47,9 +53,7 @@ HELP_TEXTS = {
     "data_site": _("Where the input data sits now."),
     "home_site": _("Where the team runs today: running here is waiting locally."),
     "result_site": _("Where the results must end up."),
-    "compute_hours": _(
-        "The compute segment on the planned configuration, at relative speed 1.0."
-    ),
+    "compute_hours": _("The compute segment on the planned configuration, at relative speed 1.0."),
     "budget_transfer_hours": _("Longest acceptable transfer time. Blank = no limit; 0 = none."),
     "budget_queue_hours": _("Longest acceptable wait for capacity. Blank = no limit."),
     "budget_compute_hours": _("Longest acceptable compute time. Blank = no limit."),
@@ -78,10 +82,10 @@ class TaskProfileForm(TeamSitesMixin, forms.ModelForm):
     site_fields = ("data_site", "home_site", "result_site")
 
     parallelism = forms.MultipleChoiceField(
-        label=_("parallelism supported"),
+        label=capfirst(_("parallelism supported")),
         choices=Parallelism.choices,
         required=False,
-        widget=forms.CheckboxSelectMultiple(attrs={"class": "checkbox-list"}),
+        widget=forms.CheckboxSelectMultiple,
         help_text=HELP_TEXTS["parallelism"],
     )
 
@@ -139,13 +143,17 @@ class ProfileFilterForm(forms.Form):
 
     q = forms.CharField(label=_("Search"), required=False, max_length=100)
     workload = forms.ChoiceField(
-        label=_("workload"), required=False, choices=[("", _("All workloads")), *Workload.choices]
+        label=capfirst(_("workload")),
+        required=False,
+        choices=[("", _("All workloads")), *Workload.choices],
     )
     cadence = forms.ChoiceField(
-        label=_("cadence"), required=False, choices=[("", _("Any cadence")), *Cadence.choices]
+        label=capfirst(_("cadence")),
+        required=False,
+        choices=[("", _("Any cadence")), *Cadence.choices],
     )
     site = forms.ModelChoiceField(
-        label=_("site"),
+        label=capfirst(_("site")),
         required=False,
         queryset=Site.objects.none(),
         empty_label=_("Any site"),
@@ -155,10 +163,8 @@ class ProfileFilterForm(forms.Form):
     def __init__(self, *args, team: Team, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["site"].queryset = Site.objects.for_team(team).order_by("code")
-        for field in self.fields.values():
-            field.widget.attrs.setdefault("data-autosubmit", "")
-        self.fields["q"].widget.attrs.pop("data-autosubmit")
         self.fields["q"].widget.attrs["placeholder"] = _("Name contains…")
+        self.fields["q"].widget.attrs["type"] = "search"
 
     def filters(self) -> dict:
         self.is_valid()
@@ -169,44 +175,34 @@ class ProfileFilterForm(forms.Form):
 class SizingForm(forms.Form):
     """How many GPUs does my model need: size, precision, workload, optional measured peak."""
 
-    params_b = forms.FloatField(
-        label=_("parameters (billions)"), min_value=0, help_text=HELP_TEXTS["params_b"]
+    params_b = FiniteFloatField(
+        label=capfirst(_("parameters (billions)")),
+        min_value=0,
+        help_text=_("Model size in billions of parameters, e.g. 7 or 70."),
     )
     precision = forms.ChoiceField(
-        label=_("precision"),
+        label=capfirst(_("precision")),
         choices=Precision.choices,
         initial=Precision.BF16,
         help_text=HELP_TEXTS["precision"],
     )
     workload = forms.ChoiceField(
-        label=_("workload"),
+        label=capfirst(_("workload")),
         choices=Workload.choices,
         initial=Workload.INFERENCE,
         help_text=_("Training counts weights, gradients and Adam states (16 bytes a parameter)."),
     )
-    peak_gpu_mem_gb = forms.FloatField(
-        label=_("measured peak GPU memory (GB)"),
+    peak_gpu_mem_gb = FiniteFloatField(
+        label=capfirst(_("measured peak GPU memory (GB)")),
         required=False,
         min_value=0,
         help_text=HELP_TEXTS["peak_gpu_mem_gb"],
     )
     parallelism = forms.MultipleChoiceField(
-        label=_("parallelism supported"),
+        label=capfirst(_("parallelism supported")),
         choices=Parallelism.choices,
         required=False,
         initial=["data", "tensor"],
-        widget=forms.CheckboxSelectMultiple(attrs={"class": "checkbox-list"}),
+        widget=forms.CheckboxSelectMultiple,
         help_text=_("With tensor or pipeline, a model larger than one GPU can fill a machine."),
     )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in ("params_b", "peak_gpu_mem_gb"):
-            self.fields[name].validators.append(_finite_magnitude)
-
-
-def _finite_magnitude(value):
-    from apps.catalog.forms import MAX_MAGNITUDE
-
-    if value is not None and abs(value) > MAX_MAGNITUDE:
-        raise forms.ValidationError(_("Enter a number no larger than 10¹² in size."))

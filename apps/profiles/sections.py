@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from apps.catalog.models import Parallelism
 
 SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
     (
@@ -91,3 +94,67 @@ CROSS_DOMAIN_FIELDS = (
     "compliance_restricted",
     "strict_consistency",
 )
+
+
+_UNITS = {
+    "params_b": "B",
+    "peak_gpu_mem_gb": "GB",
+    "input_gb": "GB",
+    "result_gb": "GB",
+    "image_gb": "GB",
+    "compute_hours": "h",
+    "budget_transfer_hours": "h",
+    "budget_queue_hours": "h",
+    "budget_compute_hours": "h",
+    "interruption_cost_hours": "h",
+}
+_BUDGETS = {"budget_transfer_hours", "budget_queue_hours", "budget_compute_hours"}
+
+
+def _number(value: float) -> str:
+    text = f"{value:,.2f}"
+    return text[:-3] if text.endswith(".00") else text
+
+
+def shown_value(profile, name: str, currency: str) -> str:
+    """One field of a profile as a reader wants it: labels, units, "no limit" for blanks."""
+    field = profile._meta.get_field(name)
+    value = getattr(profile, name)
+    if field.choices and value is not None:
+        return str(getattr(profile, f"get_{name}_display")())
+    if isinstance(value, bool):
+        return gettext("Yes") if value else gettext("No")
+    if name == "parallelism":
+        labels = dict(Parallelism.choices)
+        return ", ".join(str(labels.get(p, p)) for p in value) if value else gettext("none")
+    if field.is_relation:
+        return str(value) if value is not None else "—"
+    if value is None:
+        if name in _BUDGETS:
+            return gettext("no limit")
+        if name == "gpus":
+            return gettext("as many as the memory needs")
+        if name == "peak_gpu_mem_gb":
+            return gettext("not measured")
+        return "—"
+    if name == "delay_cost_per_hour":
+        return f"{_number(value)} {currency}/h"
+    if isinstance(value, float):
+        unit = _UNITS.get(name)
+        return f"{_number(value)} {unit}" if unit else _number(value)
+    return str(value)
+
+
+def profile_sections(profile, currency: str) -> list[tuple[str, object, list[tuple]]]:
+    """(key, title, [(label, shown value)]) per section, in the method's order."""
+    return [
+        (
+            key,
+            title,
+            [
+                (profile._meta.get_field(n).verbose_name, shown_value(profile, n, currency))
+                for n in names
+            ],
+        )
+        for key, title, names in SECTIONS
+    ]

@@ -7,10 +7,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
 from apps.checklists.models import AnswerStatus, Question
-from apps.profiles.models import TaskProfile
+from apps.profiles.models import Cadence, Coupling, TaskProfile, Workload
 from apps.scoring import engine
 from apps.scoring.services import build_review_input
 
@@ -134,6 +135,127 @@ def review_candidates(review: Review, review_input: dict, output: dict | None) -
     return views
 
 
+ACTION_LABELS = {
+    "created": _("created the review"),
+    "updated": _("edited the review"),
+    "candidate_added": _("added a candidate"),
+    "candidate_updated": _("changed a candidate"),
+    "candidate_removed": _("removed a candidate"),
+    "links_reserved": _("changed the reserved channels"),
+    "answer_saved": _("answered the checklist"),
+    "reopened": _("reopened the review as a draft"),
+    "submitted": _("submitted the review"),
+    "signed_off": _("signed off"),
+    "approved": _("— the review is approved"),
+    "changes_requested": _("— changes are requested"),
+    "rejected": _("— the review is rejected"),
+    "cloned": _("cloned the review"),
+}
+
+FIELD_LABELS = {
+    "title": _("title"),
+    "task": _("task"),
+    "candidates": _("candidates"),
+    "machines": _("machines"),
+    "answered_questions": _("answered questions"),
+    "reserved_links": _("reserved channels"),
+    "status": _("status"),
+    "text": _("answer"),
+    "evidence_benchmark": _("evidence: benchmark record"),
+    "evidence_url": _("evidence: link"),
+    "state": _("state"),
+    "snapshot": _("snapshot"),
+    "round": _("round"),
+    "decision": _("decision"),
+    "comment": _("comment"),
+    "cloned_from": _("cloned from review"),
+    "clone": _("new review"),
+}
+
+
+@dataclass
+class TimelineEntry:
+    event: AuditEvent
+    label: str
+    changes: list[tuple[str, str, str]]
+    is_state_change: bool
+
+
+def _shown(value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(_shown(v) for v in value) or "—"
+    if value in ReviewState.values:
+        return str(ReviewState(value).label)
+    if value in Decision.values:
+        return str(Decision(value).label)
+    if value in AnswerStatus.values:
+        return str(AnswerStatus(value).label)
+    return str(value)
+
+
+def timeline_entries(events: list[AuditEvent]) -> list[TimelineEntry]:
+    entries = []
+    for event in events:
+        changes = [
+            (str(FIELD_LABELS.get(name, name)), _shown(pair[0]), _shown(pair[1]))
+            for name, pair in (event.changes or {}).items()
+            if isinstance(pair, list) and len(pair) == 2
+        ]
+        entries.append(
+            TimelineEntry(
+                event=event,
+                label=str(ACTION_LABELS.get(event.action, event.action)),
+                changes=changes,
+                is_state_change=event.action
+                in {"submitted", "approved", "rejected", "changes_requested", "reopened"},
+            )
+        )
+    return entries
+
+
+def task_summary(task: dict) -> list[tuple[str, str]]:
+    """The profile as the engine saw it (frozen once approved), as label/value pairs."""
+    if not task:
+        return []
+
+    def label_of(choices, value):
+        try:
+            return str(choices(value).label)
+        except ValueError:
+            return value or "—"
+
+    def num(value, unit=""):
+        if value is None:
+            return "—"
+        text = f"{value:,.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+        return f"{text} {unit}".strip()
+
+    budgets = task.get("latency_budget_hours") or {}
+    budget_text = " · ".join(
+        f"{name} {num(budgets.get(key), 'h') if budgets.get(key) is not None else '∞'}"
+        for key, name in (
+            ("transfer", _("transfer")),
+            ("queue", _("queue")),
+            ("compute", _("compute")),
+        )
+    )
+    return [
+        (str(_("Workload")), label_of(Workload, task.get("workload"))),
+        (str(_("Cadence")), label_of(Cadence, task.get("cadence"))),
+        (str(_("Model")), f"{num(task.get('params_b'))} B · {task.get('precision', '')}"),
+        (str(_("Planned GPUs")), num(task.get("gpus"))),
+        (str(_("Coupling")), label_of(Coupling, task.get("coupling"))),
+        (str(_("Compute")), num(task.get("compute_hours"), "h")),
+        (str(_("Input / results")), f"{num(task.get('input_gb'), 'GB')} / "
+         f"{num(task.get('result_gb'), 'GB')}"),
+        (str(_("Sites (home · data · results)")), f"{task.get('home_site')} · "
+         f"{task.get('data_site')} · {task.get('result_site')}"),
+        (str(_("Latency budget")), budget_text),
+    ]
+
+
 def review_signoffs(review: Review) -> list[SignOff]:
     return list(review.signoffs.select_related("reviewer").order_by("created_at", "id"))
 
@@ -163,7 +285,7 @@ def review_page(review: Review, *, user, membership, snapshot) -> dict[str, Any]
         )
     chosen = (output or {}).get("chosen")
     return {
-        "task_input": review_input.get("task", {}),
+        "task_summary": task_summary(review_input.get("task", {})),
         "candidates": review_candidates(review, review_input, output),
         "reserved_links": list(
             review.reserved_links.select_related("from_site", "to_site").order_by("id")
@@ -173,7 +295,7 @@ def review_page(review: Review, *, user, membership, snapshot) -> dict[str, Any]
         "changes_request": next(
             (s for s in reversed(signoffs) if s.decision == Decision.REQUEST_CHANGES), None
         ),
-        "timeline": review_timeline(review),
+        "timeline": timeline_entries(review_timeline(review)),
         "chosen_offer_id": chosen["offer"] if chosen else None,
         "approve_check": preview,
         "is_author": review.author_id == user.pk,

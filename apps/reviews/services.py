@@ -27,6 +27,7 @@ from .workflow import (
     ReviewConflict,
     ReviewRefused,
     audit,
+    check_version,
     lock_review,
     membership_of,
     reopen_if_changes_requested,
@@ -355,7 +356,7 @@ def _signoff_once(
     version: int | None,
 ) -> SignOff:
     with transaction.atomic():
-        review = lock_review(review_id, version=version)
+        review = lock_review(review_id)
         membership = membership_of(review, reviewer)
         if not membership.can_review:
             raise PermissionDenied
@@ -364,10 +365,13 @@ def _signoff_once(
                 _("This review is no longer waiting for a decision: it is %(state)s.")
                 % {"state": review.get_state_display().lower()}
             )
+        # Other reviewers' sign-offs of this round leave the version alone (they change nothing
+        # the reviewer looked at); an edit, a new round or a decision of the review bumps it.
+        check_version(review, version)
         snapshot = EvaluationSnapshot.objects.filter(pk=snapshot_id, review=review).first()
         if snapshot is None:
             raise ValidationError({"snapshot": _("Decide on a snapshot of this review.")})
-        reasons, _current = _signoff_reasons(
+        reasons, current = _signoff_reasons(
             review, reviewer=reviewer, decision=decision, snapshot=snapshot
         )
         if reasons:
@@ -394,11 +398,13 @@ def _signoff_once(
                 "round": [None, review.round],
             },
         )
-        _apply_decision(review, reviewer=reviewer, decision=decision)
+        _apply_decision(review, reviewer=reviewer, decision=decision, signed=current)
         return signoff
 
 
-def _apply_decision(review: Review, *, reviewer, decision: str) -> None:
+def _apply_decision(
+    review: Review, *, reviewer, decision: str, signed: EvaluationSnapshot | None
+) -> None:
     old_state = review.state
     if decision == Decision.APPROVE:
         approvals = SignOff.objects.filter(
@@ -407,8 +413,10 @@ def _apply_decision(review: Review, *, reviewer, decision: str) -> None:
         if approvals < review.approvals_required:
             return  # waiting for more approvals: the review itself does not change
         # Frozen before the state changes: later edits of the profile, offers or catalog never
-        # change what was signed (the database refuses any change once it is approved).
-        review.frozen_input = build_review_input(review)
+        # change what was signed (the database refuses any change once it is approved). The
+        # input of the snapshot just checked as current is build_review_input(review) by its
+        # fingerprint, and unlike a rebuild it cannot pick up a profile edit committed since.
+        review.frozen_input = signed.input if signed is not None else build_review_input(review)
         review.state = ReviewState.APPROVED
         action = "approved"
     elif decision == Decision.REJECT:

@@ -44,19 +44,25 @@ def lock_review(review_id: int, *, version: int | str | None = None) -> Review:
     """The review row, locked until the transaction ends; refused if the caller saw another
     version. Locks the review alone (no join), so no other row is held."""
     review = Review.objects.select_for_update().get(pk=review_id)
-    if version not in (None, ""):
-        try:
-            seen = int(version)
-        except (TypeError, ValueError):
-            seen = -1
-        if seen != review.version:
-            raise ReviewConflict(
-                _(
-                    "Someone changed this review since you opened it. "
-                    "Here it is as it is now; make your change again."
-                )
-            )
+    check_version(review, version)
     return review
+
+
+def check_version(review: Review, version: int | str | None) -> None:
+    """Refuse a write made on another version than the current one (None: not checked)."""
+    if version in (None, ""):
+        return
+    try:
+        seen = int(version)
+    except (TypeError, ValueError):
+        seen = -1
+    if seen != review.version:
+        raise ReviewConflict(
+            _(
+                "Someone changed this review since you opened it. "
+                "Here it is as it is now; make your change again."
+            )
+        )
 
 
 def membership_of(review: Review, user) -> Membership:

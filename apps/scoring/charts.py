@@ -36,14 +36,16 @@ FONT = (
 HISTORY_POINTS = 100  # the task history chart shows at most the last 100 snapshots
 
 
-def _layout(title: str, **extra: Any) -> dict[str, Any]:
+def _layout(**extra: Any) -> dict[str, Any]:
+    """Shared layout: the title is the card's caption (HTML wraps at phone width, SVG does not);
+    the legend is a horizontal row above the plot, where rotated tick labels cannot hit it."""
     layout: dict[str, Any] = {
-        "title": {"text": title, "font": {"size": 14}, "x": 0, "xanchor": "left"},
         "font": {"family": FONT, "size": 12},
         "height": 340,
-        "legend": {"orientation": "h", "x": 0, "y": -0.22, "yanchor": "top"},
-        "margin": {"t": 40, "r": 16, "b": 80, "l": 56},
-        "xaxis": {"automargin": True},
+        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02,
+                   "yanchor": "bottom"},
+        "margin": {"t": 36, "r": 12, "b": 40, "l": 52},
+        "xaxis": {"automargin": True, "tickangle": 0},
         "yaxis": {"automargin": True, "rangemode": "tozero"},
         "hovermode": "closest",
     }
@@ -56,9 +58,12 @@ def _layout(title: str, **extra: Any) -> dict[str, Any]:
 
 
 def _option_label(row: dict) -> str:
+    """Two short lines (placement, offer name) so three or four bars fit a phone screen."""
     name = row["offer_label"].split(" · ")[-1]
+    if len(name) > 18:
+        name = name[:17] + "…"
     mark = " ✓" if row.get("chosen") else ""
-    return f"@{row['placement']}|{mark}<br>{name} @ {row['site']}"
+    return f"@short_{row['placement']}|{mark}<br>{name}"
 
 
 def _feasible_options(rows: list[dict]) -> list[dict]:
@@ -82,7 +87,8 @@ def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
             }
             for segment in ("transfer", "queue", "compute")
         ],
-        "layout": _layout("@hours_by_segment", barmode="stack",
+        "title": "@hours_by_segment",
+        "layout": _layout(barmode="stack",
                           yaxis={"title": {"text": "@hours"}}),
     }
 
@@ -110,7 +116,8 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
             }
             for name, key in parts
         ],
-        "layout": _layout("@cost_by_component", barmode="stack",
+        "title": "@cost_by_component",
+        "layout": _layout(barmode="stack",
                           yaxis={"title": {"text": "@cost"}}),
     }
 
@@ -147,7 +154,8 @@ def scaling(rows: list[dict]) -> dict[str, Any] | None:
                 "hovertemplate": "%{x} GPU: ×%{y:.2f}<extra></extra>",
             },
         ],
-        "layout": _layout("@scaling", xaxis={"title": {"text": "@gpus"}},
+        "title": "@scaling",
+        "layout": _layout(xaxis={"title": {"text": "@gpus"}},
                           yaxis={"title": {"text": "@speedup"}}),
     }
 
@@ -222,17 +230,20 @@ def indicators(output: dict, data: dict | None = None) -> dict[str, Any]:
                 "marker": {"color": colors},
                 "hovertemplate": "%{text}<extra></extra>",
             },
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "name": "@threshold",
-                "x": names,
-                "y": [1] * len(names),
-                "line": {"dash": "dash", "color": PALETTE["threshold"], "width": 2},
-                "hoverinfo": "skip",
-            },
         ],
-        "layout": _layout("@indicators", yaxis={"title": {"text": "@of_threshold"}}),
+        "title": "@indicators",
+        "layout": _layout(
+            showlegend=False,
+            # The threshold (1.0) as a line across the whole plot, labelled at its right end.
+            yaxis={"title": {"text": "@of_threshold"},
+                   "range": [0, max([1.25, *[r * 1.2 for r in ratios]])]},
+            shapes=[{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y",
+                     "y0": 1, "y1": 1,
+                     "line": {"color": PALETTE["threshold"], "width": 2, "dash": "dash"}}],
+            annotations=[{"xref": "paper", "x": 1, "xanchor": "right", "yref": "y", "y": 1,
+                          "yanchor": "bottom", "text": "@threshold", "showarrow": False,
+                          "font": {"color": PALETTE["threshold"]}}],
+        ),
     }
 
 
@@ -281,8 +292,8 @@ def task_history(points: list[tuple]) -> dict[str, Any] | None:
                 "hovertemplate": "%{y:.2f} h<extra>%{fullData.name}</extra>",
             },
         ],
+        "title": "@task_history",
         "layout": _layout(
-            "@task_history",
             xaxis={"type": "date"},
             yaxis={"title": {"text": "@cost"}},
             yaxis2={"title": {"text": "@hours"}, "overlaying": "y", "side": "right",
@@ -310,7 +321,8 @@ def quarterly(rows: list[dict]) -> dict[str, Any] | None:
              "y": [r["net"] for r in rows], "line": {"color": PALETTE["net"], "width": 3},
              "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"},
         ],
-        "layout": _layout("@quarterly", barmode="group", xaxis={"type": "category"},
+        "title": "@quarterly",
+        "layout": _layout(barmode="group", xaxis={"type": "category"},
                           yaxis={"title": {"text": "@cost"}, "rangemode": "normal"}),
     }
 
@@ -335,10 +347,10 @@ def _labels() -> dict[str, str]:
         "value": _("Value"),
         "threshold": _("Threshold"),
         "of_threshold": _("Share of threshold (1 = at threshold)"),
-        "M1": _("M1 data/compute"),
-        "M2": _("M2 interruption vs benefit"),
-        "M3": _("M3 latency budget"),
-        "M4": _("M4 network cost share"),
+        "M1": "M1<br>" + _("data/compute"),
+        "M2": "M2<br>" + _("interruption vs benefit"),
+        "M3": "M3<br>" + _("latency budget"),
+        "M4": "M4<br>" + _("network cost share"),
         "task_history": _("The task's chosen option across snapshots"),
         "total_cost": _("Total cost"),
         "total_hours": _("Total hours"),
@@ -349,6 +361,9 @@ def _labels() -> dict[str, str]:
         "wait_local": _("Wait locally"),
         "move_compute": _("Move compute to the data"),
         "move_data": _("Move the data"),
+        "short_wait_local": _("Wait locally"),
+        "short_move_compute": _("Move compute"),
+        "short_move_data": _("Move data"),
     }
 
 

@@ -1,4 +1,4 @@
-"""The history filters (a GET form: every filter is in the URL, so a filtered list can be shared)."""
+"""The history filters: a GET form, so a filtered list is a URL that can be shared."""
 
 from __future__ import annotations
 
@@ -45,8 +45,6 @@ class HistoryFilterForm(forms.Form):
         self.fields["reviewer"].choices = anything + [
             (u.pk, u.get_full_name() or u.get_username()) for u in reviewers
         ]
-        for field in self.fields.values():
-            field.widget.attrs.setdefault("data-autosubmit", "")
 
     def clean(self):
         cleaned = super().clean()

@@ -94,7 +94,10 @@ def review_evaluation(review: Review, *, request_if_missing: bool = True) -> dic
     `rows`, `snapshot_charts` and `summary` (see snapshot_display).
     """
     key = fingerprint(services.build_review_input(review))
-    snapshot = EvaluationSnapshot.objects.filter(review=review, fingerprint=key).first()
+    current = EvaluationSnapshot.objects.select_related("team").filter(
+        review=review, fingerprint=key
+    )
+    snapshot = current.first()
     job = None
     if snapshot is None:
         job = (
@@ -103,7 +106,7 @@ def review_evaluation(review: Review, *, request_if_missing: bool = True) -> dic
             else SnapshotJob.objects.filter(review=review).order_by("-created_at", "-id").first()
         )
         # In eager mode (no broker) the job has already run; look again.
-        snapshot = EvaluationSnapshot.objects.filter(review=review, fingerprint=key).first()
+        snapshot = current.first()
         if snapshot is None and job is not None:
             job.refresh_from_db()
     latest = snapshot or services.latest_snapshot(review)

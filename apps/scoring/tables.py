@@ -161,7 +161,10 @@ def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
         )
 
     bench = output.get("benchmark", {})
-    pair = {bench.get("single_benchmark"), bench.get("multi_benchmark")} - {None}
+    # The compared single/multi pair (SPEC B), by position in the input (ids when given).
+    pair_index = {bench.get("single_index"), bench.get("multi_index")} - {None}
+    pair_ids = {str(v) for v in (bench.get("single_benchmark"), bench.get("multi_benchmark"))
+                if v is not None}
     timed = [
         (index, b)
         for index, b in enumerate(data.get("benchmarks", []))
@@ -219,7 +222,8 @@ def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
                 "speedup": speedup,
                 "verdict": verdict,
                 "chosen": False,
-                "pair": index in pair,
+                "pair": index in pair_index
+                or (not pair_index and str(record.get("id")) in pair_ids),
             }
         )
     return rows

@@ -202,3 +202,20 @@ class UpdateAndDeleteTests:
         record = benchmark_create(team=team, data=single_data(world))
         benchmark_delete(record=record)
         assert not BenchmarkRecord.objects.exists()
+
+
+class ProtectedDeleteTests:
+    def test_a_record_cited_as_checklist_evidence_is_not_deleted(self, team, world, owner):
+        from apps.checklists.models import ChecklistAnswer
+        from tests.factories import make_review
+
+        record = benchmark_create(team=team, data=single_data(world))
+        review = make_review(team, owner, task=world.task, offers=[world.offer])
+        ChecklistAnswer.objects.create(
+            candidate=review.candidates.get(), question="q2", status="answered",
+            evidence_benchmark=record,
+        )
+        with pytest.raises(BenchmarkValidationError) as caught:
+            benchmark_delete(record=record)
+        assert "cites this record" in caught.value.errors["__all__"][0]
+        assert BenchmarkRecord.objects.filter(pk=record.pk).exists()

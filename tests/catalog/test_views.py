@@ -76,7 +76,9 @@ class CatalogAccessTests:
         detail = client.get(reverse("catalog:offer_detail", args=[world["offer"].pk]))
         assert detail.status_code == 200
         assert "8x H100" in detail.content.decode()
-        assert reverse("catalog:offer_edit", args=[world["offer"].pk]) not in detail.content.decode()
+        assert (
+            reverse("catalog:offer_edit", args=[world["offer"].pk]) not in detail.content.decode()
+        )
 
     def test_lists_show_only_the_current_teams_rows(self, client, world, owner, other_team):
         make_site(other_team, "zz-theirs")
@@ -143,8 +145,13 @@ class SiteViewTests:
 
     @pytest.mark.parametrize(
         ("field", "value"),
-        [("queue_hours", "nan"), ("queue_hours", "inf"), ("queue_hours", "-1"),
-         ("storage_tb", "-Infinity"), ("code", "not a slug!")],
+        [
+            ("queue_hours", "nan"),
+            ("queue_hours", "inf"),
+            ("queue_hours", "-1"),
+            ("storage_tb", "-Infinity"),
+            ("code", "not a slug!"),
+        ],
     )
     def test_it_shows_bad_numbers_on_the_field_and_writes_nothing(
         self, client, world, owner, field, value
@@ -153,7 +160,7 @@ class SiteViewTests:
         response = client.post(reverse("catalog:site_create"), site_data(**{field: value}), **HX)
         assert response.status_code == 200 and is_fragment(response)
         assert response.context["form"].errors[field]
-        assert 'id="field-%s"' % field in response.content.decode()
+        assert f'id="field-{field}"' in response.content.decode()
         assert 'role="alert"' in response.content.decode()
         assert not Site.objects.filter(code="sh-b").exists()
 
@@ -304,7 +311,11 @@ class OfferViewTests:
             ({"billing_basis": "contract"}, "contract_hours"),
             ({"billing_basis": "contract", "contract_hours": "100"}, "expected_utilization"),
             (
-                {"billing_basis": "contract", "contract_hours": "100", "expected_utilization": "1.5"},
+                {
+                    "billing_basis": "contract",
+                    "contract_hours": "100",
+                    "expected_utilization": "1.5",
+                },
                 "expected_utilization",
             ),
             ({"gpu_mem_gb": "0"}, "gpu_mem_gb"),
@@ -390,7 +401,9 @@ class CatalogIndexTests:
 
 
 class CatalogListFragmentTests:
-    @pytest.mark.parametrize("name", ["catalog:site_list", "catalog:link_list", "catalog:offer_list"])
+    @pytest.mark.parametrize(
+        "name", ["catalog:site_list", "catalog:link_list", "catalog:offer_list"]
+    )
     def test_each_list_is_a_page_and_a_table_fragment(self, client, world, owner, name):
         client.force_login(owner)
         page = client.get(reverse(name))
@@ -416,7 +429,9 @@ def _fill(team, start: int, count: int) -> None:
 
 
 class CatalogQueryCountTests:
-    @pytest.mark.parametrize("name", ["catalog:site_list", "catalog:link_list", "catalog:offer_list"])
+    @pytest.mark.parametrize(
+        "name", ["catalog:site_list", "catalog:link_list", "catalog:offer_list"]
+    )
     def test_a_list_makes_as_many_queries_for_200_rows_as_for_5(self, client, owner, team, name):
         client.force_login(owner)
         _fill(team, 0, 5)

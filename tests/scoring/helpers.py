@@ -28,10 +28,14 @@ class World:
     review: object
 
 
-def make_world(team, author, *, benchmarks: bool = True, answered: bool = True, **task_kw) -> World:
-    home = make_site(team, f"home-{team.slug}", city="Shanghai", hub="east", queue_hours=10)
-    data = make_site(team, f"data-{team.slug}", city="Shanghai", hub="east", queue_hours=1)
-    far = make_site(team, f"far-{team.slug}", city="Guiyang", hub="west", queue_hours=0)
+def make_world(
+    team, author, *, tag: str = "", benchmarks: bool = True, answered: bool = True, **task_kw
+) -> World:
+    """Site codes are home-<team slug><tag>, data-…, far-…; `tag` tells two worlds apart."""
+    suffix = f"{team.slug}{tag}"
+    home = make_site(team, f"home-{suffix}", city="Shanghai", hub="east", queue_hours=10)
+    data = make_site(team, f"data-{suffix}", city="Shanghai", hub="east", queue_hours=1)
+    far = make_site(team, f"far-{suffix}", city="Guiyang", hub="west", queue_hours=0)
     make_link(team, data, home, bandwidth_gbps=10, price_per_gb=0.01)
     make_link(team, data, far, bandwidth_gbps=20, price_per_gb=0.02)
     make_link(team, home, far, bandwidth_gbps=5, price_per_gb=0.03)
@@ -68,6 +72,16 @@ def make_world(team, author, *, benchmarks: bool = True, answered: bool = True, 
     if answered:
         answer_all(review)
     return World(home, data, far, local, near_data, remote, task, review)
+
+
+def approve(review, reviewer, snapshot, when) -> None:
+    """Sign the review off on `snapshot` and mark it approved at `when` (in that order: on
+    PostgreSQL nothing may be added to an approved review)."""
+    from apps.reviews.models import Review, SignOff
+
+    SignOff.objects.create(review=review, reviewer=reviewer, decision="approve", snapshot=snapshot)
+    Review.objects.filter(pk=review.pk).update(state="approved", decided_at=when)
+    review.refresh_from_db()
 
 
 def answer_all(review) -> None:

@@ -6,127 +6,341 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Site',
+            name="Site",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.SlugField(help_text='Short unique code, e.g. bj-a.', max_length=40, verbose_name='code')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('datacenter', models.CharField(max_length=120, verbose_name='datacenter')),
-                ('city', models.CharField(max_length=120, verbose_name='city')),
-                ('hub', models.CharField(help_text='Regional network hub.', max_length=120, verbose_name='hub')),
-                ('queue_hours', models.FloatField(default=0, help_text='Typical wait for capacity now, in hours.', validators=[django.core.validators.MinValueValidator(0)], verbose_name='queue hours')),
-                ('storage_tb', models.FloatField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='storage (TB)')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sites', to='accounts.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "code",
+                    models.SlugField(
+                        help_text="Short unique code, e.g. bj-a.",
+                        max_length=40,
+                        verbose_name="code",
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("datacenter", models.CharField(max_length=120, verbose_name="datacenter")),
+                ("city", models.CharField(max_length=120, verbose_name="city")),
+                (
+                    "hub",
+                    models.CharField(
+                        help_text="Regional network hub.", max_length=120, verbose_name="hub"
+                    ),
+                ),
+                (
+                    "queue_hours",
+                    models.FloatField(
+                        default=0,
+                        help_text="Typical wait for capacity now, in hours.",
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="queue hours",
+                    ),
+                ),
+                (
+                    "storage_tb",
+                    models.FloatField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="storage (TB)",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sites",
+                        to="accounts.team",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['code'],
+                "ordering": ["code"],
             },
         ),
         migrations.CreateModel(
-            name='Offer',
+            name="Offer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('provider', models.CharField(max_length=120, verbose_name='provider')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('kind', models.CharField(choices=[('compute', 'Compute platform'), ('distributed', 'Distributed computing platform'), ('managed', 'Managed (both layers)')], max_length=16, verbose_name='kind')),
-                ('gpu_model', models.CharField(max_length=60, verbose_name='GPU model')),
-                ('gpu_mem_gb', models.FloatField(verbose_name='GPU memory (GB)')),
-                ('gpus_per_machine', models.PositiveSmallIntegerField(default=8, verbose_name='GPUs per machine')),
-                ('max_machines', models.PositiveIntegerField(blank=True, null=True, verbose_name='max machines')),
-                ('billing_basis', models.CharField(choices=[('gpu_hour', 'GPU-hour'), ('machine_hour', 'Machine-hour'), ('contract', 'Contract package')], max_length=16, verbose_name='billing basis')),
-                ('price', models.FloatField(help_text='Per GPU-hour, per machine-hour, or per contract package.', verbose_name='price')),
-                ('contract_hours', models.FloatField(blank=True, null=True, verbose_name='contract hours')),
-                ('expected_utilization', models.FloatField(blank=True, null=True, verbose_name='expected utilization')),
-                ('scheduling_fee_pct', models.FloatField(default=0, verbose_name='scheduling fee (%)')),
-                ('parallelism', models.JSONField(blank=True, default=list, verbose_name='parallelism supported')),
-                ('checkpoint_resume', models.BooleanField(default=False, verbose_name='checkpoint resume')),
-                ('relative_speed', models.FloatField(default=1.0, verbose_name='relative speed')),
-                ('boot_hours', models.FloatField(default=0, verbose_name='boot hours')),
-                ('exit_path', models.TextField(blank=True, help_text='Can weights, data and job configs be taken away as they are?', verbose_name='exit path')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='offers', to='accounts.team')),
-                ('site', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='offers', to='catalog.site', verbose_name='site')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("provider", models.CharField(max_length=120, verbose_name="provider")),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("compute", "Compute platform"),
+                            ("distributed", "Distributed computing platform"),
+                            ("managed", "Managed (both layers)"),
+                        ],
+                        max_length=16,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("gpu_model", models.CharField(max_length=60, verbose_name="GPU model")),
+                ("gpu_mem_gb", models.FloatField(verbose_name="GPU memory (GB)")),
+                (
+                    "gpus_per_machine",
+                    models.PositiveSmallIntegerField(default=8, verbose_name="GPUs per machine"),
+                ),
+                (
+                    "max_machines",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="max machines"),
+                ),
+                (
+                    "billing_basis",
+                    models.CharField(
+                        choices=[
+                            ("gpu_hour", "GPU-hour"),
+                            ("machine_hour", "Machine-hour"),
+                            ("contract", "Contract package"),
+                        ],
+                        max_length=16,
+                        verbose_name="billing basis",
+                    ),
+                ),
+                (
+                    "price",
+                    models.FloatField(
+                        help_text="Per GPU-hour, per machine-hour, or per contract package.",
+                        verbose_name="price",
+                    ),
+                ),
+                (
+                    "contract_hours",
+                    models.FloatField(blank=True, null=True, verbose_name="contract hours"),
+                ),
+                (
+                    "expected_utilization",
+                    models.FloatField(blank=True, null=True, verbose_name="expected utilization"),
+                ),
+                (
+                    "scheduling_fee_pct",
+                    models.FloatField(default=0, verbose_name="scheduling fee (%)"),
+                ),
+                (
+                    "parallelism",
+                    models.JSONField(
+                        blank=True, default=list, verbose_name="parallelism supported"
+                    ),
+                ),
+                (
+                    "checkpoint_resume",
+                    models.BooleanField(default=False, verbose_name="checkpoint resume"),
+                ),
+                ("relative_speed", models.FloatField(default=1.0, verbose_name="relative speed")),
+                ("boot_hours", models.FloatField(default=0, verbose_name="boot hours")),
+                (
+                    "exit_path",
+                    models.TextField(
+                        blank=True,
+                        help_text="Can weights, data and job configs be taken away as they are?",
+                        verbose_name="exit path",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="offers",
+                        to="accounts.team",
+                    ),
+                ),
+                (
+                    "site",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="offers",
+                        to="catalog.site",
+                        verbose_name="site",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['provider', 'name'],
+                "ordering": ["provider", "name"],
             },
         ),
         migrations.CreateModel(
-            name='NetworkLink',
+            name="NetworkLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bandwidth_gbps', models.FloatField(verbose_name='bandwidth (Gbit/s)')),
-                ('rtt_ms', models.FloatField(default=0, validators=[django.core.validators.MinValueValidator(0)], verbose_name='RTT (ms)')),
-                ('price_per_gb', models.FloatField(default=0, validators=[django.core.validators.MinValueValidator(0)], verbose_name='price per GB')),
-                ('buffer', models.FloatField(blank=True, help_text='Blank: the default of the tier (same datacenter 0, same city 0.1, cross hub 0.3).', null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='jitter buffer')),
-                ('reservable', models.BooleanField(default=False, help_text='A channel can be reserved ahead.', verbose_name='reservable')),
-                ('measured_at', models.DateTimeField(blank=True, null=True, verbose_name='measured at')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='links', to='accounts.team')),
-                ('from_site', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='links_out', to='catalog.site', verbose_name='from site')),
-                ('to_site', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='links_in', to='catalog.site', verbose_name='to site')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("bandwidth_gbps", models.FloatField(verbose_name="bandwidth (Gbit/s)")),
+                (
+                    "rtt_ms",
+                    models.FloatField(
+                        default=0,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="RTT (ms)",
+                    ),
+                ),
+                (
+                    "price_per_gb",
+                    models.FloatField(
+                        default=0,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="price per GB",
+                    ),
+                ),
+                (
+                    "buffer",
+                    models.FloatField(
+                        blank=True,
+                        help_text="Blank: the default of the tier (same datacenter 0, same city 0.1, cross hub 0.3).",
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="jitter buffer",
+                    ),
+                ),
+                (
+                    "reservable",
+                    models.BooleanField(
+                        default=False,
+                        help_text="A channel can be reserved ahead.",
+                        verbose_name="reservable",
+                    ),
+                ),
+                (
+                    "measured_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="measured at"),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="links",
+                        to="accounts.team",
+                    ),
+                ),
+                (
+                    "from_site",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="links_out",
+                        to="catalog.site",
+                        verbose_name="from site",
+                    ),
+                ),
+                (
+                    "to_site",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="links_in",
+                        to="catalog.site",
+                        verbose_name="to site",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['from_site__code', 'to_site__code'],
+                "ordering": ["from_site__code", "to_site__code"],
             },
         ),
         migrations.AddConstraint(
-            model_name='site',
-            constraint=models.UniqueConstraint(fields=('team', 'code'), name='site_unique_code_per_team'),
+            model_name="site",
+            constraint=models.UniqueConstraint(
+                fields=("team", "code"), name="site_unique_code_per_team"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='site',
-            constraint=models.CheckConstraint(condition=models.Q(('queue_hours__gte', 0)), name='site_queue_nonneg'),
+            model_name="site",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("queue_hours__gte", 0)), name="site_queue_nonneg"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='offer',
-            constraint=models.CheckConstraint(condition=models.Q(('gpu_mem_gb__gt', 0)), name='offer_gpu_mem_pos'),
+            model_name="offer",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("gpu_mem_gb__gt", 0)), name="offer_gpu_mem_pos"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='offer',
-            constraint=models.CheckConstraint(condition=models.Q(('gpus_per_machine__gte', 1)), name='offer_gpm_pos'),
+            model_name="offer",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("gpus_per_machine__gte", 1)), name="offer_gpm_pos"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='offer',
-            constraint=models.CheckConstraint(condition=models.Q(('price__gte', 0)), name='offer_price_nonneg'),
+            model_name="offer",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("price__gte", 0)), name="offer_price_nonneg"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='offer',
-            constraint=models.CheckConstraint(condition=models.Q(('relative_speed__gt', 0)), name='offer_speed_pos'),
+            model_name="offer",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("relative_speed__gt", 0)), name="offer_speed_pos"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='offer',
-            constraint=models.CheckConstraint(condition=models.Q(('scheduling_fee_pct__gte', 0)), name='offer_fee_nonneg'),
+            model_name="offer",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("scheduling_fee_pct__gte", 0)), name="offer_fee_nonneg"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='offer',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('billing_basis', 'contract'), _negated=True), models.Q(('contract_hours__gt', 0), ('expected_utilization__gt', 0), ('expected_utilization__lte', 1)), _connector='OR'), name='offer_contract_terms'),
+            model_name="offer",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("billing_basis", "contract"), _negated=True),
+                    models.Q(
+                        ("contract_hours__gt", 0),
+                        ("expected_utilization__gt", 0),
+                        ("expected_utilization__lte", 1),
+                    ),
+                    _connector="OR",
+                ),
+                name="offer_contract_terms",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='networklink',
-            constraint=models.UniqueConstraint(fields=('team', 'from_site', 'to_site'), name='link_unique_direction'),
+            model_name="networklink",
+            constraint=models.UniqueConstraint(
+                fields=("team", "from_site", "to_site"), name="link_unique_direction"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='networklink',
-            constraint=models.CheckConstraint(condition=models.Q(('bandwidth_gbps__gt', 0)), name='link_bandwidth_pos'),
+            model_name="networklink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("bandwidth_gbps__gt", 0)), name="link_bandwidth_pos"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='networklink',
-            constraint=models.CheckConstraint(condition=models.Q(('price_per_gb__gte', 0)), name='link_price_nonneg'),
+            model_name="networklink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("price_per_gb__gte", 0)), name="link_price_nonneg"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='networklink',
-            constraint=models.CheckConstraint(condition=models.Q(('rtt_ms__gte', 0)), name='link_rtt_nonneg'),
+            model_name="networklink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("rtt_ms__gte", 0)), name="link_rtt_nonneg"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='networklink',
-            constraint=models.CheckConstraint(condition=models.Q(('from_site', models.F('to_site')), _negated=True), name='link_two_sites'),
+            model_name="networklink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("from_site", models.F("to_site")), _negated=True),
+                name="link_two_sites",
+            ),
         ),
     ]

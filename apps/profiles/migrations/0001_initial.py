@@ -7,69 +7,342 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
-        ('catalog', '0001_initial'),
+        ("accounts", "0001_initial"),
+        ("catalog", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TaskProfile',
+            name="TaskProfile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=160, verbose_name='name')),
-                ('description', models.TextField(blank=True, verbose_name='description')),
-                ('workload', models.CharField(choices=[('training', 'Training'), ('fine_tuning', 'Fine-tuning'), ('inference', 'Inference'), ('batch_inference', 'Batch inference'), ('data_processing', 'Data processing'), ('rendering', 'Rendering'), ('scientific_batch', 'Scientific batch'), ('online_service', 'Online service')], max_length=24, verbose_name='workload')),
-                ('cadence', models.CharField(choices=[('one_off', 'One-off'), ('recurring', 'Recurring')], default='one_off', max_length=12, verbose_name='cadence')),
-                ('runs_per_quarter', models.PositiveIntegerField(default=1, verbose_name='runs per quarter')),
-                ('params_b', models.FloatField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='parameters (billions)')),
-                ('precision', models.CharField(choices=[('fp32', 'fp32'), ('bf16', 'bf16'), ('fp16', 'fp16'), ('fp8', 'fp8'), ('int8', 'int8'), ('int4', 'int4')], default='bf16', max_length=8, verbose_name='precision')),
-                ('peak_gpu_mem_gb', models.FloatField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='measured peak GPU memory (GB)')),
-                ('gpus', models.PositiveIntegerField(blank=True, null=True, verbose_name='planned GPUs')),
-                ('parallelism', models.JSONField(blank=True, default=list, verbose_name='parallelism supported')),
-                ('coupling', models.CharField(choices=[('none', 'None (independent pieces)'), ('loose', 'Loose (data parallel, moderate gradient traffic)'), ('tight', 'Tight (tensor parallel, high-frequency exchange)')], default='none', max_length=8, verbose_name='coupling')),
-                ('input_gb', models.FloatField(default=0, validators=[django.core.validators.MinValueValidator(0)], verbose_name='input (GB)')),
-                ('result_gb', models.FloatField(default=0, validators=[django.core.validators.MinValueValidator(0)], verbose_name='results (GB)')),
-                ('compress_ratio', models.FloatField(default=1.0, help_text='Size after compression ÷ before: 0 < r ≤ 1.', validators=[django.core.validators.MinValueValidator(0), django.core.validators.MaxValueValidator(1)], verbose_name='compression ratio')),
-                ('image_gb', models.FloatField(default=10, validators=[django.core.validators.MinValueValidator(0)], verbose_name='environment image (GB)')),
-                ('access_pattern', models.CharField(choices=[('streaming', 'Streaming (read once)'), ('repeated_full_scan', 'Repeated full scan')], default='streaming', max_length=24, verbose_name='access pattern')),
-                ('data_passes', models.PositiveIntegerField(default=1, verbose_name='data passes')),
-                ('compute_hours', models.FloatField(validators=[django.core.validators.MinValueValidator(0)], verbose_name='compute hours')),
-                ('budget_transfer_hours', models.FloatField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='transfer budget (h)')),
-                ('budget_queue_hours', models.FloatField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='queue budget (h)')),
-                ('budget_compute_hours', models.FloatField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='compute budget (h)')),
-                ('delay_cost_per_hour', models.FloatField(default=0, validators=[django.core.validators.MinValueValidator(0)], verbose_name='delay cost per hour')),
-                ('resumable', models.BooleanField(default=False, verbose_name='resumable')),
-                ('resume_verified', models.BooleanField(default=False, verbose_name='resume verified')),
-                ('env_aligned', models.BooleanField(default=False, verbose_name='environment aligned')),
-                ('interruption_cost_hours', models.FloatField(default=0, validators=[django.core.validators.MinValueValidator(0)], verbose_name='interruption cost (h)')),
-                ('env_simple', models.BooleanField(default=False, verbose_name='simple environment')),
-                ('image_packaged', models.BooleanField(default=False, verbose_name='image packaged')),
-                ('offsite_allowed', models.BooleanField(default=False, verbose_name='may run off-site')),
-                ('low_latency_online', models.BooleanField(default=False, verbose_name='low-latency online')),
-                ('stateful', models.BooleanField(default=False, verbose_name='stateful')),
-                ('compliance_restricted', models.BooleanField(default=False, verbose_name='compliance restricted')),
-                ('strict_consistency', models.BooleanField(default=False, verbose_name='strict consistency')),
-                ('has_machines', models.BooleanField(default=False, verbose_name='team has machines')),
-                ('has_scheduler', models.BooleanField(default=False, verbose_name='team has a scheduler')),
-                ('can_maintain_scheduler', models.BooleanField(default=False, verbose_name='team can maintain a scheduler')),
-                ('pain', models.CharField(choices=[('none', 'None'), ('slow', 'Too slow'), ('queueing', 'Queueing for resources')], default='none', max_length=12, verbose_name='current pain')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('data_site', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='catalog.site', verbose_name='data site')),
-                ('home_site', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='catalog.site', verbose_name='home site')),
-                ('result_site', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='catalog.site', verbose_name='result site')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='profiles', to='accounts.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=160, verbose_name="name")),
+                ("description", models.TextField(blank=True, verbose_name="description")),
+                (
+                    "workload",
+                    models.CharField(
+                        choices=[
+                            ("training", "Training"),
+                            ("fine_tuning", "Fine-tuning"),
+                            ("inference", "Inference"),
+                            ("batch_inference", "Batch inference"),
+                            ("data_processing", "Data processing"),
+                            ("rendering", "Rendering"),
+                            ("scientific_batch", "Scientific batch"),
+                            ("online_service", "Online service"),
+                        ],
+                        max_length=24,
+                        verbose_name="workload",
+                    ),
+                ),
+                (
+                    "cadence",
+                    models.CharField(
+                        choices=[("one_off", "One-off"), ("recurring", "Recurring")],
+                        default="one_off",
+                        max_length=12,
+                        verbose_name="cadence",
+                    ),
+                ),
+                (
+                    "runs_per_quarter",
+                    models.PositiveIntegerField(default=1, verbose_name="runs per quarter"),
+                ),
+                (
+                    "params_b",
+                    models.FloatField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="parameters (billions)",
+                    ),
+                ),
+                (
+                    "precision",
+                    models.CharField(
+                        choices=[
+                            ("fp32", "fp32"),
+                            ("bf16", "bf16"),
+                            ("fp16", "fp16"),
+                            ("fp8", "fp8"),
+                            ("int8", "int8"),
+                            ("int4", "int4"),
+                        ],
+                        default="bf16",
+                        max_length=8,
+                        verbose_name="precision",
+                    ),
+                ),
+                (
+                    "peak_gpu_mem_gb",
+                    models.FloatField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="measured peak GPU memory (GB)",
+                    ),
+                ),
+                (
+                    "gpus",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="planned GPUs"),
+                ),
+                (
+                    "parallelism",
+                    models.JSONField(
+                        blank=True, default=list, verbose_name="parallelism supported"
+                    ),
+                ),
+                (
+                    "coupling",
+                    models.CharField(
+                        choices=[
+                            ("none", "None (independent pieces)"),
+                            ("loose", "Loose (data parallel, moderate gradient traffic)"),
+                            ("tight", "Tight (tensor parallel, high-frequency exchange)"),
+                        ],
+                        default="none",
+                        max_length=8,
+                        verbose_name="coupling",
+                    ),
+                ),
+                (
+                    "input_gb",
+                    models.FloatField(
+                        default=0,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="input (GB)",
+                    ),
+                ),
+                (
+                    "result_gb",
+                    models.FloatField(
+                        default=0,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="results (GB)",
+                    ),
+                ),
+                (
+                    "compress_ratio",
+                    models.FloatField(
+                        default=1.0,
+                        help_text="Size after compression ÷ before: 0 < r ≤ 1.",
+                        validators=[
+                            django.core.validators.MinValueValidator(0),
+                            django.core.validators.MaxValueValidator(1),
+                        ],
+                        verbose_name="compression ratio",
+                    ),
+                ),
+                (
+                    "image_gb",
+                    models.FloatField(
+                        default=10,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="environment image (GB)",
+                    ),
+                ),
+                (
+                    "access_pattern",
+                    models.CharField(
+                        choices=[
+                            ("streaming", "Streaming (read once)"),
+                            ("repeated_full_scan", "Repeated full scan"),
+                        ],
+                        default="streaming",
+                        max_length=24,
+                        verbose_name="access pattern",
+                    ),
+                ),
+                ("data_passes", models.PositiveIntegerField(default=1, verbose_name="data passes")),
+                (
+                    "compute_hours",
+                    models.FloatField(
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="compute hours",
+                    ),
+                ),
+                (
+                    "budget_transfer_hours",
+                    models.FloatField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="transfer budget (h)",
+                    ),
+                ),
+                (
+                    "budget_queue_hours",
+                    models.FloatField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="queue budget (h)",
+                    ),
+                ),
+                (
+                    "budget_compute_hours",
+                    models.FloatField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="compute budget (h)",
+                    ),
+                ),
+                (
+                    "delay_cost_per_hour",
+                    models.FloatField(
+                        default=0,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="delay cost per hour",
+                    ),
+                ),
+                ("resumable", models.BooleanField(default=False, verbose_name="resumable")),
+                (
+                    "resume_verified",
+                    models.BooleanField(default=False, verbose_name="resume verified"),
+                ),
+                (
+                    "env_aligned",
+                    models.BooleanField(default=False, verbose_name="environment aligned"),
+                ),
+                (
+                    "interruption_cost_hours",
+                    models.FloatField(
+                        default=0,
+                        validators=[django.core.validators.MinValueValidator(0)],
+                        verbose_name="interruption cost (h)",
+                    ),
+                ),
+                (
+                    "env_simple",
+                    models.BooleanField(default=False, verbose_name="simple environment"),
+                ),
+                (
+                    "image_packaged",
+                    models.BooleanField(default=False, verbose_name="image packaged"),
+                ),
+                (
+                    "offsite_allowed",
+                    models.BooleanField(default=False, verbose_name="may run off-site"),
+                ),
+                (
+                    "low_latency_online",
+                    models.BooleanField(default=False, verbose_name="low-latency online"),
+                ),
+                ("stateful", models.BooleanField(default=False, verbose_name="stateful")),
+                (
+                    "compliance_restricted",
+                    models.BooleanField(default=False, verbose_name="compliance restricted"),
+                ),
+                (
+                    "strict_consistency",
+                    models.BooleanField(default=False, verbose_name="strict consistency"),
+                ),
+                (
+                    "has_machines",
+                    models.BooleanField(default=False, verbose_name="team has machines"),
+                ),
+                (
+                    "has_scheduler",
+                    models.BooleanField(default=False, verbose_name="team has a scheduler"),
+                ),
+                (
+                    "can_maintain_scheduler",
+                    models.BooleanField(
+                        default=False, verbose_name="team can maintain a scheduler"
+                    ),
+                ),
+                (
+                    "pain",
+                    models.CharField(
+                        choices=[
+                            ("none", "None"),
+                            ("slow", "Too slow"),
+                            ("queueing", "Queueing for resources"),
+                        ],
+                        default="none",
+                        max_length=12,
+                        verbose_name="current pain",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "data_site",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="catalog.site",
+                        verbose_name="data site",
+                    ),
+                ),
+                (
+                    "home_site",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="catalog.site",
+                        verbose_name="home site",
+                    ),
+                ),
+                (
+                    "result_site",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="catalog.site",
+                        verbose_name="result site",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="profiles",
+                        to="accounts.team",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-updated_at', '-id'],
-                'indexes': [models.Index(fields=['team', '-updated_at'], name='profile_team_recent'), models.Index(fields=['team', 'workload'], name='profile_team_workload')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('compress_ratio__gt', 0), ('compress_ratio__lte', 1)), name='profile_compress_ratio_range'), models.CheckConstraint(condition=models.Q(('input_gb__gte', 0), ('result_gb__gte', 0), ('image_gb__gte', 0)), name='profile_sizes_nonneg'), models.CheckConstraint(condition=models.Q(('compute_hours__gte', 0)), name='profile_hours_nonneg')],
+                "ordering": ["-updated_at", "-id"],
+                "indexes": [
+                    models.Index(fields=["team", "-updated_at"], name="profile_team_recent"),
+                    models.Index(fields=["team", "workload"], name="profile_team_workload"),
+                ],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("compress_ratio__gt", 0), ("compress_ratio__lte", 1)),
+                        name="profile_compress_ratio_range",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("input_gb__gte", 0), ("result_gb__gte", 0), ("image_gb__gte", 0)
+                        ),
+                        name="profile_sizes_nonneg",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("compute_hours__gte", 0)), name="profile_hours_nonneg"
+                    ),
+                ],
             },
         ),
     ]

@@ -1,0 +1,70 @@
+"""One small form per question; many of them on one page, so each carries its own prefix."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.benchmarks.models import BenchmarkRecord
+
+from .models import AnswerStatus, ChecklistAnswer
+
+
+def answer_prefix(candidate_id: int, question: str) -> str:
+    return f"a{candidate_id}-{question}"
+
+
+def benchmark_label(record: BenchmarkRecord) -> str:
+    offer = f" · {record.offer.name}" if record.offer_id else ""
+    return f"#{record.pk} {record.get_kind_display()}{offer} · {record.nodes}×{record.gpus_per_node}"
+
+
+class AnswerForm(forms.Form):
+    status = forms.ChoiceField(
+        label=_("Status"),
+        choices=AnswerStatus.choices,
+        widget=forms.RadioSelect,
+        initial=AnswerStatus.UNANSWERED,
+    )
+    text = forms.CharField(
+        label=_("Answer"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    evidence_benchmark = forms.ChoiceField(
+        label=_("Evidence: benchmark record"), required=False
+    )
+    evidence_url = forms.URLField(
+        label=_("Evidence: link"),
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        widget=forms.URLInput(attrs={"placeholder": "https://"}),
+    )
+    seen = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, benchmarks: list[BenchmarkRecord] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        # Choices built from one list shared by every form of the page: no query per form.
+        self._benchmarks = {str(r.pk): r for r in benchmarks}
+        self.fields["evidence_benchmark"].choices = [
+            ("", _("No benchmark record")),
+            *((str(r.pk), benchmark_label(r)) for r in benchmarks),
+        ]
+
+    @classmethod
+    def for_answer(cls, answer: ChecklistAnswer | None, token: str, **kwargs) -> AnswerForm:
+        initial = {"status": AnswerStatus.UNANSWERED, "seen": token}
+        if answer is not None:
+            initial.update(
+                status=answer.status,
+                text=answer.text,
+                evidence_benchmark=str(answer.evidence_benchmark_id or ""),
+                evidence_url=answer.evidence_url,
+            )
+        return cls(initial=initial, **kwargs)
+
+    def clean_evidence_benchmark(self) -> BenchmarkRecord | None:
+        value = self.cleaned_data.get("evidence_benchmark") or ""
+        return self._benchmarks.get(value) if value else None

@@ -1,0 +1,143 @@
+"""The checklist page of a review: one card per candidate, six questions each, saved as you go.
+
+htmx shapes (every form also posts normally without JavaScript and comes back to the page):
+- GET checklists:review with htmx → the progress panel (`checklist-progress`): unanswered counts
+  per candidate and the gate; it refreshes itself on the `checklistChanged` event.
+- POST checklists:answer with htmx → the question's save state (`answer-state`: "Saved" or the
+  error, in place, status 200) plus the candidate's counter (out of band), and the
+  `HX-Trigger: checklistChanged` header when something was saved.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.accounts.access import get_scoped_or_404, require_role
+from apps.reviews.models import Candidate, Review
+from apps.reviews.responses import attach_errors, go, render_shape, wants_fragment
+from apps.reviews.workflow import ReviewConflict
+
+from . import selectors, services
+from .forms import AnswerForm, answer_prefix
+from .guidance import GUIDE_BY_CODE
+from .selectors import QuestionItem
+
+
+def _get_review_for_user(request: HttpRequest, review_id: int) -> Review:
+    return get_scoped_or_404(
+        Review.objects.select_related("team", "task", "author"), request.user, pk=review_id
+    )
+
+
+def _page_context(request: HttpRequest, review: Review, *, bound: QuestionItem | None = None):
+    cards = selectors.checklist_cards(review)
+    benchmarks = selectors.evidence_records(review)
+    for card in cards:
+        for item in card.items:
+            if bound is not None and (item.candidate.pk, item.guide.code) == (
+                bound.candidate.pk,
+                bound.guide.code,
+            ):
+                item.form, item.error = bound.form, bound.error
+                continue
+            item.form = AnswerForm.for_answer(
+                item.answer,
+                services.answer_token(item.answer),
+                benchmarks=benchmarks,
+                prefix=answer_prefix(item.candidate.pk, item.guide.code),
+            )
+    return {
+        "review": review,
+        "cards": cards,
+        "gate": selectors.gate(cards),
+        "can_edit": review.is_editable,
+    }
+
+
+@login_required
+@require_GET
+def checklist_review(request: HttpRequest, review_id: int) -> HttpResponse:
+    review = _get_review_for_user(request, review_id)
+    context = _page_context(request, review)
+    return render_shape(request, "checklists/review.html", "checklist-progress", context)
+
+
+@login_required
+@require_POST
+def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> HttpResponse:
+    candidate = get_scoped_or_404(
+        Candidate.objects.select_related("review__team", "review__task", "offer__site"),
+        request.user,
+        pk=candidate_id,
+    )
+    guide = GUIDE_BY_CODE.get(question)
+    if guide is None:
+        raise Http404("Unknown question")
+    review = candidate.review
+    require_role(request, review.team)
+    prefix = answer_prefix(candidate.pk, question)
+    benchmarks = selectors.evidence_records(review)
+    form = AnswerForm(request.POST, benchmarks=benchmarks, prefix=prefix)
+    item = QuestionItem(candidate, guide, None, form=form)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            answer = services.checklist_answer_save(
+                candidate=candidate,
+                question=question,
+                actor=request.user,
+                status=data["status"],
+                text=data["text"],
+                evidence_benchmark=data["evidence_benchmark"],
+                evidence_url=data["evidence_url"],
+                seen=data["seen"] if f"{prefix}-seen" in request.POST else None,
+            )
+        except services.AnswerConflict as exc:
+            # Theirs is now the version this form builds on; saving again overwrites it.
+            item.answer, item.error = exc.current, exc.message
+            item.form = AnswerForm.for_answer(
+                exc.current,
+                services.answer_token(exc.current),
+                benchmarks=benchmarks,
+                prefix=prefix,
+            )
+        except ReviewConflict as exc:
+            item.error = exc.message
+        except ValidationError as exc:
+            attach_errors(form, exc)
+        else:
+            item.answer, item.saved = answer, True
+            item.form = AnswerForm.for_answer(
+                answer, services.answer_token(answer), benchmarks=benchmarks, prefix=prefix
+            )
+    if not wants_fragment(request):
+        return _full_page_answer(request, review, item)
+    html = render_to_string("checklists/review.html#answer-state", {"item": item}, request)
+    card = selectors.candidate_card(candidate)
+    html += render_to_string(
+        "checklists/review.html#candidate-counter", {"card": card, "oob": True}, request
+    )
+    response = HttpResponse(html)
+    if item.saved:
+        response["HX-Trigger"] = "checklistChanged"
+    return response
+
+
+def _full_page_answer(request: HttpRequest, review: Review, item: QuestionItem) -> HttpResponse:
+    """Without JavaScript: back to the page at the question, or the page with the error."""
+    anchor = f"#q-{item.candidate.pk}-{item.guide.code}"
+    url = reverse("checklists:review", args=[review.pk]) + anchor
+    if item.saved:
+        messages.success(request, _("Saved."))
+        return go(request, url)
+    review.refresh_from_db()
+    context = _page_context(request, review, bound=item)
+    return render(request, "checklists/review.html", context, status=400)

@@ -1,0 +1,151 @@
+"""Reads of task profiles: the list, the engine's evaluation, the sizing page and the live panel."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from apps.accounts.models import Team
+from apps.catalog.models import Offer, Site
+from apps.scoring import engine
+from apps.scoring.inputs import build_profile_input, evaluate_profile, offer_input, site_input
+
+from .evaluation import present
+from .forms import TaskProfileForm
+from .models import TaskProfile
+from .sections import CROSS_DOMAIN_FIELDS, ENGINE_FIELDS, SIZING_FIELDS
+
+
+def profile_list(
+    *, team: Team, q: str = "", workload: str = "", cadence: str = "", site: Site | None = None
+) -> QuerySet[TaskProfile]:
+    """The team's profiles, most recently updated first; `site` matches data, home or result."""
+    profiles = TaskProfile.objects.for_team(team).select_related("data_site", "home_site")
+    if q:
+        profiles = profiles.filter(name__icontains=q)
+    if workload:
+        profiles = profiles.filter(workload=workload)
+    if cadence:
+        profiles = profiles.filter(cadence=cadence)
+    if site is not None:
+        profiles = profiles.filter(Q(data_site=site) | Q(home_site=site) | Q(result_site=site))
+    return profiles.order_by("-updated_at", "-id")
+
+
+def profiles_for_page() -> QuerySet[TaskProfile]:
+    """The queryset detail pages look a profile up in (then scoped to the user's teams)."""
+    return TaskProfile.objects.select_related(
+        "team", "data_site", "home_site", "result_site", "created_by"
+    )
+
+
+def profile_evaluation(*, profile: TaskProfile) -> dict:
+    """The engine's evaluation of the profile against all the team's offers, for the page."""
+    data, output, errors = evaluate_profile(profile)
+    return {
+        "input": data,
+        "evaluation": present(data, output) if output is not None else None,
+        "engine_errors": errors,
+        "offer_count": len(data["offers"]),
+    }
+
+
+def sizing_estimate(
+    *,
+    team: Team,
+    workload: str,
+    params_b: float,
+    precision: str,
+    peak_gpu_mem_gb: float | None = None,
+    parallelism: list[str] | None = None,
+) -> dict:
+    """SPEC A for a model on each of the team's offers, computed by the engine.
+
+    The engine sizes a task, so this builds a minimal one at the team's first site; only the
+    sizing part of the output is used (placement needs links and does not matter here).
+    """
+    offers = list(Offer.objects.for_team(team).select_related("site").order_by("id"))
+    if not offers:
+        return {"evaluation": None, "engine_errors": [], "offer_count": 0}
+    sites = [site_input(s) for s in Site.objects.for_team(team).order_by("code")]
+    here = sites[0]["code"]
+    data = {
+        "task": {
+            "name": "sizing",
+            "workload": workload,
+            "params_b": params_b,
+            "precision": precision,
+            "peak_gpu_mem_gb": peak_gpu_mem_gb,
+            "parallelism": sorted(parallelism or []),
+            "compute_hours": 1.0,
+            "home_site": here,
+            "data_site": here,
+            "result_site": here,
+        },
+        "sites": sites,
+        "links": [],
+        "offers": [offer_input(o) for o in offers],
+        "benchmarks": [],
+        "checklists": {},
+    }
+    if team.thresholds:
+        data["thresholds"] = dict(team.thresholds)
+    try:
+        output = engine.evaluate(data)
+    except engine.EngineInputError as exc:
+        return {"evaluation": None, "engine_errors": exc.errors, "offer_count": len(offers)}
+    return {"evaluation": present(data, output), "engine_errors": [], "offer_count": len(offers)}
+
+
+def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> dict:
+    """The live panel of the profile form: what the engine says of the form as it stands.
+
+    `data` is the submitted form (possibly partial or invalid); None shows the saved `profile`.
+    Valid fields are used as entered; a missing or invalid field keeps the saved value or the
+    model default (a missing site: the team's first site) only so that the engine can run, and
+    every section that depends on such a field is withheld and the field named instead.
+    Nothing is saved.
+    """
+    context = {
+        "unbound": False,
+        "missing": [],
+        "show_sizing": True,
+        "show_cross": True,
+        "show_all": True,
+        "evaluation": None,
+        "engine_errors": [],
+        "no_sites": False,
+        "offer_count": 0,
+    }
+    if data is None and profile is None:
+        context["unbound"] = True
+        return context
+    if data is None:
+        probe = profile
+    else:
+        form = TaskProfileForm(data, instance=profile or TaskProfile(team=team), team=team)
+        form.is_valid()  # copies the valid fields onto form.instance; never saves
+        bad = [name for name in ENGINE_FIELDS if name in form.errors]
+        context["missing"] = [(form.fields[n].label, form.errors[n][0]) for n in bad]
+        context["show_sizing"] = not set(bad) & set(SIZING_FIELDS)
+        context["show_cross"] = not set(bad) & set(CROSS_DOMAIN_FIELDS)
+        context["show_all"] = not bad
+        probe = form.instance
+    first_site = Site.objects.for_team(team).order_by("code").first()
+    context["no_sites"] = first_site is None
+    if first_site is None or not (context["show_sizing"] or context["show_cross"]):
+        return context
+    for name in ("data_site", "home_site", "result_site"):
+        if getattr(probe, f"{name}_id") is None:
+            setattr(probe, name, first_site)
+    if probe.compute_hours is None:
+        probe.compute_hours = 0.0
+    probe.team = team
+    engine_input = build_profile_input(probe)
+    context["offer_count"] = len(engine_input["offers"])
+    try:
+        output = engine.evaluate(engine_input)
+    except engine.EngineInputError as exc:
+        context["engine_errors"] = exc.errors
+        return context
+    context["evaluation"] = present(engine_input, output)
+    return context

@@ -1,0 +1,171 @@
+"""Task profile pages: list, form with the live engine panel, profile page, sizing page.
+
+Any member of the team (member, reviewer, owner) reads, creates, edits and deletes profiles;
+deletion is refused while a review, a benchmark or a snapshot uses the profile.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from apps.accounts.access import get_scoped_or_404, require_current_team, require_role
+from apps.catalog.htmx import attach_errors, render_shape
+from apps.catalog.services import InUseError
+
+from . import selectors, services
+from .forms import ProfileFilterForm, SizingForm, TaskProfileForm
+from .models import TaskProfile
+from .sections import profile_sections
+
+PAGE_SIZE = 25
+
+
+@login_required
+@require_GET
+def profile_list(request: HttpRequest) -> HttpResponse:
+    team = require_current_team(request)
+    require_role(request, team)
+    filters_form = ProfileFilterForm(request.GET, team=team)
+    filters = filters_form.filters()
+    profiles = selectors.profile_list(team=team, **filters)
+    page_obj = Paginator(profiles, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = {k: (v.pk if hasattr(v, "pk") else v) for k, v in filters.items()}
+    context = {
+        "filters_form": filters_form,
+        "filtered": bool(filters),
+        "page_obj": page_obj,
+        "querystring_base": urlencode(query) + "&" if query else "",
+        "team": team,
+    }
+    return render_shape(request, "profiles/list.html", "profile-results", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_create(request: HttpRequest) -> HttpResponse:
+    team = require_current_team(request)
+    require_role(request, team)
+    form = TaskProfileForm(
+        request.POST if request.method == "POST" else None,
+        instance=TaskProfile(team=team),
+        team=team,
+    )
+    if form.is_bound and form.is_valid():
+        try:
+            profile = services.profile_create(
+                team=team, created_by=request.user, **form.cleaned_data
+            )
+        except ValidationError as exc:
+            attach_errors(form, exc)
+        else:
+            messages.success(request, _("Profile %(name)s saved.") % {"name": profile.name})
+            return redirect("profiles:detail", pk=profile.pk)
+    panel = selectors.live_panel(team=team, data=request.POST if form.is_bound else None)
+    return render(
+        request,
+        "profiles/form.html",
+        {"form": form, "profile": None, "team": team, **panel},
+        status=200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
+    require_role(request, profile.team)
+    form = TaskProfileForm(
+        request.POST if request.method == "POST" else None, instance=profile, team=profile.team
+    )
+    if form.is_bound and form.is_valid():
+        try:
+            profile = services.profile_update(profile=profile, **form.cleaned_data)
+        except ValidationError as exc:
+            attach_errors(form, exc)
+        else:
+            messages.success(request, _("Profile %(name)s saved.") % {"name": profile.name})
+            return redirect("profiles:detail", pk=profile.pk)
+    if form.is_bound:
+        profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
+    panel = selectors.live_panel(
+        team=profile.team, data=request.POST if form.is_bound else None, profile=profile
+    )
+    context = {"form": form, "profile": profile, "team": profile.team, **panel}
+    return render(request, "profiles/form.html", context)
+
+
+@login_required
+@require_GET
+def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
+    require_role(request, profile.team)
+    context = {
+        "profile": profile,
+        "team": profile.team,
+        "currency": profile.team.currency,
+        "sections": profile_sections(profile, profile.team.currency),
+        **selectors.profile_evaluation(profile=profile),
+    }
+    return render(request, "profiles/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
+    require_role(request, profile.team)
+    context = {"profile": profile, "error": None}
+    if request.method == "POST":
+        name = profile.name
+        try:
+            services.profile_delete(profile=profile)
+        except InUseError as exc:
+            context["error"] = exc.message
+            return render(request, "profiles/delete.html", context, status=409)
+        messages.success(request, _("Profile %(name)s deleted.") % {"name": name})
+        return redirect("profiles:list")
+    return render(request, "profiles/delete.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_panel(request: HttpRequest) -> HttpResponse:
+    """The live sizing and cross-domain panel for the form data as it stands (never saves)."""
+    team = require_current_team(request)
+    profile = None
+    if request.GET.get("profile"):
+        profile = get_scoped_or_404(
+            selectors.profiles_for_page(), request.user, pk=request.GET["profile"]
+        )
+        team = profile.team
+    require_role(request, team)
+    data = request.POST if request.method == "POST" else request.GET
+    context = {
+        "team": team,
+        "profile": profile,
+        **selectors.live_panel(team=team, data=data, profile=profile),
+    }
+    return render_shape(request, "profiles/panel.html", "profile-panel", context)
+
+
+@login_required
+@require_GET
+def sizing(request: HttpRequest) -> HttpResponse:
+    """How many GPUs does my model need: memory and the fit on each of the team's offers."""
+    team = require_current_team(request)
+    require_role(request, team)
+    form = SizingForm(request.GET or None)
+    result = None
+    if form.is_bound and form.is_valid():
+        result = selectors.sizing_estimate(team=team, **form.cleaned_data)
+    context = {"form": form, "result": result, "team": team}
+    return render_shape(request, "profiles/sizing.html", "sizing-result", context)

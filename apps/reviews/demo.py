@@ -1,0 +1,221 @@
+"""Demo reviews in every state, built through the services so the audit trail is real.
+
+Runs after the catalog, profiles and benchmarks demos (it reads ctx.objects["offers"] and
+ctx.objects["profiles"]); a review whose profile or offers are missing is skipped with a warning.
+Idempotent: a review is looked up by (team, title) and left alone when it exists.
+
+Team Aurora: a draft with answers missing (alice), one submitted and waiting for bob (alice), one
+approved with two sign-offs (bob and erin; it required two), one with changes requested, one
+rejected. Team Borealis: carol's review waiting for dave.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from apps.accounts.demo import DemoContext
+from apps.accounts.models import Membership, Role
+from apps.checklists.models import AnswerStatus, Question
+from apps.checklists.services import checklist_answer_save
+from apps.scoring.services import snapshot_compute
+
+from . import services
+from .models import Review
+from .workflow import ReviewConflict, ReviewRefused
+
+log = logging.getLogger(__name__)
+
+ALL = list(Question.values)
+
+# What a careful engineer writes for each question, in the method's terms.
+ANSWERS = {
+    "q1": "{task}: about {mem} GB of GPU memory for one replica; {offer} has "
+    "{gpu_mem:.0f} GB per GPU, so it fits on {fit}.",
+    "q2": "Framework supports {parallelism}; the offer supports {offer_par}. Network between "
+    "machines is the provider's fabric; we measured single vs multi before deciding.",
+    "q3": "Checkpoints every 30 minutes to object storage; resume verified on a killed run. "
+    "One interruption loses at most half an hour.",
+    "q4": "Billed per {basis}; scheduling fee {fee:.0f}% on top. Compared on the effective "
+    "GPU-hour price and the total bill, not the unit price.",
+    "q5": "Same container image and launch script; only the data path changes. About 4 hours "
+    "of work, paid back in the first week.",
+    "q6": "{exit}",
+}
+
+REVIEWS = [
+    {
+        "team": "team1",
+        "title": "Nightly 7B evaluation: H100 or A100 pool",
+        "author": "alice",
+        "profile": "inference-7b",
+        "candidates": [("h100-bj-a", 1), ("a100-bj-b", 1)],
+        "answered": {"h100-bj-a": ["q1", "q2", "q4", "q6"], "a100-bj-b": ["q1", "q4"]},
+        "outcome": "draft",
+    },
+    {
+        "team": "team1",
+        "title": "Nightly 7B evaluation on H100: sign-off",
+        "author": "alice",
+        "profile": "inference-7b",
+        "candidates": [("h100-bj-a", 1)],
+        "answered": {"h100-bj-a": ALL},
+        "outcome": "submitted",
+    },
+    {
+        "team": "team1",
+        "title": "Q3 nightly evaluation capacity (signed)",
+        "author": "alice",
+        "profile": "inference-7b",
+        "candidates": [("h100-bj-a", 1), ("sched-bj-a", 1)],
+        "answered": {"h100-bj-a": ALL, "sched-bj-a": ALL},
+        "outcome": "approved",
+        "approvals_required": 2,
+        "decisions": [
+            ("bob", "approve", "Cheapest total bill and no transfer: fine."),
+            ("erin", "approve", "Budget checked against the quarter's plan. Approved."),
+        ],
+    },
+    {
+        "team": "team1",
+        "title": "Nightly 7B evaluation on our own pool with a scheduler",
+        "author": "alice",
+        "profile": "inference-7b",
+        "candidates": [("sched-bj-a", 1)],
+        "answered": {"sched-bj-a": ALL},
+        "outcome": "changes_requested",
+        "decisions": [
+            (
+                "bob",
+                "request_changes",
+                "Add the H100 on-demand offer as a second candidate: its total bill may be "
+                "lower than running our own pool with the scheduling fee.",
+            ),
+        ],
+    },
+    {
+        "team": "team1",
+        "title": "Clickstream cleaning: compute next to the data in Guangzhou",
+        "author": "alice",
+        "profile": "cleaning-5tb",
+        "candidates": [("l40s-gz-a", 2), ("h100-bj-a", 1)],
+        "answered": {"l40s-gz-a": ALL, "h100-bj-a": ALL},
+        "reserve": ["bj-a>gz-a", "gz-a>bj-a"],
+        "outcome": "rejected",
+        "decisions": [
+            (
+                "bob",
+                "reject",
+                "The managed platform's job specs need rewriting (exit path): not for a job we "
+                "run every month. Bring a plan on a portable offer.",
+            ),
+        ],
+    },
+    {
+        "team": "team2",
+        "title": "Qwen-14B LoRA fine-tuning on the Hangzhou 4090 pool",
+        "author": "carol",
+        "profile": "borealis-finetune",
+        "candidates": [("4090-hz-a", 1)],
+        "answered": {"4090-hz-a": ALL},
+        "outcome": "submitted",
+    },
+]
+
+
+def _demo_user(ctx: DemoContext, username: str, team, role: str):
+    User = get_user_model()
+    user, created = User.objects.get_or_create(
+        username=username, defaults={"email": f"{username}@example.com"}
+    )
+    if created or not user.check_password(DemoContext.PASSWORD):
+        user.set_password(DemoContext.PASSWORD)
+        user.save(update_fields=["password"])
+    Membership.objects.update_or_create(user=user, team=team, defaults={"role": role})
+    ctx.users[username] = user
+    return user
+
+
+def _answer_text(question: str, task, offer) -> str:
+    mem = round((task.params_b or 0) * 2 * 1.2, 1)
+    return ANSWERS[question].format(
+        task=task.name,
+        mem=mem,
+        offer=offer.name,
+        gpu_mem=offer.gpu_mem_gb,
+        fit="one GPU of one machine" if mem <= offer.gpu_mem_gb * 0.9 else "one machine",
+        parallelism=", ".join(task.parallelism or []) or "none",
+        offer_par=", ".join(offer.parallelism or []) or "none",
+        basis=offer.get_billing_basis_display(),
+        fee=offer.scheduling_fee_pct,
+        exit=offer.exit_path or "Weights and configs are ours; data stays in our storage.",
+    )
+
+
+def _build(ctx: DemoContext, spec: dict) -> Review | None:
+    team = getattr(ctx, spec["team"])
+    task = ctx.objects.get("profiles", {}).get(spec["profile"])
+    offers = ctx.objects.get("offers", {})
+    links = ctx.objects.get("links", {})
+    if task is None or any(key not in offers for key, _ in spec["candidates"]):
+        log.warning("demo review %r skipped: its profile or offers are not in the demo", spec)
+        return None
+    author = ctx.users[spec["author"]]
+    review = services.review_create(
+        team=team,
+        author=author,
+        task=task,
+        title=spec["title"],
+        candidates=[(offers[key], machines) for key, machines in spec["candidates"]],
+    )
+    for candidate in review.candidates.select_related("offer"):
+        key = next(k for k, _ in spec["candidates"] if offers[k].pk == candidate.offer_id)
+        for question in spec["answered"].get(key, []):
+            checklist_answer_save(
+                candidate=candidate,
+                question=question,
+                actor=author,
+                status=AnswerStatus.ANSWERED,
+                text=_answer_text(question, task, candidate.offer),
+            )
+    if spec.get("reserve"):
+        services.review_reserve_links(
+            review=review, actor=author, links=[links[k] for k in spec["reserve"] if k in links]
+        )
+    if spec["outcome"] == "draft":
+        return review
+    snapshot = services.review_submit(review=review, actor=author)
+    if spec.get("approvals_required"):
+        # A review may ask for more sign-offs than the team's default (set after submission,
+        # which copies the team's number).
+        Review.objects.filter(pk=review.pk).update(approvals_required=spec["approvals_required"])
+    for username, decision, comment in spec.get("decisions", []):
+        review.refresh_from_db()
+        services.signoff_create(
+            review=review,
+            reviewer=ctx.users[username],
+            decision=decision,
+            comment=comment,
+            snapshot_id=snapshot.pk,
+        )
+    return review
+
+
+def load(ctx: DemoContext) -> None:
+    _demo_user(ctx, "erin", ctx.team1, Role.REVIEWER)
+    for spec in REVIEWS:
+        team = getattr(ctx, spec["team"])
+        existing = Review.objects.filter(team=team, title=spec["title"]).first()
+        if existing is not None:
+            continue
+        try:
+            with transaction.atomic():
+                review = _build(ctx, spec)
+        except (ReviewRefused, ReviewConflict) as exc:
+            reasons = getattr(exc, "reasons", [])
+            log.warning("demo review %r not built: %s %s", spec["title"], exc, reasons)
+            continue
+        if review is not None:
+            snapshot_compute(review_id=review.pk)

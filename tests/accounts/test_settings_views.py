@@ -1,0 +1,200 @@
+"""The settings page: inline threshold rows (page and htmx fragment), history, languages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.accounts import selectors, services
+from apps.accounts.models import Team
+from tests.factories import make_benchmark, make_membership, make_profile, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def row_html(html: str, key: str) -> str:
+    match = re.search(rf'<tr id="threshold-{key}".*?</tr>', html, re.S)
+    assert match, f"no row for {key}"
+    return match.group(0)
+
+
+class ThresholdRowTests:
+    def test_the_page_lists_every_threshold_with_its_default(self, client, team, owner):
+        client.force_login(owner)
+        html = client.get(reverse("accounts:settings")).content.decode()
+        from apps.scoring import engine
+
+        for key in engine.DEFAULT_THRESHOLDS:
+            assert f'id="threshold-{key}"' in html
+        row = row_html(html, "network_cost_share")
+        assert '<td class="num">0.2</td>' in row
+        assert "default, never changed" in row
+
+    def test_htmx_saves_and_answers_with_the_row(self, client, team, owner):
+        client.force_login(owner)
+        response = client.post(
+            reverse("accounts:threshold_set"),
+            {"key": "network_cost_share", "value": "0.3"},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert html.strip().startswith('<tr id="threshold-network_cost_share"')
+        assert "<html" not in html
+        assert 'value="0.3"' in html
+        assert "Saved" in html
+        assert "changed by owner on" in html
+        assert "Reset to default" in html
+        team.refresh_from_db()
+        assert team.thresholds == {"network_cost_share": 0.3}
+
+    def test_without_javascript_it_redirects_to_the_row(self, client, team, owner):
+        client.force_login(owner)
+        response = client.post(
+            reverse("accounts:threshold_set"), {"key": "headroom", "value": "0.85"}
+        )
+        assert response.status_code == 302
+        assert response["Location"] == reverse("accounts:settings") + "#threshold-headroom"
+        page = client.get(response["Location"]).content.decode()
+        assert "Threshold saved" in page
+        assert 'value="0.85"' in row_html(page, "headroom")
+
+    @pytest.mark.parametrize(
+        ("value", "message"),
+        [
+            ("nan", "Enter a finite number"),
+            ("inf", "Enter a finite number"),
+            ("-1", "Enter a number above 0 and at most 1"),
+            ("abc", "Enter a number"),
+            ("", "This field is required"),
+        ],
+    )
+    def test_bad_values_come_back_on_the_row_in_both_shapes(
+        self, client, team, owner, value, message
+    ):
+        client.force_login(owner)
+        url = reverse("accounts:threshold_set")
+        data = {"key": "network_cost_share", "value": value}
+        fragment = client.post(url, data, HTTP_HX_REQUEST="true")
+        assert fragment.status_code == 200
+        assert message in fragment.content.decode()
+        assert 'aria-invalid="true"' in fragment.content.decode()
+        page = client.post(url, data)
+        assert page.status_code == 200
+        row = row_html(page.content.decode(), "network_cost_share")
+        assert message in row
+        assert f'value="{value}"' in row  # what was typed stays in the box
+        team.refresh_from_db()
+        assert team.thresholds == {}
+
+    def test_high_not_above_low_is_explained(self, client, team, owner):
+        client.force_login(owner)
+        response = client.post(
+            reverse("accounts:threshold_set"),
+            {"key": "data_compute_high", "value": "5"},
+            HTTP_HX_REQUEST="true",
+        )
+        assert "must be above the light ratio (10)" in response.content.decode()
+
+    def test_an_unknown_key_is_a_bad_request(self, client, team, owner):
+        client.force_login(owner)
+        response = client.post(reverse("accounts:threshold_set"), {"key": "x", "value": "1"})
+        assert response.status_code == 400
+        response = client.post(reverse("accounts:threshold_reset"), {"key": "x"})
+        assert response.status_code == 400
+
+    def test_reset_answers_with_the_row_in_both_shapes(self, client, team, owner):
+        services.team_threshold_set(team=team, actor=owner, key="headroom", value=0.8)
+        client.force_login(owner)
+        url = reverse("accounts:threshold_reset")
+        fragment = client.post(url, {"key": "headroom"}, HTTP_HX_REQUEST="true")
+        html = fragment.content.decode()
+        assert html.strip().startswith('<tr id="threshold-headroom"')
+        assert 'value="0.9"' in html
+        assert "Reset to default" not in html
+        services.team_threshold_set(team=team, actor=owner, key="headroom", value=0.8)
+        page = client.post(url, {"key": "headroom"})
+        assert page.status_code == 302
+        team.refresh_from_db()
+        assert team.thresholds == {}
+
+
+class ThresholdHistoryTests:
+    def test_it_names_who_changed_each_threshold_last(self, team, owner):
+        second = make_membership(make_user("second"), team, "owner").user
+        services.team_threshold_set(team=team, actor=owner, key="headroom", value=0.8)
+        services.team_threshold_set(team=team, actor=second, key="headroom", value=0.85)
+        services.team_threshold_set(team=team, actor=owner, key="buffer_cross_hub", value=0.4)
+        services.team_threshold_reset(team=team, actor=second, key="buffer_cross_hub")
+        with CaptureQueriesContext(connection) as queries:
+            changes = selectors.threshold_changes(team=team)
+        assert len(queries) == 1
+        assert {k: (e.actor.username, e.action) for k, e in changes.items()} == {
+            "headroom": ("second", "team.threshold_set"),
+            "buffer_cross_hub": ("second", "team.threshold_reset"),
+        }
+
+    def test_the_page_query_count_does_not_grow_with_history_or_members(
+        self, client, team, owner
+    ):
+        client.force_login(owner)
+
+        def count() -> int:
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(reverse("accounts:settings")).status_code == 200
+            return len(queries)
+
+        services.team_threshold_set(team=team, actor=owner, key="headroom", value=0.8)
+        make_membership(make_user("m1"), team)
+        few = count()
+        task = make_profile(team)
+        for i in range(20):
+            services.team_threshold_set(
+                team=team, actor=owner, key="headroom", value=0.5 + i / 100
+            )
+            make_membership(make_user(f"extra{i}"), team)
+            make_benchmark(team, task, kind="pilot_migration", tier="cross_hub",
+                           succeeded=i % 2 == 0, e2e_hours=0, compute_hours=0)
+        assert count() == few
+
+    def test_recent_changes_are_listed_in_words(self, client, team, owner):
+        services.team_threshold_set(team=team, actor=owner, key="network_cost_share", value=0.3)
+        services.team_settings_update(team=team, actor=owner, approvals_required=2, currency="EUR")
+        client.force_login(owner)
+        html = client.get(reverse("accounts:settings")).content.decode()
+        assert "set Network cost share (0.2 → 0.3)" in html
+        assert "changed approvals 1 → 2, currency USD → EUR" in html
+
+
+class ChineseSettingsTests:
+    def test_it_renders_the_settings_page_in_simplified_chinese(self, client, team, owner):
+        services.team_threshold_set(team=team, actor=owner, key="network_cost_share", value=0.3)
+        client.force_login(owner)
+        client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+        html = client.get(reverse("accounts:settings")).content.decode()
+        assert '<html lang="zh-hans">' in html
+        for text in ("团队设置", "成员", "审批与币种", "落地层级", "阈值", "网络成本占比",
+                     "恢复默认值", "添加成员"):
+            assert text in html, text
+        for text in ("Network cost share", "Add a member", "Rollout tiers", "Reset to default"):
+            assert text not in html, text
+        assert "由 owner 于" in html  # "changed by owner on …"
+
+    def test_the_calibration_and_home_pages_render_in_chinese(self, client, team, owner):
+        client.force_login(owner)
+        client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+        home = client.get(reverse("home")).content.decode()
+        assert "等待你决定" in home and "Waiting for your decision" not in home
+        calibration = client.get(reverse("accounts:calibration")).content.decode()
+        assert "校准" in calibration and "How outcomes are read" not in calibration
+
+
+class TeamObjectTests:
+    def test_services_keep_the_callers_team_object_current(self, team, owner):
+        services.team_threshold_set(team=team, actor=owner, key="headroom", value=0.8)
+        assert team.thresholds == {"headroom": 0.8}
+        assert team.settings_generation == Team.objects.get(pk=team.pk).settings_generation == 2

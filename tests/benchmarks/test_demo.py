@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from apps.benchmarks.models import BenchmarkRecord
+from apps.benchmarks.selectors import task_comparison
+from apps.profiles.models import TaskProfile
+
+pytestmark = pytest.mark.django_db
+
+
+class BenchmarkDemoTests:
+    def test_it_loads_twice_without_duplicates(self):
+        call_command("load_demo", verbosity=0)
+        first = BenchmarkRecord.objects.count()
+        call_command("load_demo", verbosity=0)
+        assert BenchmarkRecord.objects.count() == first == 9
+        assert not BenchmarkRecord.objects.filter(idempotency_key__isnull=True).exists()
+
+    def test_the_70b_multi_run_clearly_wins(self):
+        call_command("load_demo", verbosity=0)
+        profile = TaskProfile.objects.get(team__slug="aurora", name__startswith="70B full training")
+        comparison = task_comparison(profile=profile)
+        assert comparison.verdict["speedup"] == pytest.approx(480 / 140, rel=1e-4)
+        assert comparison.verdict["net_gain_positive"] is True
+        assert not {f["rule"] for f in comparison.findings} & {"B1", "B2", "B3", "R0"}
+        assert comparison.figure is not None
+
+    def test_the_fine_tuning_multi_run_is_slower_end_to_end(self):
+        call_command("load_demo", verbosity=0)
+        profile = TaskProfile.objects.get(team__slug="borealis", workload="fine_tuning")
+        comparison = task_comparison(profile=profile)
+        assert comparison.verdict["speedup"] == pytest.approx(6 / 7.5, rel=1e-4)
+        assert {"B1", "R0"} <= {f["rule"] for f in comparison.findings}
+
+    def test_two_successful_pilots_exist_on_same_city(self):
+        call_command("load_demo", verbosity=0)
+        pilots = BenchmarkRecord.objects.filter(
+            team__slug="aurora", kind="pilot_migration", tier="same_city", succeeded=True
+        )
+        assert pilots.count() == 2
+        assert BenchmarkRecord.objects.filter(kind="network_probe").count() == 3

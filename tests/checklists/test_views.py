@@ -1,0 +1,199 @@
+"""The checklist page: both shapes, autosave in place, the counter event, no-JS fallbacks."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.checklists.forms import answer_prefix
+from apps.checklists.models import ChecklistAnswer
+from apps.checklists.services import answer_token
+from apps.reviews.models import Review
+from tests.factories import make_benchmark, make_offer, make_review
+from tests.reviews.helpers import ready_review, submitted_review
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def answer_data(candidate, question: str, **values) -> dict:
+    prefix = answer_prefix(candidate.pk, question)
+    data = {"status": "answered", "text": "", "evidence_benchmark": "", "evidence_url": ""}
+    data.update(values)
+    return {f"{prefix}-{key}": value for key, value in data.items()}
+
+
+def answer_url(candidate, question: str) -> str:
+    return reverse("checklists:answer", args=[candidate.pk, question])
+
+
+class ChecklistPageTests:
+    def test_it_shows_six_questions_with_guidance_per_candidate(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team), make_offer(team)])
+        client.force_login(owner)
+        response = client.get(reverse("checklists:review", args=[review.pk]))
+        body = response.content.decode()
+        assert response.status_code == 200
+        assert body.count('class="question"') == 12
+        for title in ("Task scale", "Split and network", "Fault tolerance", "Billing basis",
+                      "Migration cost", "Exit path"):
+            assert title in body
+        assert "usable memory (GPU memory × 0.9 headroom)" in body
+        assert body.count('hx-trigger="change delay:400ms, submit"') == 12
+        assert "6 unanswered" in body
+        assert "Not ready to sign" in body
+        assert 'hx-trigger="checklistChanged from:body"' in body
+
+    def test_htmx_gets_the_progress_panel(self, client, team, owner):
+        review = ready_review(team, owner, unanswered=1)
+        client.force_login(owner)
+        response = client.get(reverse("checklists:review", args=[review.pk]), **HX)
+        body = response.content.decode()
+        assert body.lstrip().startswith('<section id="checklist-progress"')
+        assert "<html" not in body
+        assert "1 unanswered" in body
+        assert "Ready to sign" in body
+
+    def test_a_submitted_review_is_shown_read_only(self, client, team, owner):
+        review = submitted_review(team, owner)
+        client.force_login(owner)
+        body = client.get(reverse("checklists:review", args=[review.pk])).content.decode()
+        assert "hx-post" not in body
+        assert "Answer to q1" in body
+        assert "its answers cannot change" in body
+
+    def test_its_query_count_does_not_grow_with_candidates(self, client, team, owner):
+        client.force_login(owner)
+
+        def count(n: int) -> int:
+            review = make_review(team, owner, offers=[make_offer(team) for _ in range(n)])
+            with CaptureQueriesContext(connection) as ctx:
+                client.get(reverse("checklists:review", args=[review.pk]))
+            return len(ctx.captured_queries)
+
+        assert count(1) == count(6)
+
+
+class AnswerViewTests:
+    def test_htmx_save_answers_saved_in_place_with_the_counter_and_an_event(
+        self, client, team, owner
+    ):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        response = client.post(
+            answer_url(candidate, "q1"),
+            answer_data(candidate, "q1", text="One machine holds it.", seen=""),
+            **HX,
+        )
+        assert response.status_code == 200
+        assert response["HX-Trigger"] == "checklistChanged"
+        body = response.content.decode()
+        assert body.lstrip().startswith(f'<div id="answer-state-{candidate.pk}-q1"')
+        assert "save-state--saved" in body and "Saved" in body
+        assert f'id="counter-{candidate.pk}"' in body and 'hx-swap-oob="true"' in body
+        assert "5 unanswered" in body
+        answer = ChecklistAnswer.objects.get()
+        # The hidden token moves on, so the next save from the same form is not a conflict.
+        assert answer_token(answer) in body
+        assert (answer.status, answer.text) == ("answered", "One machine holds it.")
+
+    def test_an_error_is_shown_in_place_without_the_event(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        response = client.post(answer_url(candidate, "q2"), answer_data(candidate, "q2"), **HX)
+        assert response.status_code == 200
+        assert "HX-Trigger" not in response
+        body = response.content.decode()
+        assert "save-state--error" in body
+        assert "Write the answer before marking it answered." in body
+        bad_url = client.post(
+            answer_url(candidate, "q2"),
+            answer_data(candidate, "q2", text="x", evidence_url="not a url"),
+            **HX,
+        )
+        assert "Enter a valid URL." in bad_url.content.decode()
+        assert not ChecklistAnswer.objects.exists()
+
+    def test_evidence_of_the_task_is_accepted(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        record = make_benchmark(team, review.task, candidate.offer)
+        client.force_login(owner)
+        client.post(
+            answer_url(candidate, "q3"),
+            answer_data(candidate, "q3", text="Resumes", evidence_benchmark=record.pk),
+            **HX,
+        )
+        assert ChecklistAnswer.objects.get().evidence_benchmark == record
+
+    def test_a_concurrent_save_shows_the_other_answer(self, client, team, owner, member):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(member)
+        client.post(answer_url(candidate, "q4"), answer_data(candidate, "q4", text="Theirs"), **HX)
+        client.force_login(owner)
+        response = client.post(
+            answer_url(candidate, "q4"), answer_data(candidate, "q4", text="Mine", seen=""), **HX
+        )
+        body = response.content.decode()
+        assert "Someone else saved this answer meanwhile" in body
+        assert "Theirs" in body
+        assert ChecklistAnswer.objects.get().text == "Theirs"
+
+    def test_a_submitted_review_refuses_in_place(self, client, team, owner):
+        review = submitted_review(team, owner)
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        response = client.post(
+            answer_url(candidate, "q1"), answer_data(candidate, "q1", status="unanswered"), **HX
+        )
+        assert response.status_code == 200
+        assert "cannot be edited now" in response.content.decode()
+        assert ChecklistAnswer.objects.get(candidate=candidate, question="q1").status == "answered"
+
+    def test_without_javascript_it_redirects_back_to_the_question(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        response = client.post(
+            answer_url(candidate, "q6"), answer_data(candidate, "q6", text="Weights leave as is")
+        )
+        assert response.status_code == 302
+        assert response["Location"] == (
+            reverse("checklists:review", args=[review.pk]) + f"#q-{candidate.pk}-q6"
+        )
+        assert "Saved." in client.get(response["Location"]).content.decode()
+
+    def test_without_javascript_an_error_rerenders_the_page(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        response = client.post(answer_url(candidate, "q6"), answer_data(candidate, "q6"))
+        assert response.status_code == 400
+        body = response.content.decode()
+        assert "<html" in body
+        assert "Write the answer before marking it answered." in body
+
+    def test_unknown_question_and_other_team_are_404(self, client, team, owner, outsider):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        assert client.post(answer_url(candidate, "q9"), {}).status_code == 404
+        client.force_login(outsider)
+        assert client.post(answer_url(candidate, "q1"), answer_data(candidate, "q1")).status_code == 404
+        assert client.get(reverse("checklists:review", args=[review.pk])).status_code == 404
+        assert not ChecklistAnswer.objects.exists()
+
+    def test_a_changes_requested_review_goes_back_to_draft_on_answer(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)], state="changes_requested")
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        client.post(answer_url(candidate, "q1"), answer_data(candidate, "q1", text="x"), **HX)
+        review.refresh_from_db()
+        assert review.state == "draft"
+        assert Review.objects.get(pk=review.pk).audit_events.count() == 2

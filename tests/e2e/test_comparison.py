@@ -1,0 +1,97 @@
+"""The comparison in a real browser: a review page shows progress, then the table and Plotly
+charts drawn as SVG; the CSV export downloads with its header row; charts fit a phone screen."""
+
+from __future__ import annotations
+
+import csv
+import os
+
+import pytest
+from django.urls import reverse
+
+from apps.scoring import services
+from apps.scoring.models import SnapshotJob
+from apps.scoring.tables import COLUMN_KEYS
+from tests.factories import PASSWORD
+from tests.scoring.helpers import make_world
+from tests.services import need_browser
+
+pytestmark = pytest.mark.django_db(transaction=True)
+LAUNCH_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+
+
+@pytest.fixture
+def browser_page():
+    chromium = need_browser()
+    # Playwright's sync API runs an event loop in this thread; the ORM calls below are plain
+    # synchronous calls between browser steps.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+        context = browser.new_context(accept_downloads=True, locale="en-US")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()
+
+
+class ComparisonInBrowserTests:
+    def test_progress_then_table_charts_and_csv(
+        self, live_server, browser_page, team, owner, monkeypatch, tmp_path
+    ):
+        page = browser_page
+        world = make_world(team, owner)
+        # A job no worker has picked up yet: the page must show progress until it is done.
+        monkeypatch.setattr(services, "_enqueue", lambda job_id: True)
+
+        page.goto(f"{live_server.url}{reverse('accounts:login')}")
+        page.fill("input[name=username]", owner.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click(".auth-card button[type=submit]")
+        page.wait_for_url(lambda url: "/accounts/login" not in url)
+
+        page.goto(f"{live_server.url}{reverse('reviews:detail', args=[world.review.pk])}")
+        progress = page.wait_for_selector("#review-evaluation .progress")
+        assert "comparison table" in progress.inner_text()
+        assert page.locator("#review-evaluation table").count() == 0
+
+        job = SnapshotJob.objects.get(review=world.review)
+        services.snapshot_compute(review_id=world.review.pk, job_id=job.pk)  # the worker's part
+
+        page.wait_for_selector("#review-evaluation table.comparison")
+        page.wait_for_function("document.querySelectorAll('.chart .main-svg').length >= 2")
+        drawn = page.locator("#review-evaluation .chart .main-svg").count()
+        assert drawn >= 4  # hours, cost, scaling, indicators, history; 2 SVG layers each
+        assert page.locator("#review-evaluation .progress").count() == 0
+        chosen = page.locator("#review-evaluation tr.is-chosen")
+        assert chosen.count() == 1 and "Far L40S" in chosen.inner_text()
+        titles = page.locator("#review-evaluation .chart-card__title").all_inner_texts()
+        assert "Hours by segment per option" in titles
+
+        with page.expect_download() as download_info:
+            page.click("#review-evaluation a[data-export=csv]")
+        download = download_info.value
+        target = tmp_path / download.suggested_filename
+        download.save_as(target)
+        assert target.name.endswith(".csv")
+        with open(target, newline="", encoding="utf-8") as handle:
+            rows = list(csv.reader(handle))
+        assert rows[0] == COLUMN_KEYS
+        assert len(rows) == 1 + 5  # three options, two benchmark runs
+
+        # Phone width: every chart redraws inside the screen.
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(600)
+        widths = page.eval_on_selector_all(
+            "#review-evaluation .chart .main-svg:first-child",
+            "els => els.map(e => e.getBoundingClientRect().right)",
+        )
+        assert widths and max(widths) <= 390

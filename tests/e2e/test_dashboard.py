@@ -1,0 +1,72 @@
+"""The dashboard in a real browser: bob signs in, sees the review waiting for him, and reaches it
+in one click."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.accounts.helpers import moving_review, submit
+from tests.factories import PASSWORD, make_membership, make_team, make_user
+from tests.services import need_browser
+
+pytestmark = pytest.mark.django_db(transaction=True)
+LAUNCH_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+
+
+@pytest.fixture
+def browser_page():
+    chromium = need_browser()
+    # Playwright's sync API runs an event loop in this thread; the ORM calls in the test are
+    # plain synchronous calls between browser steps.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+        context = browser.new_context(locale="en-US")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()
+
+
+class DashboardInBrowserTests:
+    def test_bob_reaches_the_review_waiting_for_him_in_one_click(
+        self, live_server, browser_page
+    ):
+        page = browser_page
+        team = make_team("Team Aurora", "aurora")
+        alice = make_membership(make_user("alice"), team, "owner").user
+        bob = make_membership(make_user("bob"), team, "reviewer").user
+        review = submit(
+            moving_review(team, alice, ready=True, title="Move the nightly ETL to Shanghai")
+        )
+        assert review.state == "submitted"
+
+        page.goto(f"{live_server.url}{reverse('accounts:login')}")
+        page.fill("input[name=username]", bob.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click(".auth-card button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+
+        waiting = page.locator("#waiting")
+        link = waiting.get_by_role("link", name="Move the nightly ETL to Shanghai")
+        assert link.is_visible()
+        assert "by alice" in waiting.inner_text()
+
+        link.click()
+        detail = reverse("reviews:detail", args=[review.pk])
+        page.wait_for_url(f"{live_server.url}{detail}")
+        assert page.url == f"{live_server.url}{detail}"
+        assert "Move the nightly ETL to Shanghai" in page.locator("h1").first.inner_text()
+        assert re.search("Move the nightly ETL to Shanghai", page.title())

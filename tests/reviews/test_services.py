@@ -1,0 +1,553 @@
+"""Review services: every transition and every refusal of the workflow (SPEC S, issue 6)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from apps.checklists.models import ChecklistAnswer
+from apps.checklists.services import checklist_answer_save
+from apps.reviews import services
+from apps.reviews.models import AuditEvent, Candidate, Review, SignOff
+from apps.scoring.services import build_review_input, current_snapshot, snapshot_compute
+from tests.factories import (
+    make_link,
+    make_membership,
+    make_offer,
+    make_profile,
+    make_review,
+    make_site,
+    make_user,
+)
+from tests.reviews.helpers import (
+    answer_all,
+    approve,
+    current_snapshot_id,
+    ready_review,
+    second_reviewer,
+    submitted_review,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def actions(review) -> list[str]:
+    return list(review.audit_events.order_by("id").values_list("action", flat=True))
+
+
+class ReviewCreateTests:
+    def test_it_creates_a_draft_with_candidates_and_an_audit_event(self, team, owner):
+        task = make_profile(team)
+        a, b = make_offer(team), make_offer(team)
+        review = services.review_create(
+            team=team, author=owner, task=task, title=" Where to run ", candidates=[(a, 2), (b, 1)]
+        )
+        assert review.state == "draft"
+        assert review.title == "Where to run"
+        assert list(review.candidates.values_list("offer_id", "machines", "position")) == [
+            (a.pk, 2, 0),
+            (b.pk, 1, 1),
+        ]
+        event = review.audit_events.get()
+        assert (event.action, event.actor, event.changes["task"]) == (
+            "created",
+            owner,
+            [None, task.name],
+        )
+
+    def test_it_refuses_a_task_of_another_team(self, team, other_team, owner):
+        with pytest.raises(ValidationError) as exc:
+            services.review_create(
+                team=team, author=owner, task=make_profile(other_team), title="x"
+            )
+        assert "task" in exc.value.message_dict
+        assert Review.objects.count() == 0
+
+    def test_it_refuses_an_offer_of_another_team(self, team, other_team, owner):
+        with pytest.raises(ValidationError) as exc:
+            services.review_create(
+                team=team,
+                author=owner,
+                task=make_profile(team),
+                title="x",
+                candidates=[(make_offer(other_team), 1)],
+            )
+        assert "offers" in exc.value.message_dict
+        assert Review.objects.count() == 0
+
+    def test_it_refuses_a_user_outside_the_team(self, team, outsider):
+        with pytest.raises(PermissionDenied):
+            services.review_create(team=team, author=outsider, task=make_profile(team), title="x")
+
+
+class ReviewEditTests:
+    def test_it_updates_the_title_bumping_the_version_only(self, team, owner):
+        review = ready_review(team, owner)
+        before = (review.version, review.inputs_generation)
+        review = services.review_update(
+            review=review, actor=owner, title="New title", version=review.version
+        )
+        review.refresh_from_db()
+        assert review.title == "New title"
+        assert (review.version, review.inputs_generation) == (before[0] + 1, before[1])
+        event = review.audit_events.get(action="updated")
+        assert event.changes == {"title": [f"Review of {review.task.name}", "New title"]}
+
+    def test_it_refuses_an_edit_made_on_an_old_version(self, team, owner, member):
+        review = ready_review(team, owner)
+        seen = review.version
+        services.review_update(review=review, actor=member, title="Theirs", version=seen)
+        with pytest.raises(services.ReviewConflict):
+            services.review_update(review=review, actor=owner, title="Mine", version=seen)
+        review.refresh_from_db()
+        assert review.title == "Theirs"
+
+    def test_candidate_changes_bump_the_inputs_generation_and_are_audited(self, team, owner):
+        review = ready_review(team, owner)
+        gen = review.inputs_generation
+        offer = make_offer(team, site=review.task.home_site)
+        candidate = services.candidate_add(review=review, actor=owner, offer=offer, machines=2)
+        services.candidate_update(candidate=candidate, actor=owner, machines=3)
+        services.candidate_remove(candidate=candidate, actor=owner)
+        review.refresh_from_db()
+        assert review.inputs_generation == gen + 3
+        assert actions(review)[-3:] == ["candidate_added", "candidate_updated", "candidate_removed"]
+        updated = review.audit_events.get(action="candidate_updated")
+        assert updated.changes == {"machines": [2, 3]}
+        assert not Candidate.objects.filter(pk=candidate.pk).exists()
+
+    def test_it_refuses_a_duplicate_candidate_and_too_many_machines(self, team, owner):
+        review = ready_review(team, owner)
+        existing = review.candidates.get().offer
+        with pytest.raises(ValidationError) as exc:
+            services.candidate_add(review=review, actor=owner, offer=existing, machines=1)
+        assert "offer" in exc.value.message_dict
+        small = make_offer(team, max_machines=2)
+        with pytest.raises(ValidationError) as exc:
+            services.candidate_add(review=review, actor=owner, offer=small, machines=3)
+        assert "machines" in exc.value.message_dict
+        assert review.candidates.count() == 1
+
+    def test_it_reserves_only_reservable_links_of_the_team(self, team, other_team, owner):
+        review = ready_review(team, owner)
+        a, b = make_site(team), make_site(team)
+        reservable = make_link(team, a, b, reservable=True)
+        fixed = make_link(team, b, a, reservable=False)
+        with pytest.raises(ValidationError):
+            services.review_reserve_links(review=review, actor=owner, links=[fixed])
+        x, y = make_site(other_team), make_site(other_team)
+        with pytest.raises(ValidationError):
+            services.review_reserve_links(
+                review=review, actor=owner, links=[make_link(other_team, x, y, reservable=True)]
+            )
+        services.review_reserve_links(review=review, actor=owner, links=[reservable])
+        assert list(review.reserved_links.all()) == [reservable]
+        assert build_review_input(review)["links"][0]["reserved"] is True
+        assert review.audit_events.filter(action="links_reserved").count() == 1
+
+    @pytest.mark.parametrize("state", ["submitted", "approved", "rejected"])
+    def test_every_edit_is_refused_unless_draft_or_changes_requested(self, team, owner, state):
+        review = ready_review(team, owner)
+        Review.objects.filter(pk=review.pk).update(state=state)
+        candidate = review.candidates.get()
+        edits = [
+            lambda: services.review_update(review=review, actor=owner, title="x"),
+            lambda: services.candidate_add(
+                review=review, actor=owner, offer=make_offer(team), machines=1
+            ),
+            lambda: services.candidate_update(candidate=candidate, actor=owner, machines=4),
+            lambda: services.candidate_remove(candidate=candidate, actor=owner),
+            lambda: services.review_reserve_links(review=review, actor=owner, links=[]),
+            lambda: checklist_answer_save(
+                candidate=candidate, question="q1", actor=owner, status="unanswered"
+            ),
+        ]
+        for edit in edits:
+            with pytest.raises(services.ReviewConflict):
+                edit()
+        assert candidate.machines == Candidate.objects.get(pk=candidate.pk).machines == 1
+        assert not review.audit_events.exclude(action="created").exists()
+
+
+class ReviewSubmitTests:
+    def test_it_submits_a_ready_draft_with_a_snapshot(self, team, owner):
+        team.approvals_required = 2
+        team.save()
+        review = ready_review(team, owner)
+        snapshot = services.review_submit(review=review, actor=owner, version=review.version)
+        review.refresh_from_db()
+        assert review.state == "submitted"
+        assert review.submitted_at is not None
+        assert review.approvals_required == 2
+        assert snapshot == current_snapshot(review)
+        event = review.audit_events.get(action="submitted")
+        assert event.changes["state"] == ["draft", "submitted"]
+        assert event.changes["snapshot"] == [None, snapshot.pk]
+
+    def test_it_refuses_a_review_without_candidates(self, team, owner):
+        review = make_review(team, owner)
+        with pytest.raises(services.ReviewRefused) as exc:
+            services.review_submit(review=review, actor=owner)
+        assert exc.value.codes == {"no_candidates"}
+        review.refresh_from_db()
+        assert review.state == "draft"
+
+    def test_it_refuses_while_the_checklist_gate_is_not_met(self, team, owner):
+        review = ready_review(team, owner, unanswered=2)
+        with pytest.raises(services.ReviewRefused) as exc:
+            services.review_submit(review=review, actor=owner)
+        rules = [r["rule"] for r in exc.value.reasons]
+        assert rules == ["C"]
+        assert "2 of 6" in exc.value.reasons[0]["message"]
+        review.refresh_from_db()
+        assert review.state == "draft"
+        # The figures stay: the page shows the findings that stopped the submission.
+        assert current_snapshot(review) is not None
+        assert not review.audit_events.filter(action="submitted").exists()
+
+    def test_one_unanswered_question_is_a_warning_not_a_block(self, team, owner):
+        review = ready_review(team, owner, unanswered=1)
+        snapshot = services.review_submit(review=review, actor=owner)
+        assert [f["severity"] for f in snapshot.output["findings"] if f["rule"] == "C"] == ["warn"]
+        review.refresh_from_db()
+        assert review.state == "submitted"
+
+    def test_it_refuses_while_a_block_finding_stands(self, team, owner):
+        # The only offer sits at a site with no recorded link: no feasible placement (P2).
+        home = make_site(team)
+        task = make_profile(team, site=home)
+        review = make_review(team, owner, task=task, offers=[make_offer(team)])
+        answer_all(review, owner)
+        with pytest.raises(services.ReviewRefused) as exc:
+            services.review_submit(review=review, actor=owner)
+        assert "P2" in [r["rule"] for r in exc.value.reasons]
+        review.refresh_from_db()
+        assert review.state == "draft"
+
+    def test_it_refuses_a_stale_version_and_a_submitted_review(self, team, owner):
+        review = ready_review(team, owner)
+        with pytest.raises(services.ReviewConflict):
+            services.review_submit(review=review, actor=owner, version=review.version - 1)
+        services.review_submit(review=review, actor=owner)
+        with pytest.raises(services.ReviewConflict):
+            services.review_submit(review=review, actor=owner)
+
+
+class SignOffTests:
+    def test_one_approval_approves_and_freezes_the_input(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        signoff = approve(review, reviewer, comment="Fine.")
+        review.refresh_from_db()
+        assert review.state == "approved"
+        assert review.decided_at is not None
+        assert review.frozen_input == signoff.snapshot.input
+        assert (signoff.decision, signoff.round, signoff.comment) == ("approve", 1, "Fine.")
+        assert actions(review)[-2:] == ["signed_off", "approved"]
+        assert review.audit_events.get(action="approved").changes == {
+            "state": ["submitted", "approved"]
+        }
+
+    def test_it_waits_for_the_required_number_of_approvals(self, team, owner, reviewer):
+        team.approvals_required = 2
+        team.save()
+        review = submitted_review(team, owner)
+        version = review.version
+        approve(review, reviewer, version=version)
+        review.refresh_from_db()
+        assert review.state == "submitted"
+        assert review.version == version  # a sign-off that changes nothing leaves the version
+        # The second reviewer saw the same page: the first approval does not make it stale.
+        approve(review, second_reviewer(team), version=version)
+        review.refresh_from_db()
+        assert review.state == "approved"
+        assert review.signoffs.filter(decision="approve").count() == 2
+        assert review.audit_events.filter(action="approved").count() == 1
+
+    def test_an_owner_may_approve(self, team, member):
+        review = submitted_review(team, member)
+        other_owner = make_membership(make_user("owner2"), team, "owner").user
+        approve(review, other_owner)
+        review.refresh_from_db()
+        assert review.state == "approved"
+
+    def test_it_refuses_self_approval(self, team, owner):
+        review = submitted_review(team, owner)
+        with pytest.raises(services.ReviewRefused) as exc:
+            approve(review, owner)
+        assert exc.value.codes == {"self_approval"}
+        with pytest.raises(services.ReviewRefused) as exc:
+            services.signoff_create(
+                review=review,
+                reviewer=owner,
+                decision="reject",
+                comment="no",
+                snapshot_id=current_snapshot_id(review),
+            )
+        assert exc.value.codes == {"self_approval"}
+        assert not SignOff.objects.exists()
+
+    def test_it_refuses_a_second_decision_by_the_same_reviewer(self, team, owner, reviewer):
+        team.approvals_required = 2
+        team.save()
+        review = submitted_review(team, owner)
+        approve(review, reviewer)
+        with pytest.raises(services.ReviewRefused) as exc:
+            approve(review, reviewer)
+        assert exc.value.codes == {"already_decided"}
+        with pytest.raises(services.ReviewRefused) as exc:
+            services.signoff_create(
+                review=review,
+                reviewer=reviewer,
+                decision="reject",
+                comment="changed my mind",
+                snapshot_id=current_snapshot_id(review),
+            )
+        assert exc.value.codes == {"already_decided"}
+        assert review.signoffs.count() == 1
+
+    def test_it_refuses_a_stale_snapshot(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        seen = current_snapshot_id(review)
+        # The profile changes after submission: the figures the reviewer saw are stale.
+        review.task.compute_hours = 99
+        review.task.save()
+        with pytest.raises(services.ReviewRefused) as exc:
+            services.signoff_create(
+                review=review, reviewer=reviewer, decision="approve", snapshot_id=seen
+            )
+        assert exc.value.codes == {"stale_snapshot"}
+        review.refresh_from_db()
+        assert review.state == "submitted"
+        # On the fresh figures the approval goes through.
+        approve(review, reviewer)
+        review.refresh_from_db()
+        assert review.state == "approved"
+        assert review.frozen_input["task"]["compute_hours"] == 99
+
+    def test_it_refuses_approval_while_a_block_finding_stands(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        # Two answers withdrawn behind the services' back: checklist gate C blocks.
+        ChecklistAnswer.objects.filter(question__in=["q5", "q6"]).update(status="unanswered")
+        with pytest.raises(services.ReviewRefused) as exc:
+            approve(review, reviewer)
+        assert exc.value.codes == {"block_finding"}
+        assert exc.value.reasons[0]["data"]["rule"] == "C"
+        # Request changes stays possible, with a comment.
+        services.signoff_create(
+            review=review,
+            reviewer=reviewer,
+            decision="request_changes",
+            comment="Answer Q5 and Q6.",
+            snapshot_id=current_snapshot_id(review),
+        )
+        review.refresh_from_db()
+        assert review.state == "changes_requested"
+
+    def test_it_refuses_approval_when_nothing_is_feasible(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        # The offer moves to a site with no link: no feasible placement, chosen is null (P2).
+        offer = review.candidates.get().offer
+        offer.site = make_site(team)
+        offer.save()
+        with pytest.raises(services.ReviewRefused) as exc:
+            approve(review, reviewer)
+        assert [r["data"]["rule"] for r in exc.value.reasons] == ["P2"]
+
+    def test_a_member_who_is_not_a_reviewer_cannot_decide(self, team, owner, member):
+        review = submitted_review(team, owner)
+        with pytest.raises(PermissionDenied):
+            approve(review, member)
+        assert not SignOff.objects.exists()
+
+    def test_a_reviewer_of_another_team_cannot_decide(self, team, other_team, owner):
+        review = submitted_review(team, owner)
+        foreign = make_membership(make_user("foreign"), other_team, "reviewer").user
+        with pytest.raises(PermissionDenied):
+            approve(review, foreign)
+
+    @pytest.mark.parametrize("decision", ["reject", "request_changes"])
+    def test_reject_and_request_changes_need_a_comment(self, team, owner, reviewer, decision):
+        review = submitted_review(team, owner)
+        with pytest.raises(ValidationError) as exc:
+            services.signoff_create(
+                review=review,
+                reviewer=reviewer,
+                decision=decision,
+                comment="  ",
+                snapshot_id=current_snapshot_id(review),
+            )
+        assert "comment" in exc.value.message_dict
+
+    def test_reject_is_final(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        services.signoff_create(
+            review=review,
+            reviewer=reviewer,
+            decision="reject",
+            comment="Too expensive.",
+            snapshot_id=current_snapshot_id(review),
+        )
+        review.refresh_from_db()
+        assert (review.state, review.frozen_input) == ("rejected", None)
+        assert review.decided_at is not None
+        with pytest.raises(services.ReviewConflict):
+            services.review_submit(review=review, actor=owner)
+        with pytest.raises(services.ReviewConflict):
+            approve(review, second_reviewer(team))
+
+    def test_request_changes_starts_a_new_round_after_resubmission(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        services.signoff_create(
+            review=review,
+            reviewer=reviewer,
+            decision="request_changes",
+            comment="Add a second candidate.",
+            snapshot_id=current_snapshot_id(review),
+        )
+        review.refresh_from_db()
+        assert (review.state, review.round) == ("changes_requested", 2)
+        # The author's next edit moves it back to draft.
+        offer = make_offer(team, site=review.task.home_site)
+        candidate = services.candidate_add(review=review, actor=owner, offer=offer, machines=1)
+        review.refresh_from_db()
+        assert review.state == "draft"
+        for question in ("q1", "q2", "q3", "q4", "q5", "q6"):
+            checklist_answer_save(
+                candidate=candidate, question=question, actor=owner, status="answered", text="ok"
+            )
+        services.review_submit(review=review, actor=owner)
+        # The same reviewer decides again in the new round.
+        approve(review, reviewer)
+        review.refresh_from_db()
+        assert review.state == "approved"
+        assert list(review.signoffs.values_list("round", "decision")) == [
+            (1, "request_changes"),
+            (2, "approve"),
+        ]
+        assert actions(review).count("reopened") == 1
+
+    def test_resubmitting_straight_from_changes_requested_reopens_then_submits(
+        self, team, owner, reviewer
+    ):
+        review = submitted_review(team, owner)
+        services.signoff_create(
+            review=review,
+            reviewer=reviewer,
+            decision="request_changes",
+            comment="Look again.",
+            snapshot_id=current_snapshot_id(review),
+        )
+        services.review_submit(review=review, actor=owner)
+        review.refresh_from_db()
+        assert review.state == "submitted"
+        assert actions(review)[-2:] == ["reopened", "submitted"]
+
+    def test_a_decision_on_a_review_that_is_not_submitted_is_a_conflict(self, team, owner, reviewer):
+        review = ready_review(team, owner)
+        snapshot = snapshot_compute(review_id=review.pk)
+        with pytest.raises(services.ReviewConflict):
+            services.signoff_create(
+                review=review, reviewer=reviewer, decision="approve", snapshot_id=snapshot.pk
+            )
+
+    def test_it_refuses_a_snapshot_of_another_review(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        other = ready_review(team, owner)
+        with pytest.raises(ValidationError) as exc:
+            services.signoff_create(
+                review=review,
+                reviewer=reviewer,
+                decision="approve",
+                snapshot_id=snapshot_compute(review_id=other.pk).pk,
+            )
+        assert "snapshot" in exc.value.message_dict
+
+
+class ReviewCloneTests:
+    def test_it_clones_an_approved_review_into_a_new_draft(self, team, owner, reviewer, member):
+        review = submitted_review(team, owner)
+        approve(review, reviewer)
+        clone = services.review_clone(review=review, actor=member)
+        assert (clone.state, clone.author, clone.cloned_from) == ("draft", member, review)
+        assert clone.task_id == review.task_id
+        assert [(c.offer_id, c.machines) for c in clone.candidates.all()] == [
+            (c.offer_id, c.machines) for c in review.candidates.all()
+        ]
+        copied = ChecklistAnswer.objects.filter(candidate__review=clone)
+        assert sorted(copied.values_list("question", "status", "text")) == sorted(
+            ChecklistAnswer.objects.filter(candidate__review=review).values_list(
+                "question", "status", "text"
+            )
+        )
+        assert clone.audit_events.get().changes["cloned_from"] == [None, review.pk]
+        assert review.audit_events.filter(action="cloned").count() == 1
+        # The clone is an ordinary draft: it can be edited and submitted again.
+        services.review_submit(review=clone, actor=member)
+        clone.refresh_from_db()
+        assert clone.state == "submitted"
+
+    def test_it_clones_a_rejected_review(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        services.signoff_create(
+            review=review,
+            reviewer=reviewer,
+            decision="reject",
+            comment="No.",
+            snapshot_id=current_snapshot_id(review),
+        )
+        clone = services.review_clone(review=review, actor=owner)
+        assert clone.state == "draft"
+
+    @pytest.mark.parametrize("state", ["draft", "submitted", "changes_requested"])
+    def test_it_refuses_to_clone_a_review_that_is_not_final(self, team, owner, state):
+        review = ready_review(team, owner)
+        Review.objects.filter(pk=review.pk).update(state=state)
+        with pytest.raises(services.ReviewConflict):
+            services.review_clone(review=review, actor=owner)
+        assert Review.objects.count() == 1
+
+
+class ImmutabilityTests:
+    def test_an_approved_review_keeps_what_was_signed(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        signoff = approve(review, reviewer)
+        review.refresh_from_db()
+        signed = build_review_input(review)
+        # The profile and the offer change later; the signed review does not.
+        review.task.compute_hours = 500
+        review.task.save()
+        offer = review.candidates.get().offer
+        offer.price = 99
+        offer.save()
+        review.refresh_from_db()
+        assert build_review_input(review) == signed
+        assert current_snapshot(review) == signoff.snapshot
+
+    def test_services_refuse_every_change_of_an_approved_review(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        approve(review, reviewer)
+        review.refresh_from_db()
+        candidate = review.candidates.get()
+        with pytest.raises(services.ReviewConflict):
+            services.review_update(review=review, actor=owner, title="x")
+        with pytest.raises(services.ReviewConflict):
+            checklist_answer_save(
+                candidate=candidate, question="q1", actor=owner, status="unanswered"
+            )
+        with pytest.raises(services.ReviewConflict):
+            services.candidate_remove(candidate=candidate, actor=owner)
+        with pytest.raises(services.ReviewConflict):
+            services.review_submit(review=review, actor=owner)
+        assert review.audit_events.filter(action__in=["updated", "answer_saved"]).count() == 0
+
+    def test_every_transition_is_in_the_audit_trail(self, team, owner, reviewer):
+        review = ready_review(team, owner)
+        services.review_submit(review=review, actor=owner)
+        approve(review, reviewer)
+        events = list(AuditEvent.objects.filter(review=review).order_by("id"))
+        assert [(e.action, e.actor.username) for e in events] == [
+            ("submitted", "owner"),
+            ("signed_off", "reviewer"),
+            ("approved", "reviewer"),
+        ]
+        assert all(e.team_id == team.pk for e in events)

@@ -1,0 +1,109 @@
+"""The quarterly cost review (按季对账): figures by hand for a small team."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from apps.scoring import services
+from apps.scoring.models import QuarterlyCostReview
+from apps.scoring.quarterly import quarter_of, review_figures, team_quarters
+from apps.scoring.tasks import refresh_quarterly
+from tests.factories import make_review
+from tests.scoring.helpers import answer_all, approve, make_world
+
+pytestmark = pytest.mark.django_db
+
+Q1 = datetime(2026, 2, 15, 12, tzinfo=UTC)
+Q2 = datetime(2026, 5, 2, 9, tzinfo=UTC)
+
+
+@pytest.fixture
+def books(team, owner, reviewer):
+    """Three approved reviews in two quarters, one draft, and another team's approved review.
+
+    The local offer charges a 10 % scheduling fee: wait-local costs 320 compute + 32 scheduling.
+    - moved: chosen far site (192 compute, 0 scheduling, 10.45 transfer) → saved 160, fees 10.45
+    - stayed: only the local offer → wait_local chosen → saved 0, fees 0
+    - near (Q2): local and data-side offers → move_compute chosen (288 compute, 0.15 transfer)
+      → saved 352 − 288 = 64, fees 0.15
+    """
+    world = make_world(team, owner)
+    type(world.local).objects.filter(pk=world.local.pk).update(scheduling_fee_pct=10)
+    moved = services.snapshot_compute(review_id=world.review.pk)
+    approve(world.review, reviewer, moved, Q1)
+
+    stayed_review = make_review(team, owner, task=world.task, offers=[world.local])
+    answer_all(stayed_review)
+    stayed = services.snapshot_compute(review_id=stayed_review.pk)
+    approve(stayed_review, reviewer, stayed, Q1)
+
+    near_review = make_review(team, owner, task=world.task, offers=[world.local, world.near_data])
+    answer_all(near_review)
+    near = services.snapshot_compute(review_id=near_review.pk)
+    approve(near_review, reviewer, near, Q2)
+
+    draft = make_review(team, owner, task=world.task, offers=[world.remote, world.local])
+    services.snapshot_compute(review_id=draft.pk)
+    return {"world": world, "moved": moved, "stayed": stayed, "near": near}
+
+
+class QuarterlyFiguresTests:
+    def test_it_computes_each_review_by_hand(self, books):
+        assert review_figures(books["moved"].output) == pytest.approx((160.0, 10.45))
+        assert review_figures(books["stayed"].output) == (0.0, 0.0)
+        assert review_figures(books["near"].output) == pytest.approx((64.0, 0.15))
+
+    def test_it_sums_by_quarter_of_the_decision(self, books, team):
+        quarters = team_quarters(team)
+        assert list(quarters) == ["2026Q1", "2026Q2"]
+        assert quarters["2026Q1"] == pytest.approx(
+            {"compute_saved": 160.0, "transfer_fees": 10.45, "net": 149.55, "reviews_counted": 2}
+        )
+        assert quarters["2026Q2"] == pytest.approx(
+            {"compute_saved": 64.0, "transfer_fees": 0.15, "net": 63.85, "reviews_counted": 1}
+        )
+
+    def test_it_uses_the_snapshot_the_review_was_approved_on(self, team, owner, reviewer):
+        world = make_world(team, owner)
+        signed = services.snapshot_compute(review_id=world.review.pk)
+        world.task.compute_hours = 40  # a later snapshot with other figures
+        world.task.save()
+        later = services.snapshot_compute(review_id=world.review.pk)
+        assert later.pk != signed.pk
+        approve(world.review, reviewer, signed, Q1)
+        assert team_quarters(team)["2026Q1"]["compute_saved"] == pytest.approx(128.0)
+
+    def test_it_counts_a_move_without_a_local_option_as_fees_only(self):
+        output = {
+            "chosen": {"kind": "move_data", "site": "far", "offer": "3"},
+            "options": [
+                {"kind": "move_data", "site": "far", "offer": "3", "feasible": True,
+                 "compute_cost": 100.0, "scheduling_cost": 0.0, "transfer_cost": 7.5,
+                 "objective": 107.5},
+            ],
+        }
+        assert review_figures(output) == (0.0, 7.5)
+        assert review_figures({"chosen": None, "options": []}) is None
+
+    def test_it_names_quarters(self):
+        assert quarter_of(datetime(2026, 1, 1, tzinfo=UTC)) == "2026Q1"
+        assert quarter_of(datetime(2026, 12, 31, 23, tzinfo=UTC)) == "2026Q4"
+        assert quarter_of(datetime(2026, 7, 1, tzinfo=UTC)) == "2026Q3"
+
+
+class QuarterlyRefreshTests:
+    def test_it_writes_one_row_per_quarter_and_drops_empty_quarters(self, books, team, other_team):
+        QuarterlyCostReview.objects.create(team=team, quarter="2025Q4", net=99)
+        assert refresh_quarterly.apply(args=[team.pk]).get() == 2
+        rows = {r.quarter: r for r in QuarterlyCostReview.objects.filter(team=team)}
+        assert set(rows) == {"2026Q1", "2026Q2"}
+        assert rows["2026Q1"].net == pytest.approx(149.55)
+        assert rows["2026Q1"].reviews_counted == 2
+        assert not QuarterlyCostReview.objects.filter(team=other_team).exists()
+
+    def test_it_is_idempotent_and_refreshes_every_team_from_beat(self, books, team):
+        services.quarterly_refresh()
+        services.quarterly_refresh()
+        assert QuarterlyCostReview.objects.filter(team=team).count() == 2

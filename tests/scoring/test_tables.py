@@ -1,0 +1,133 @@
+"""The comparison rows (SPEC 5, T, J3) and the chart figures built from them."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from apps.catalog.models import NetworkLink
+from apps.scoring import charts, services
+from apps.scoring.tables import COLUMN_KEYS, comparison_rows
+from tests.scoring.helpers import make_world
+
+pytestmark = pytest.mark.django_db
+
+
+def _rows(world):
+    data = services.build_review_input(world.review)
+    output = services.engine.evaluate(data)
+    return data, output, comparison_rows(data, output)
+
+
+class ComparisonRowsTests:
+    def test_it_has_every_column_and_totals_that_add_up(self, team, owner):
+        world = make_world(team, owner)
+        _, _, rows = _rows(world)
+        for row in rows:
+            assert set(COLUMN_KEYS) <= set(row)
+        local = next(r for r in rows if r["placement"] == "wait_local")
+        # SPEC T: total = compute + scheduling + transfer + rerun loss (1 rerun × 1 h × 8 × 2.0).
+        assert local["rerun_loss"] == pytest.approx(16.0)
+        assert local["total_cost"] == pytest.approx(320 + 0 + 5 + 16)
+        assert local["placement_cost"] == pytest.approx(325.0)
+        assert local["unit_price"] == 2.0 and local["configuration"] == "1 × 8 GPU"
+        assert local["offer_label"] == "Acme Cloud · Local H100"
+
+    def test_it_marks_the_chosen_row_and_ranks(self, team, owner):
+        world = make_world(team, owner)
+        _, _, rows = _rows(world)
+        chosen = [r for r in rows if r["chosen"]]
+        assert len(chosen) == 1 and chosen[0]["offer"] == str(world.remote.pk)
+        assert (chosen[0]["rank_unit"], chosen[0]["rank_total"]) == (1, 1)
+        assert all(r["j3"] == "" for r in rows)
+
+    def test_it_marks_both_sides_of_j3(self, team, owner):
+        world = make_world(team, owner)
+        # Moving 500 GB to the far site now costs 250: cheapest per GPU-hour, not in total.
+        NetworkLink.objects.filter(from_site=world.data, to_site=world.far).update(
+            price_per_gb=0.5
+        )
+        _, output, rows = _rows(world)
+        assert any(f["rule"] == "J3" for f in output["findings"])
+        marks = {r["offer"]: r["j3"] for r in rows if r["row_type"] == "option"}
+        assert marks[str(world.remote.pk)] == "unit"
+        assert marks[str(world.near_data.pk)] == "total"
+        remote = next(r for r in rows if r["offer"] == str(world.remote.pk))
+        assert (remote["rank_unit"], remote["rank_total"]) == (1, 3)
+
+    def test_it_adds_benchmark_rows_with_speedup_and_verdict(self, team, owner):
+        world = make_world(team, owner)
+        _, _, rows = _rows(world)
+        single, multi = [r for r in rows if r["row_type"] == "benchmark"]
+        assert (single["placement"], single["verdict"], single["speedup"]) == (
+            "single", "baseline", 1.0
+        )
+        assert (multi["placement"], multi["verdict"]) == ("multi", "net_gain")
+        assert multi["speedup"] == pytest.approx(20 / 12, rel=1e-5)
+        assert multi["configuration"] == "2 × 8 GPU" and multi["failure_reruns"] == 1
+        assert single["pair"] is True and multi["pair"] is True
+        # rerun loss of the multi run: 1 × 1 h × 16 GPUs × 2.0
+        assert multi["rerun_loss"] == pytest.approx(32.0)
+
+    def test_it_mutes_infeasible_options_with_their_reason(self, team, owner):
+        world = make_world(team, owner)
+        NetworkLink.objects.filter(from_site=world.data, to_site=world.far).delete()
+        _, _, rows = _rows(world)
+        remote = next(r for r in rows if r["offer"] == str(world.remote.pk))
+        assert remote["feasible"] is False
+        assert remote["verdict"] == "infeasible" and remote["reason"] == "no_link"
+
+
+class ChartTests:
+    def test_it_builds_the_four_snapshot_figures(self, team, owner):
+        world = make_world(team, owner)
+        data, output, rows = _rows(world)
+        figures = charts.build_charts(rows, output, data)
+        assert list(figures) == ["hours", "cost", "scaling", "indicators"]
+        hours = figures["hours"]
+        assert [t["name"] for t in hours["data"]] == ["@transfer", "@queue", "@compute"]
+        assert hours["layout"]["barmode"] == "stack"
+        assert hours["layout"]["legend"]["orientation"] == "h"
+        cost = figures["cost"]
+        assert [t["name"] for t in cost["data"]] == ["@compute", "@scheduling", "@transfer",
+                                                     "@rerun"]
+        assert sum(t["y"][0] for t in cost["data"]) == pytest.approx(341.0)
+        scaling = figures["scaling"]
+        assert scaling["data"][0]["x"] == [8, 16] and scaling["data"][0]["y"] == [1.0, 2.0]
+
+    def test_it_shows_indicators_as_shares_of_their_thresholds(self, team, owner):
+        world = make_world(team, owner)
+        data, output, rows = _rows(world)
+        bars = charts.indicators(output, data)["data"][0]
+        values = dict(zip(bars["x"], bars["y"], strict=True))
+        # M1: 500 GB / 20 h = 25 GB/h against 100; M4: 10.45 / 202.45 against 0.20.
+        assert values["@M1"] == pytest.approx(0.25)
+        assert values["@M4"] == pytest.approx(10.45 / 202.45 / 0.2, rel=1e-4)
+        assert "@M3" not in values  # no latency budget recorded
+
+    def test_it_translates_labels_at_render_time(self, team, owner):
+        world = make_world(team, owner)
+        data, output, rows = _rows(world)
+        figure = charts.hours_by_segment(rows)
+        with translation.override("zh-hans"):
+            zh = charts.localize_figure(figure)
+        with translation.override("en"):
+            en = charts.localize_figure(figure)
+        assert en["data"][0]["name"] == "Transfer"
+        assert zh["data"][0]["name"] == "传输"
+        assert en["data"][0]["x"][0] == "Wait locally<br>Local H100"
+        assert zh["data"][0]["x"][2] == "数据迁移 ✓<br>Far L40S"
+        assert zh["title"] == "各方案分段耗时"
+
+    def test_it_plots_the_task_history_oldest_first(self, team, owner):
+        from datetime import UTC, datetime
+
+        points = [
+            (datetime(2026, 1, 1, tzinfo=UTC), 300.0, 30.0),
+            (datetime(2026, 2, 1, tzinfo=UTC), None, None),  # nothing chosen: left out
+            (datetime(2026, 3, 1, tzinfo=UTC), 200.0, 20.0),
+        ]
+        figure = charts.task_history(points)
+        assert figure["data"][0]["y"] == [300.0, 200.0]
+        assert figure["data"][1]["yaxis"] == "y2"
+        assert charts.task_history([]) is None

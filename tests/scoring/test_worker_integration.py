@@ -1,0 +1,123 @@
+"""Exactly once with a real worker process and Redis: a round trip, a repeat, and a worker killed
+(SIGKILL) in the middle of a snapshot task. Needs PostgreSQL (the worker must see this test run's
+database) and Redis; skipped without them, failing with CI=true."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from apps.scoring import services
+from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.scoring.tasks import compute_snapshot
+from config.celery import app
+from tests.scoring.helpers import make_world
+from tests.services import need_postgres, need_redis
+from tests.workers import celery_worker
+
+pytestmark = pytest.mark.django_db(transaction=True)
+VISIBILITY = 3  # seconds: a killed worker's message comes back quickly
+
+
+def _wait_for(condition, timeout: float = 60, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def _job_status(job_id: int) -> str:
+    return SnapshotJob.objects.values_list("status", flat=True).get(pk=job_id)
+
+
+def _reset_pools() -> None:
+    app._pool = None  # pools keep the transport options they were built with
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def real_queue():
+    """Publish to Redis for real (the test settings make tasks eager)."""
+    need_postgres()
+    need_redis()
+    saved_options = dict(app.conf.broker_transport_options or {})
+    app.conf.task_always_eager = False
+    yield app
+    app.conf.broker_transport_options = saved_options
+    _reset_pools()
+
+
+class WorkerRoundTripTests:
+    def test_a_snapshot_is_computed_once_by_a_worker_even_when_asked_again(
+        self, team, owner, real_queue
+    ):
+        world = make_world(team, owner)
+        with celery_worker(name="snapshots"):
+            job = services.snapshot_request(review=world.review)  # published on commit
+            _wait_for(lambda: _job_status(job.pk) == JobStatus.DONE, what="the job")
+            snapshot = EvaluationSnapshot.objects.get(review=world.review)
+            assert snapshot.table_rows and snapshot.chart_data and snapshot.output["options"]
+
+            # The same message again (a redelivery): the job is done, nothing is claimed.
+            assert compute_snapshot.delay(job.pk).get(timeout=30) is None
+            # A new request for the same inputs: a new job, the same snapshot.
+            again = services.snapshot_request(review=world.review)
+            assert again.pk != job.pk
+            _wait_for(lambda: _job_status(again.pk) == JobStatus.DONE, what="the second job")
+        assert EvaluationSnapshot.objects.filter(review=world.review).count() == 1
+        again.refresh_from_db()
+        job.refresh_from_db()
+        assert again.snapshot_id == job.snapshot_id == snapshot.pk
+        assert job.attempts == 1
+
+
+class WorkerKilledTests:
+    def test_a_worker_killed_mid_task_leaves_exactly_one_complete_snapshot(
+        self, team, owner, real_queue, tmp_path: Path
+    ):
+        pause = tmp_path / "pause"
+        reached = Path(f"{pause}.reached")
+        env = {
+            "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY),
+            "CELERY_ALLOW_SHORT_VISIBILITY": "1",
+            "CELERY_TASK_TIME_LIMIT": "60",
+            services.PAUSE_FILE_ENV: str(pause),
+        }
+        app.conf.broker_transport_options = {
+            **app.conf.broker_transport_options, "visibility_timeout": VISIBILITY
+        }
+        _reset_pools()
+        world = make_world(team, owner)
+        pause.write_text("hold")
+        with celery_worker(name="victim", extra_env=env) as victim:
+            job = services.snapshot_request(review=world.review)
+            _wait_for(reached.exists, what="the task to reach the pause point")
+            delivered = time.monotonic()
+            # Mid-task: the snapshot row is written but not committed, the job is running.
+            assert _job_status(job.pk) == JobStatus.RUNNING
+            assert not EvaluationSnapshot.objects.filter(review=world.review).exists()
+            os.killpg(victim.pid, signal.SIGKILL)
+            victim.wait(timeout=10)
+        assert victim.returncode == -signal.SIGKILL
+        assert not EvaluationSnapshot.objects.filter(review=world.review).exists()
+        assert _job_status(job.pk) == JobStatus.RUNNING  # nothing half-written, nothing done
+        pause.unlink()
+        # The unacknowledged message becomes visible again once its timeout has passed; a
+        # starting worker restores such messages before it consumes.
+        time.sleep(max(0.0, VISIBILITY + 1 - (time.monotonic() - delivered)))
+        with celery_worker(name="rescuer", extra_env=env):
+            _wait_for(lambda: _job_status(job.pk) == JobStatus.DONE, what="the redelivered job")
+        snapshots = list(EvaluationSnapshot.objects.filter(review=world.review))
+        assert len(snapshots) == 1
+        snapshot = snapshots[0]
+        assert snapshot.output["options"] and snapshot.table_rows and snapshot.chart_data
+        assert snapshot.chosen_total_cost == pytest.approx(202.45)
+        job.refresh_from_db()
+        assert (job.status, job.snapshot_id, job.attempts) == (JobStatus.DONE, snapshot.pk, 2)
