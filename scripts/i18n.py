@@ -53,6 +53,7 @@ def fill(po_text: str, strings: dict[str, str]) -> tuple[str, list[str]]:
     out, missing = [], []
     for entry in entries:
         lines = entry.split("\n")
+        # makemessages' fuzzy guesses are not translations: drop the flag (and the guess below).
         lines = [ln for ln in lines if ln != "#, fuzzy" and not ln.startswith("#| ")]
         lines = [ln.replace("#, fuzzy, ", "#, ") for ln in lines]
         try:
@@ -68,6 +69,7 @@ def fill(po_text: str, strings: dict[str, str]) -> tuple[str, list[str]]:
             if msgid in strings:
                 lines = lines[:i_str] + ["msgstr[0] " + po_quote(strings[msgid])]
             elif msgid:
+                lines = lines[:i_str] + ['msgstr[0] ""']
                 missing.append(msgid)
             out.append("\n".join(lines))
             continue
@@ -79,9 +81,9 @@ def fill(po_text: str, strings: dict[str, str]) -> tuple[str, list[str]]:
         if msgid in strings:
             lines = lines[:i_str] + ["msgstr " + po_quote(strings[msgid])]
         else:
-            current = po_unquote([lines[i_str][7:]] + lines[i_str + 1:])
-            if not current:
-                missing.append(msgid)
+            # The JSON files are the only source of translations: anything else is a guess.
+            lines = lines[:i_str] + ['msgstr ""']
+            missing.append(msgid)
         out.append("\n".join(lines))
     return "\n\n".join(out), missing
 

@@ -136,12 +136,16 @@ def latest_team_snapshots(*, team: Team) -> list:
 
 def guided_start(summary: dict) -> list[dict]:
     """The four first steps of a new team, each done once the team has one of its objects."""
-    return [
+    steps = [
         {"key": "site", "done": summary["sites"] > 0, "url_name": "catalog:site_create"},
         {"key": "offer", "done": summary["offers"] > 0, "url_name": "catalog:offer_create"},
         {"key": "profile", "done": summary["profiles"] > 0, "url_name": "profiles:create"},
         {"key": "review", "done": summary["reviews"] > 0, "url_name": "reviews:create"},
     ]
+    upcoming = next((s for s in steps if not s["done"]), None)
+    for step in steps:
+        step["next"] = step is upcoming
+    return steps
 
 
 def home_dashboard(*, user, team: Team | None, memberships: list[Membership]) -> dict:

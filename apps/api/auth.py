@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.middleware.csrf import CsrfViewMiddleware
+from ninja.errors import HttpError
 from ninja.security import HttpBearer
 from ninja.security.session import SessionAuth
 
@@ -47,10 +48,13 @@ class UserSessionAuth(SessionAuth):
             return None
         reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
         if reason is not None:
-            return None
+            # A signed-in browser call without its CSRF token: refused, not anonymous.
+            raise HttpError(403, "CSRF check failed: send the X-CSRFToken header")
         team_ids = list(Membership.objects.filter(user=user).values_list("team_id", flat=True))
         return Principal(user=user, team_ids=team_ids)
 
 
 token_auth = TeamTokenAuth()
-session_auth = UserSessionAuth()
+# csrf=False: ninja would check CSRF before knowing whether a session exists at all, answering
+# 403 to token-less anonymous calls; the check is done in authenticate() instead.
+session_auth = UserSessionAuth(csrf=False)

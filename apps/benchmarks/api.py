@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
 
 from apps.accounts.models import Membership, Role
-from apps.api.auth import UserSessionAuth, token_auth
+from apps.api.auth import session_auth, token_auth
 
 from . import services
 from .models import BenchmarkRecord, Source
@@ -26,7 +26,7 @@ from .models import BenchmarkRecord, Source
 # CSRF for session callers is checked inside UserSessionAuth.authenticate (a failed check means
 # "not authenticated": 401). Ninja's own pre-check is off here so that a bad or revoked Bearer
 # token answers 401 too, instead of a misleading 403 "CSRF check Failed" from the cookie scheme.
-router = Router(tags=["benchmarks"], auth=[token_auth, UserSessionAuth(csrf=False)])
+router = Router(tags=["benchmarks"], auth=[token_auth, session_auth])
 
 Kind = Literal["single", "multi", "network_probe", "pilot_migration"]
 

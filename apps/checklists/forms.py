@@ -16,7 +16,8 @@ def answer_prefix(candidate_id: int, question: str) -> str:
 
 def benchmark_label(record: BenchmarkRecord) -> str:
     offer = f" · {record.offer.name}" if record.offer_id else ""
-    return f"#{record.pk} {record.get_kind_display()}{offer} · {record.nodes}×{record.gpus_per_node}"
+    size = f"{record.nodes}×{record.gpus_per_node}"
+    return f"#{record.pk} {record.get_kind_display()}{offer} · {size}"
 
 
 class AnswerForm(forms.Form):
@@ -32,9 +33,7 @@ class AnswerForm(forms.Form):
         max_length=5000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
-    evidence_benchmark = forms.ChoiceField(
-        label=_("Evidence: benchmark record"), required=False
-    )
+    evidence_benchmark = forms.ChoiceField(label=_("Evidence: benchmark record"), required=False)
     evidence_url = forms.URLField(
         label=_("Evidence: link"),
         required=False,

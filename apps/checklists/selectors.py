@@ -83,9 +83,9 @@ def candidate_card(candidate: Candidate) -> CandidateCard:
 
 
 def candidate_unanswered(candidate: Candidate) -> int:
-    answered = candidate.answers.aggregate(
-        n=Count("id", filter=Q(status=AnswerStatus.ANSWERED))
-    )["n"]
+    answered = candidate.answers.aggregate(n=Count("id", filter=Q(status=AnswerStatus.ANSWERED)))[
+        "n"
+    ]
     return QUESTION_COUNT - answered
 
 

@@ -84,16 +84,19 @@ def checklist_answer_save(
     if seen is not None and answer_token(answer) != seen:
         current = answer or ChecklistAnswer(candidate_id=candidate.pk, question=question)
         raise AnswerConflict(
-            _("Someone else saved this answer meanwhile; theirs is shown. Check it and save again."),
+            _(
+                "Someone else saved this answer meanwhile; theirs is shown. "
+                "Check it and save again."
+            ),
             current,
         )
-    if answer is None:
+    if answer is None:  # a question not answered yet counts as a blank, unanswered answer
         answer = ChecklistAnswer(candidate_id=candidate.pk, question=question)
     before = {
-        "status": answer.status if answer.pk else None,
-        "text": answer.text if answer.pk else None,
-        "evidence_benchmark": answer.evidence_benchmark_id if answer.pk else None,
-        "evidence_url": answer.evidence_url if answer.pk else None,
+        "status": answer.status,
+        "text": answer.text,
+        "evidence_benchmark": answer.evidence_benchmark_id,
+        "evidence_url": answer.evidence_url,
     }
     answer.status = status
     answer.text = text
@@ -106,7 +109,7 @@ def checklist_answer_save(
         "evidence_url": evidence_url,
     }
     changes = {k: [_short(before[k]), _short(after[k])] for k in after if before[k] != after[k]}
-    if answer.pk and not changes:
+    if not changes:
         return answer
     answer.updated_by = actor
     answer.full_clean(exclude=["candidate", "evidence_benchmark", "updated_by"])

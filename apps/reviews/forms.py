@@ -79,9 +79,7 @@ class ReviewCreateForm(forms.Form):
     def __init__(self, *args, team, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["task"].queryset = TaskProfile.objects.filter(team=team).order_by("name")
-        offers = Offer.objects.filter(team=team).select_related("site").order_by(
-            "provider", "name"
-        )
+        offers = Offer.objects.filter(team=team).select_related("site").order_by("provider", "name")
         self.fields["offers"].queryset = offers
         self.offer_rows = []
         for offer in offers:
@@ -180,9 +178,10 @@ class DecisionForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("decision") in {Decision.REJECT, Decision.REQUEST_CHANGES} and not (
-            data.get("comment") or ""
-        ).strip():
+        if (
+            data.get("decision") in {Decision.REJECT, Decision.REQUEST_CHANGES}
+            and not (data.get("comment") or "").strip()
+        ):
             self.add_error("comment", _("Say why: a comment is required for this decision."))
         return data
 

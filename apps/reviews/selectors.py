@@ -112,9 +112,7 @@ class CandidateView:
 def review_candidates(review: Review, review_input: dict, output: dict | None) -> list:
     candidates = (
         review.candidates.select_related("offer__site")
-        .annotate(
-            answered_count=Count("answers", filter=Q(answers__status=AnswerStatus.ANSWERED))
-        )
+        .annotate(answered_count=Count("answers", filter=Q(answers__status=AnswerStatus.ANSWERED)))
         .order_by("position", "id")
     )
     offers = {str(o["id"]): o for o in review_input.get("offers", [])}
@@ -248,10 +246,14 @@ def task_summary(task: dict) -> list[tuple[str, str]]:
         (str(_("Planned GPUs")), num(task.get("gpus"))),
         (str(_("Coupling")), label_of(Coupling, task.get("coupling"))),
         (str(_("Compute")), num(task.get("compute_hours"), "h")),
-        (str(_("Input / results")), f"{num(task.get('input_gb'), 'GB')} / "
-         f"{num(task.get('result_gb'), 'GB')}"),
-        (str(_("Sites (home · data · results)")), f"{task.get('home_site')} · "
-         f"{task.get('data_site')} · {task.get('result_site')}"),
+        (
+            str(_("Input / results")),
+            f"{num(task.get('input_gb'), 'GB')} / {num(task.get('result_gb'), 'GB')}",
+        ),
+        (
+            str(_("Sites (home · data · results)")),
+            f"{task.get('home_site')} · {task.get('data_site')} · {task.get('result_site')}",
+        ),
         (str(_("Latency budget")), budget_text),
     ]
 

@@ -263,8 +263,7 @@ def _compute(review_id: int) -> EvaluationSnapshot:
         return snapshot_compute(review_id=review_id)
     except engine.EngineInputError as exc:
         reasons = [
-            {"code": "input_error", "message": f"{e['field']}: {e['message']}"}
-            for e in exc.errors
+            {"code": "input_error", "message": f"{e['field']}: {e['message']}"} for e in exc.errors
         ]
         raise ReviewRefused(
             _("The review's data cannot be evaluated; fix it first."), reasons
@@ -539,4 +538,3 @@ def review_clone(*, review: Review, actor) -> Review:
         changes={"clone": [None, clone.pk]},
     )
     return clone
-

@@ -194,7 +194,9 @@ def review_decide(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             done = {
                 Decision.APPROVE: _("Your approval is recorded."),
-                Decision.REQUEST_CHANGES: _("Changes requested: the review is back with its author."),
+                Decision.REQUEST_CHANGES: _(
+                    "Changes requested: the review is back with its author."
+                ),
                 Decision.REJECT: _("The review is rejected."),
             }
             messages.success(request, done[data["decision"]])

@@ -43,7 +43,7 @@ def _layout(**extra: Any) -> dict[str, Any]:
         "font": {"family": FONT, "size": 12},
         "height": 340,
         "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02,
-                   "yanchor": "bottom"},
+                   "yanchor": "bottom", "traceorder": "normal"},
         "margin": {"t": 36, "r": 12, "b": 40, "l": 52},
         "xaxis": {"automargin": True, "tickangle": 0},
         "yaxis": {"automargin": True, "rangemode": "tozero"},
@@ -173,7 +173,10 @@ def _chosen_option(output: dict) -> dict | None:
 
 
 def _fmt(value: float) -> str:
-    return f"{value:,.2f}" if abs(value) < 1000 else f"{value:,.0f}"
+    """Short figures for bar labels: 25, 36.9, 1,234."""
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
 
 
 def indicators(output: dict, data: dict | None = None) -> dict[str, Any]:
@@ -193,7 +196,7 @@ def indicators(output: dict, data: dict | None = None) -> dict[str, Any]:
             return
         names.append(name)
         ratios.append(round(value / limit, 6))
-        texts.append(f"{_fmt(value)}{unit} / {_fmt(limit)}{unit}")
+        texts.append(f"{_fmt(value)} / {_fmt(limit)}{unit}")
 
     add("@M1", metrics.get("data_compute_ratio"), thresholds.get("data_compute_high"), " GB/h")
     add("@M2", metrics.get("interruption_cost"), metrics.get("scheduling_benefit"))
@@ -294,7 +297,7 @@ def task_history(points: list[tuple]) -> dict[str, Any] | None:
         ],
         "title": "@task_history",
         "layout": _layout(
-            xaxis={"type": "date"},
+            xaxis={"type": "date", "nticks": 5},
             yaxis={"title": {"text": "@cost"}},
             yaxis2={"title": {"text": "@hours"}, "overlaying": "y", "side": "right",
                     "rangemode": "tozero", "automargin": True},
@@ -346,17 +349,17 @@ def _labels() -> dict[str, str]:
         "indicators": _("The four indicators against their thresholds"),
         "value": _("Value"),
         "threshold": _("Threshold"),
-        "of_threshold": _("Share of threshold (1 = at threshold)"),
-        "M1": "M1<br>" + _("data/compute"),
-        "M2": "M2<br>" + _("interruption vs benefit"),
-        "M3": "M3<br>" + _("latency budget"),
-        "M4": "M4<br>" + _("network cost share"),
+        "of_threshold": _("× threshold"),
+        "M1": "M1<br>" + _("data:compute"),
+        "M2": "M2<br>" + _("interruption"),
+        "M3": "M3<br>" + _("latency"),
+        "M4": "M4<br>" + _("network share"),
         "task_history": _("The task's chosen option across snapshots"),
         "total_cost": _("Total cost"),
         "total_hours": _("Total hours"),
         "quarterly": _("Quarterly cost review"),
         "compute_saved": _("Compute cost saved"),
-        "transfer_fees": _("Transfer fees paid"),
+        "transfer_fees": _("Extra transfer fees"),
         "net": _("Net"),
         "wait_local": _("Wait locally"),
         "move_compute": _("Move compute to the data"),

@@ -6,14 +6,17 @@ the snapshot it was approved on (the latest approving sign-off's snapshot; the r
 snapshot when it has none):
 
 - chosen = the chosen option C; baseline = the best feasible `wait_local` option W (least
-  objective, SPEC M2's "best wait_local").
-- C is `wait_local`: nothing moved; saved 0, fees 0 (data that arrives home is paid either way).
-- C moves something and W exists: compute saved = (W.compute_cost + W.scheduling_cost) −
-  (C.compute_cost + C.scheduling_cost); transfer fees = C.transfer_cost.
-- C moves something and there is no W: nothing to compare with; saved 0, fees = C.transfer_cost.
+  objective, SPEC M2's "best wait_local"). C is a wait-local option: nothing moved, the review
+  counts zero for everything.
+- compute saved = (W.compute_cost + W.scheduling_cost) − (C.compute_cost + C.scheduling_cost):
+  negative when the pool the work moved to is dearer per job.
+- transfer fees = C.transfer_cost − W.transfer_cost: the fees the move paid on top of what waiting
+  locally would have paid (negative when moving compute to the data avoided shipping it home).
+- without W (no offer at the home site): nothing to compare with; saved 0, fees C.transfer_cost.
 - no chosen option: not counted.
-net = compute saved − transfer fees. All figures in the team's currency (SPEC P costs, without
-the expected rerun loss of SPEC T, which is the same whichever site runs the job).
+net = compute saved − transfer fees = W.total_cost − C.total_cost: what the placement decision
+saved. All figures in the team's currency, SPEC P costs (the expected rerun loss of SPEC T is left
+out: it does not depend on the site).
 """
 
 from __future__ import annotations
@@ -45,14 +48,14 @@ def review_figures(output: dict) -> tuple[float, float] | None:
     c = next((o for o in options if _matches(o, chosen)), None)
     if c is None:
         return None
-    if c["kind"] == "wait_local":
-        return 0.0, 0.0
     locals_ = [o for o in options if o["kind"] == "wait_local" and o["feasible"]]
-    fees = c.get("transfer_cost") or 0.0
     if not locals_:
-        return 0.0, fees
+        return 0.0, c.get("transfer_cost") or 0.0
+    if c["kind"] == "wait_local":
+        return 0.0, 0.0  # C is the best wait-local option: the baseline itself
     w = min(locals_, key=lambda o: (o["objective"] is None, o["objective"] or 0.0))
     saved = (w["compute_cost"] + w["scheduling_cost"]) - (c["compute_cost"] + c["scheduling_cost"])
+    fees = (c.get("transfer_cost") or 0.0) - (w.get("transfer_cost") or 0.0)
     return saved, fees
 
 

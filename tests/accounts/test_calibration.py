@@ -301,3 +301,68 @@ class CalibrationPageTests:
         assert selectors.calibration_points(team=other_team) == []
         client.force_login(outsider)
         assert "No evaluated task yet" in client.get(reverse("accounts:calibration")).content.decode()
+
+
+def load_demo_with_calibration() -> None:
+    """load_demo plus the calibration history, as the lead wires it (its last step)."""
+    import importlib
+
+    from django.db import transaction
+
+    from apps.accounts import demo_calibration
+    from apps.accounts.demo import load_accounts
+    from apps.accounts.management.commands.load_demo import DEMO_APPS
+
+    with transaction.atomic():
+        ctx = load_accounts()
+        for app in DEMO_APPS:
+            try:
+                module = importlib.import_module(f"apps.{app}.demo")
+            except ModuleNotFoundError:
+                continue
+            module.load(ctx)
+        demo_calibration.load(ctx)
+
+
+@pytest.mark.django_db
+class CalibrationDemoTests:
+    def counts(self) -> tuple:
+        from apps.benchmarks.models import BenchmarkRecord
+        from apps.profiles.models import TaskProfile
+        from apps.reviews.models import Review, SignOff
+        from apps.scoring.models import EvaluationSnapshot
+
+        return tuple(
+            m.objects.count()
+            for m in (TaskProfile, Review, SignOff, BenchmarkRecord, EvaluationSnapshot)
+        )
+
+    def test_it_gives_alice_a_suggestion_and_bob_a_meaningful_dashboard_and_loads_twice(
+        self, client
+    ):
+        from apps.accounts.models import Team
+
+        load_demo_with_calibration()
+        first = self.counts()
+        load_demo_with_calibration()
+        assert self.counts() == first
+
+        aurora = Team.objects.get(slug="aurora")
+        overview = selectors.calibration_overview(team=aurora)
+        assert overview["labelled"] >= 6
+        by_code = {i["code"]: i for i in overview["indicators"]}
+        assert (by_code["M4"]["suggestion"].status, by_code["M4"]["suggestion"].value) == (
+            "suggest", 0.16
+        )
+        assert by_code["M1"]["suggestion"].status == "suggest"
+
+        from django.contrib.auth import get_user_model
+
+        client.force_login(get_user_model().objects.get(username="bob"))
+        html = client.get(reverse("home")).content.decode()
+        waiting = re.search(r'id="waiting">(.*?)</section>', html, re.S).group(1)
+        assert "Nothing waits for your decision" not in waiting
+        drafts = re.search(r'id="drafts">(.*?)</section>', html, re.S).group(1)
+        assert "Speech transcription, spring batch" in drafts and 'data-rule="C"' in drafts
+        decisions = re.search(r'id="decisions">(.*?)</section>', html, re.S).group(1)
+        assert "Speech transcription backlog" in decisions and "by alice" in decisions

@@ -25,6 +25,11 @@ class EvaluateApiTests:
         response = post(client, make_input(task(), offers=[offer("a")]))
         assert response.status_code == 401
 
+    def test_an_anonymous_browser_like_call_is_401_not_a_csrf_403(self):
+        client = Client(enforce_csrf_checks=True)
+        response = post(client, make_input(task(), offers=[offer("a")]))
+        assert response.status_code == 401
+
     def test_it_evaluates_with_a_team_token(self, client, team):
         _, raw = api_token_create(team=team, name="pipeline")
         body = make_input(task(), offers=[offer("a")])

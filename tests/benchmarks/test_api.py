@@ -72,7 +72,7 @@ class AuthenticationTests:
         client = Client(enforce_csrf_checks=True)
         client.force_login(member)
         refused = api_post(client, single_data(world))
-        assert refused.status_code == 401  # a session POST without the CSRF token
+        assert refused.status_code == 403  # a session POST without the CSRF token is refused
         client.get("/benchmarks/")  # sets the CSRF cookie, as any page does
         csrf = client.cookies["csrftoken"].value
         response = api_post(client, single_data(world), HTTP_X_CSRFTOKEN=csrf)

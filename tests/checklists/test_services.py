@@ -44,8 +44,11 @@ class AnswerSaveTests:
         event = review.audit_events.get()
         assert event.action == "answer_saved"
         assert event.target.endswith("· Q1")
-        assert event.changes["status"] == [None, "answered"]
-        assert event.changes["text"] == [None, "Fits one machine."]
+        assert event.changes == {
+            "status": ["unanswered", "answered"],
+            "text": ["", "Fits one machine."],
+            "evidence_url": ["", "https://wiki.example.com/q1"],
+        }
 
     def test_answered_needs_a_text(self, candidate, owner):
         with pytest.raises(ValidationError) as exc:
@@ -90,6 +93,12 @@ class AnswerSaveTests:
             evidence_benchmark=good,
         )
         assert answer.evidence_benchmark == good
+
+    def test_a_blank_unanswered_first_save_writes_nothing(self, candidate, owner):
+        checklist_answer_save(candidate=candidate, question="q2", actor=owner, status="unanswered")
+        review = Review.objects.get(pk=candidate.review_id)
+        assert (review.version, review.audit_events.count()) == (1, 0)
+        assert not ChecklistAnswer.objects.exists()
 
     def test_an_unchanged_save_writes_nothing(self, candidate, owner):
         checklist_answer_save(

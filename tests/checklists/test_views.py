@@ -38,8 +38,14 @@ class ChecklistPageTests:
         body = response.content.decode()
         assert response.status_code == 200
         assert body.count('class="question"') == 12
-        for title in ("Task scale", "Split and network", "Fault tolerance", "Billing basis",
-                      "Migration cost", "Exit path"):
+        for title in (
+            "Task scale",
+            "Split and network",
+            "Fault tolerance",
+            "Billing basis",
+            "Migration cost",
+            "Exit path",
+        ):
             assert title in body
         assert "usable memory (GPU memory × 0.9 headroom)" in body
         assert body.count('hx-trigger="change delay:400ms, submit"') == 12
@@ -185,7 +191,10 @@ class AnswerViewTests:
         client.force_login(owner)
         assert client.post(answer_url(candidate, "q9"), {}).status_code == 404
         client.force_login(outsider)
-        assert client.post(answer_url(candidate, "q1"), answer_data(candidate, "q1")).status_code == 404
+        assert (
+            client.post(answer_url(candidate, "q1"), answer_data(candidate, "q1")).status_code
+            == 404
+        )
         assert client.get(reverse("checklists:review", args=[review.pk])).status_code == 404
         assert not ChecklistAnswer.objects.exists()
 

@@ -25,8 +25,8 @@ from tests.factories import (
 )
 from tests.services import need_browser
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls below are still plain
-# synchronous calls between browser steps.
+# Playwright's sync API runs an event loop in this thread. The test reads the database only
+# before and after the browser block (a connection opened inside it would outlive the test).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM_ARGS = [
@@ -51,7 +51,10 @@ def flow_data(db):
     make_membership(make_user("carol"), borealis, "member")
     site = make_site(aurora, "bj-a")
     task = make_profile(
-        aurora, site=site, name="Llama 7B nightly evaluation", resume_verified=True,
+        aurora,
+        site=site,
+        name="Llama 7B nightly evaluation",
+        resume_verified=True,
         env_aligned=True,
     )
     offer = make_offer(aurora, site=site, name="8× H100 on demand")
@@ -104,17 +107,20 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
                 expect(saved).to_contain_text("Saved")
                 expect(counter).to_have_text(f"{6 - number} unanswered")
             expect(page.locator("#checklist-gate")).to_contain_text("Ready to sign")
-            assert review.candidates.get().answers.filter(status="answered").count() == 6
 
             # A wrong answer shows its error in place, and is not saved.
             page.goto(base + reverse("checklists:review", args=[review.pk]))
             form = page.locator(f"#q-{candidate.pk}-q6")
             form.locator("input[type=url]").fill("not a link")
             form.locator("textarea").click()
-            expect(page.locator(f"#answer-state-{candidate.pk}-q6 .save-state--error")).to_be_visible()
+            expect(
+                page.locator(f"#answer-state-{candidate.pk}-q6 .save-state--error")
+            ).to_be_visible()
             form.locator("input[type=url]").fill("")
             form.locator("textarea").click()
-            expect(page.locator(f"#answer-state-{candidate.pk}-q6 .save-state--saved")).to_be_visible()
+            expect(
+                page.locator(f"#answer-state-{candidate.pk}-q6 .save-state--saved")
+            ).to_be_visible()
 
             # Submit: the review page shows the findings grouped by severity.
             page.click("#checklist-progress button[type=submit]")
@@ -136,8 +142,12 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
             expect(page.locator("h1 .badge")).to_have_text("Approved")
             expect(page.locator(".flash--success")).to_contain_text("approval is recorded")
             timeline = page.locator("#timeline")
-            for text in ("answered the checklist", "submitted the review", "signed off",
-                         "the review is approved"):
+            for text in (
+                "answered the checklist",
+                "submitted the review",
+                "signed off",
+                "the review is approved",
+            ):
                 expect(timeline).to_contain_text(text)
             expect(page.locator("#decision-panel")).to_contain_text("Decisions are taken while")
             log_out(page)
@@ -156,3 +166,7 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
     assert list(review.signoffs.values_list("reviewer__username", "decision")) == [
         ("bob", "approve")
     ]
+    assert candidate.answers.filter(status="answered").count() == 6
+    assert review.frozen_input["checklists"][str(candidate.offer_id)] == dict.fromkeys(
+        QUESTIONS, "answered"
+    )

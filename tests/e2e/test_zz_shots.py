@@ -40,6 +40,12 @@ def test_shots(live_server, browser_page, team, owner, reviewer):
                   .filter(e => e.getBoundingClientRect().right > 392 && !e.closest('.table-wrap'))
                   .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))""")
                 print(name, wide)
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(f"{live_server.url}{reverse('scoring:snapshot_detail', args=[s2.pk])}")
+    page.wait_for_timeout(1500)
+    for i, card in enumerate(page.locator(".chart-card").all()):
+        card.screenshot(path=f"/tmp/scoring-card-{i}.png")
+    page.locator(".comparison").first.screenshot(path="/tmp/scoring-table-390.png")
     # Chinese
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{live_server.url}{reverse('reviews:detail', args=[w.review.pk])}")

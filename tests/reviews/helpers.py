@@ -6,7 +6,14 @@ from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.reviews import services
 from apps.reviews.models import Review
 from apps.scoring.services import snapshot_compute
-from tests.factories import make_membership, make_offer, make_profile, make_review, make_site, make_user
+from tests.factories import (
+    make_membership,
+    make_offer,
+    make_profile,
+    make_review,
+    make_site,
+    make_user,
+)
 
 
 def answer_all(review: Review, user, *, unanswered: int = 0) -> None:

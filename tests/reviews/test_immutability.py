@@ -135,7 +135,9 @@ class DatabaseTriggerTests:
         review_update(review=draft, actor=owner, title="Still a draft")
         for event in (approved.audit_events.first(), draft.audit_events.first()):
             assert refused(
-                "UPDATE reviews_auditevent SET action = 'x' WHERE id = %s", [event.pk], "append-only"
+                "UPDATE reviews_auditevent SET action = 'x' WHERE id = %s",
+                [event.pk],
+                "append-only",
             )
             assert refused(
                 "DELETE FROM reviews_auditevent WHERE id = %s", [event.pk], "append-only"

@@ -442,7 +442,9 @@ class SignOffTests:
         assert review.state == "submitted"
         assert actions(review)[-2:] == ["reopened", "submitted"]
 
-    def test_a_decision_on_a_review_that_is_not_submitted_is_a_conflict(self, team, owner, reviewer):
+    def test_a_decision_on_a_review_that_is_not_submitted_is_a_conflict(
+        self, team, owner, reviewer
+    ):
         review = ready_review(team, owner)
         snapshot = snapshot_compute(review_id=review.pk)
         with pytest.raises(services.ReviewConflict):

@@ -89,7 +89,7 @@ class ReviewListTests:
         body = response.content.decode()
         assert "Fine-tune in Q3" in body and "Not ours" not in body
         assert f'id="review-{mine.pk}"' in body
-        assert 'badge badge--draft' in body
+        assert "badge badge--draft" in body
 
     def test_it_filters_and_serves_the_results_fragment_to_htmx(self, client, team, owner):
         draft = ready_review(team, owner, title="Alpha plan")
@@ -286,8 +286,12 @@ class DecideViewTests:
         client.force_login(reviewer)
         response = client.post(
             reverse("reviews:decide", args=[review.pk]),
-            {"decision": "approve", "comment": "Good.", "snapshot": current_snapshot_id(review),
-             "version": review.version},
+            {
+                "decision": "approve",
+                "comment": "Good.",
+                "snapshot": current_snapshot_id(review),
+                "version": review.version,
+            },
         )
         assert response.status_code == 302
         review.refresh_from_db()
@@ -391,7 +395,9 @@ class EditViewTests:
         client.force_login(owner)
         url = reverse("reviews:edit", args=[review.pk])
         assert client.get(url).status_code == 200
-        response = client.post(url, {"form": "title", "title": "Renamed", "version": review.version})
+        response = client.post(
+            url, {"form": "title", "title": "Renamed", "version": review.version}
+        )
         assert response.status_code == 302
         stale = client.post(url, {"form": "title", "title": "Lost", "version": review.version})
         assert stale.status_code == 302
@@ -430,7 +436,9 @@ class CandidatesViewTests:
         client.force_login(owner)
         url = reverse("reviews:candidates", args=[review.pk])
         added = client.post(
-            url, {"action": "add", "offer": offer.pk, "machines": 2, "version": review.version}, **HX
+            url,
+            {"action": "add", "offer": offer.pk, "machines": 2, "version": review.version},
+            **HX,
         )
         assert added.status_code == 200
         candidate = review.candidates.get(offer=offer)
@@ -438,8 +446,12 @@ class CandidatesViewTests:
         review.refresh_from_db()
         updated = client.post(
             url,
-            {"action": "update", "candidate": candidate.pk, "machines": 3,
-             "version": review.version},
+            {
+                "action": "update",
+                "candidate": candidate.pk,
+                "machines": 3,
+                "version": review.version,
+            },
             **HX,
         )
         assert updated.status_code == 200
@@ -457,8 +469,9 @@ class CandidatesViewTests:
         existing = review.candidates.get()
         client.force_login(owner)
         url = reverse("reviews:candidates", args=[review.pk])
-        response = client.post(url, {"action": "update", "candidate": existing.pk, "machines": 0},
-                               **HX)
+        response = client.post(
+            url, {"action": "update", "candidate": existing.pk, "machines": 0}, **HX
+        )
         assert response.status_code == 200
         assert "form-error" in response.content.decode()
         full = client.post(url, {"action": "add", "offer": "", "machines": 1})

@@ -23,11 +23,13 @@ Q2 = datetime(2026, 5, 2, 9, tzinfo=UTC)
 def books(team, owner, reviewer):
     """Three approved reviews in two quarters, one draft, and another team's approved review.
 
-    The local offer charges a 10 % scheduling fee: wait-local costs 320 compute + 32 scheduling.
-    - moved: chosen far site (192 compute, 0 scheduling, 10.45 transfer) → saved 160, fees 10.45
-    - stayed: only the local offer → wait_local chosen → saved 0, fees 0
+    The local offer charges a 10 % scheduling fee: wait-local costs 320 compute + 32 scheduling
+    and pays 5.00 to bring the 500 GB input home (0.01 per GB).
+    - moved: chosen far site (192 compute, 0 scheduling, 10.45 transfer)
+      → saved 352 − 192 = 160, extra fees 10.45 − 5 = 5.45, net 154.55
+    - stayed: only the local offer → wait_local chosen → 0, 0
     - near (Q2): local and data-side offers → move_compute chosen (288 compute, 0.15 transfer)
-      → saved 352 − 288 = 64, fees 0.15
+      → saved 352 − 288 = 64, fees 0.15 − 5 = −4.85 (fees avoided), net 68.85
     """
     world = make_world(team, owner)
     type(world.local).objects.filter(pk=world.local.pk).update(scheduling_fee_pct=10)
@@ -51,18 +53,18 @@ def books(team, owner, reviewer):
 
 class QuarterlyFiguresTests:
     def test_it_computes_each_review_by_hand(self, books):
-        assert review_figures(books["moved"].output) == pytest.approx((160.0, 10.45))
+        assert review_figures(books["moved"].output) == pytest.approx((160.0, 5.45))
         assert review_figures(books["stayed"].output) == (0.0, 0.0)
-        assert review_figures(books["near"].output) == pytest.approx((64.0, 0.15))
+        assert review_figures(books["near"].output) == pytest.approx((64.0, -4.85))
 
     def test_it_sums_by_quarter_of_the_decision(self, books, team):
         quarters = team_quarters(team)
         assert list(quarters) == ["2026Q1", "2026Q2"]
         assert quarters["2026Q1"] == pytest.approx(
-            {"compute_saved": 160.0, "transfer_fees": 10.45, "net": 149.55, "reviews_counted": 2}
+            {"compute_saved": 160.0, "transfer_fees": 5.45, "net": 154.55, "reviews_counted": 2}
         )
         assert quarters["2026Q2"] == pytest.approx(
-            {"compute_saved": 64.0, "transfer_fees": 0.15, "net": 63.85, "reviews_counted": 1}
+            {"compute_saved": 64.0, "transfer_fees": -4.85, "net": 68.85, "reviews_counted": 1}
         )
 
     def test_it_uses_the_snapshot_the_review_was_approved_on(self, team, owner, reviewer):
@@ -74,6 +76,13 @@ class QuarterlyFiguresTests:
         assert later.pk != signed.pk
         approve(world.review, reviewer, signed, Q1)
         assert team_quarters(team)["2026Q1"]["compute_saved"] == pytest.approx(128.0)
+
+    def test_the_net_is_the_placement_total_saved(self, books):
+        options = {o["kind"]: o for o in books["moved"].output["options"]}
+        saved, fees = review_figures(books["moved"].output)
+        assert saved - fees == pytest.approx(
+            options["wait_local"]["total_cost"] - options["move_data"]["total_cost"]
+        )
 
     def test_it_counts_a_move_without_a_local_option_as_fees_only(self):
         output = {
@@ -99,7 +108,7 @@ class QuarterlyRefreshTests:
         assert refresh_quarterly.apply(args=[team.pk]).get() == 2
         rows = {r.quarter: r for r in QuarterlyCostReview.objects.filter(team=team)}
         assert set(rows) == {"2026Q1", "2026Q2"}
-        assert rows["2026Q1"].net == pytest.approx(149.55)
+        assert rows["2026Q1"].net == pytest.approx(154.55)
         assert rows["2026Q1"].reviews_counted == 2
         assert not QuarterlyCostReview.objects.filter(team=other_team).exists()
 

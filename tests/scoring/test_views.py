@@ -406,7 +406,7 @@ class QuarterlyPageTests:
         html = response.content.decode()
         assert response.status_code == 200
         assert 'data-quarter="2026Q1"' in html
-        assert "117.55" in html  # 128 saved − 10.45 fees
+        assert "122.55" in html  # 128 compute saved − (10.45 − 5.00) extra transfer fees
         assert 'data-plotly="chart-quarterly"' in html
 
     def test_refresh_now_recomputes_in_eager_mode(self, client, member, reviewer, world, snapshot):
@@ -416,7 +416,7 @@ class QuarterlyPageTests:
         assert response.status_code == 302
         assert response["Location"] == reverse("scoring:quarterly")
         assert QuarterlyCostReview.objects.get(team=world.review.team).net == pytest.approx(
-            117.55
+            122.55
         )
         assert client.get(reverse("scoring:quarterly_refresh")).status_code == 405
 
@@ -437,3 +437,38 @@ class QuarterlyPageTests:
         client.force_login(owner)
         html = client.get(reverse("scoring:quarterly")).content.decode()
         assert "No approved review yet" in html
+
+
+class ReviewPageQueryCountTests:
+    def test_the_review_page_makes_the_same_queries_with_10_and_500_snapshots(
+        self, client, owner, world, snapshot
+    ):
+        client.force_login(owner)
+        url = reverse("reviews:detail", args=[world.review.pk])
+        _clone_snapshots(snapshot, 9)
+        with CaptureQueriesContext(connection) as small:
+            assert client.get(url).status_code == 200
+        _clone_snapshots(snapshot, 490, start=datetime(2025, 1, 1, tzinfo=UTC))
+        with CaptureQueriesContext(connection) as large:
+            response = client.get(url)
+        assert response.status_code == 200
+        assert f'data-plotly="chart-history-{snapshot.pk}"' in response.content.decode()
+        assert len(small) == len(large)
+
+
+class AdminTests:
+    def test_snapshots_and_jobs_are_read_only_in_the_admin(self, client, snapshot):
+        from django.contrib.auth import get_user_model
+
+        admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-123456")
+        client.force_login(admin)
+        change = reverse("admin:scoring_evaluationsnapshot_change", args=[snapshot.pk])
+        response = client.get(change)
+        assert response.status_code == 200
+        assert b'name="_save"' not in response.content  # viewable, not editable
+        assert client.post(change, {}).status_code == 403
+        delete = reverse("admin:scoring_evaluationsnapshot_delete", args=[snapshot.pk])
+        assert client.get(delete).status_code == 403
+        assert client.get(reverse("admin:scoring_evaluationsnapshot_add")).status_code == 403
+        assert client.get(reverse("admin:scoring_snapshotjob_changelist")).status_code == 200
+        assert client.get(reverse("admin:scoring_snapshotjob_add")).status_code == 403
