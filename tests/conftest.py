@@ -14,8 +14,12 @@ def _factories():
 def _eager_celery_and_clean_cache(settings):
     """Tasks run in-process unless a test starts a real worker; the cache starts empty."""
     from django.core.cache import cache
+    from django.utils import translation
 
     from config.celery import app
+
+    # A request in Chinese leaves that language active in the thread; each test starts in English.
+    translation.activate("en")
 
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True

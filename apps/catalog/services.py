@@ -13,7 +13,7 @@ from typing import Any
 from django.db import models, transaction
 from django.db.models.deletion import ProtectedError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from apps.accounts.models import Team
 
@@ -55,7 +55,8 @@ def _count_phrase(label: str, count: int) -> str:
 def users_of(objects) -> str:
     """ "2 reviews (as a candidate), 1 task profile": what protects an object."""
     counts: Counter = Counter(obj._meta.label for obj in objects)
-    return ", ".join(_count_phrase(label, counts[label]) for label in sorted(counts))
+    separator = pgettext("list separator", ", ")
+    return separator.join(_count_phrase(label, counts[label]) for label in sorted(counts))
 
 
 def delete_or_refuse(obj: models.Model, label: str) -> None:

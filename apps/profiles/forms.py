@@ -157,7 +157,6 @@ class ProfileFilterForm(forms.Form):
         required=False,
         queryset=Site.objects.none(),
         empty_label=_("Any site"),
-        help_text=_("Data, home or result site."),
     )
 
     def __init__(self, *args, team: Team, **kwargs):
@@ -165,6 +164,7 @@ class ProfileFilterForm(forms.Form):
         self.fields["site"].queryset = Site.objects.for_team(team).order_by("code")
         self.fields["q"].widget.attrs["placeholder"] = _("Name contains…")
         self.fields["q"].widget.attrs["type"] = "search"
+        self.fields["site"].widget.attrs["title"] = _("Data, home or result site.")
 
     def filters(self) -> dict:
         self.is_valid()

@@ -70,12 +70,8 @@ def profile_create(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Profile %(name)s saved.") % {"name": profile.name})
             return redirect("profiles:detail", pk=profile.pk)
     panel = selectors.live_panel(team=team, data=request.POST if form.is_bound else None)
-    return render(
-        request,
-        "profiles/form.html",
-        {"form": form, "profile": None, "team": team, **panel},
-        status=200,
-    )
+    context = {"form": form, "profile": None, "team": team, **panel}
+    return render(request, "profiles/form.html", context)
 
 
 @login_required

@@ -170,18 +170,6 @@ class ThresholdHistoryTests:
         assert "changed approvals 1 → 2, currency USD → EUR" in html
 
 
-@pytest.fixture
-def back_to_english():
-    """LocaleMiddleware leaves the last request's language active in the thread: reset it, so
-    later tests that call services directly do not inherit Chinese."""
-    from django.conf import settings
-    from django.utils import translation
-
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
-
-
-@pytest.mark.usefixtures("back_to_english")
 class ChineseSettingsTests:
     def test_it_renders_the_settings_page_in_simplified_chinese(self, client, team, owner):
         services.team_threshold_set(team=team, actor=owner, key="network_cost_share", value=0.3)

@@ -4,6 +4,7 @@ import math
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from apps.catalog import services
 from apps.catalog.forms import NetworkLinkForm, OfferForm, SiteForm
@@ -13,6 +14,14 @@ from tests.catalog.helpers import link_data, offer_data, site_data
 from tests.factories import make_benchmark, make_offer, make_profile, make_review, make_site
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Messages are asserted in English, whatever an earlier test left active."""
+    with translation.override("en"):
+        yield
+
 
 SITE = {"name": "Beijing A", "datacenter": "dc-1", "city": "Beijing", "hub": "north"}
 OFFER = {

@@ -382,9 +382,12 @@ class OfferViewTests:
 
 class CatalogIndexTests:
     def test_it_counts_sites_cities_hubs_and_ranks_offers_by_gpu_hour_price(
-        self, client, world, team, member
+        self, client, world, team, member, other_team
     ):
         make_offer(team, world["b"], name="Cheap L40S", gpu_mem_gb=48, price=1.2)
+        make_offer(
+            other_team, make_site(other_team, "far", city="Urumqi"), name="Theirs", price=0.1
+        )
         client.force_login(member)
         response = client.get(reverse("catalog:index"))
         assert response.context["site_count"] == 2

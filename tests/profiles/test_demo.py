@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from apps.accounts.demo import load_accounts
 from apps.accounts.models import Team
@@ -11,6 +12,13 @@ from apps.profiles.models import TaskProfile
 from apps.scoring.inputs import evaluate_profile
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Messages are asserted in English, whatever an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 def load() -> None:

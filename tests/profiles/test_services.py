@@ -4,6 +4,7 @@ import math
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from apps.catalog.services import InUseError
 from apps.profiles import services
@@ -13,6 +14,13 @@ from tests.factories import make_offer, make_profile, make_review, make_site
 from tests.profiles.helpers import profile_data
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Messages are asserted in English, whatever an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 def fields(site, **overrides):
