@@ -37,10 +37,12 @@ def _get_review_for_user(request: HttpRequest, review_id: int) -> Review:
     )
 
 
-def _page_context(request: HttpRequest, review: Review, *, bound: QuestionItem | None = None):
+def _page_context(
+    request: HttpRequest, review: Review, *, bound: QuestionItem | None = None, forms: bool = True
+):
     cards = selectors.checklist_cards(review)
-    benchmarks = selectors.evidence_records(review)
-    for card in cards:
+    benchmarks = selectors.evidence_records(review) if forms else []
+    for card in cards if forms else []:
         for item in card.items:
             if bound is not None and (item.candidate.pk, item.guide.code) == (
                 bound.candidate.pk,
@@ -66,7 +68,8 @@ def _page_context(request: HttpRequest, review: Review, *, bound: QuestionItem |
 @require_GET
 def checklist_review(request: HttpRequest, review_id: int) -> HttpResponse:
     review = _get_review_for_user(request, review_id)
-    context = _page_context(request, review)
+    # The fragment is the progress panel: it needs the counts, not the 6 forms per candidate.
+    context = _page_context(request, review, forms=not wants_fragment(request))
     return render_shape(request, "checklists/review.html", "checklist-progress", context)
 
 

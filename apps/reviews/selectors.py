@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
 from apps.checklists.models import AnswerStatus, Question
+from apps.checklists.selectors import checklist_cards
 from apps.profiles.models import Cadence, Coupling, TaskProfile, Workload
 from apps.scoring import engine
 from apps.scoring.services import build_review_input
@@ -297,6 +298,7 @@ def review_page(review: Review, *, user, membership, snapshot) -> dict[str, Any]
         "changes_request": next(
             (s for s in reversed(signoffs) if s.decision == Decision.REQUEST_CHANGES), None
         ),
+        "answer_cards": checklist_cards(review),
         "timeline": timeline_entries(review_timeline(review)),
         "chosen_offer_id": chosen["offer"] if chosen else None,
         "approve_check": preview,

@@ -539,3 +539,23 @@ class MembershipOfOtherTeamTests:
         review = ready_review(other_team, make_membership(make_user("x"), other_team).user)
         client.force_login(both)
         assert client.get(reverse("reviews:detail", args=[review.pk])).status_code == 200
+
+
+class ReviewPageContentTests:
+    def test_the_review_page_shows_the_answers(self, client, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        client.force_login(reviewer)
+        body = client.get(reverse("reviews:detail", args=[review.pk])).content.decode()
+        assert "Checklist answers" in body
+        for question in ("q1", "q2", "q3", "q4", "q5", "q6"):
+            assert f"Answer to {question}" in body
+
+    def test_it_speaks_chinese(self, client, team, owner):
+        review = submitted_review(team, owner)
+        client.force_login(owner)
+        client.cookies["django_language"] = "zh-hans"
+        body = client.get(reverse("reviews:detail", args=[review.pk])).content.decode()
+        assert "时间线" in body and "核对清单回答" in body
+        checklist = client.get(reverse("checklists:review", args=[review.pk])).content.decode()
+        assert "选型核对清单" in checklist
+        assert "显存和数据量：任务能不能单机放下？" in checklist

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -44,14 +45,27 @@ def _reset_pools() -> None:
 
 @pytest.fixture
 def real_queue():
-    """Publish to Redis for real (the test settings make tasks eager)."""
+    """Publish to Redis for real (the test settings make tasks eager), under a key prefix of this
+    test that its workers share (tests/scoring/worker_settings.py): other test runs using the
+    same Redis database cannot take or restore these messages. Yields the workers' extra env."""
     need_postgres()
     need_redis()
+    prefix = f"scoring-test-{uuid.uuid4().hex[:12]}:"
     saved_options = dict(app.conf.broker_transport_options or {})
+    app.conf.broker_transport_options = {**saved_options, "global_keyprefix": prefix}
+    _reset_pools()
     app.conf.task_always_eager = False
-    yield app
+    yield {
+        "DJANGO_SETTINGS_MODULE": "tests.scoring.worker_settings",
+        "SNAPSHOT_TEST_KEYPREFIX": prefix,
+    }
     app.conf.broker_transport_options = saved_options
     _reset_pools()
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)
 
 
 class WorkerRoundTripTests:
@@ -59,7 +73,7 @@ class WorkerRoundTripTests:
         self, team, owner, real_queue
     ):
         world = make_world(team, owner)
-        with celery_worker(name="snapshots"):
+        with celery_worker(name="snapshots", extra_env=real_queue):
             job = services.snapshot_request(review=world.review)  # published on commit
             _wait_for(lambda: _job_status(job.pk) == JobStatus.DONE, what="the job")
             snapshot = EvaluationSnapshot.objects.get(review=world.review)
@@ -85,6 +99,7 @@ class WorkerKilledTests:
         pause = tmp_path / "pause"
         reached = Path(f"{pause}.reached")
         env = {
+            **real_queue,
             "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY),
             "CELERY_ALLOW_SHORT_VISIBILITY": "1",
             "CELERY_TASK_TIME_LIMIT": "60",

@@ -1,0 +1,394 @@
+"""Who may call what: every URL pattern of the project against every kind of caller.
+
+The URL patterns are read from the URLconf, so a new view without an entry in MATRIX fails
+`test_it_covers_every_url_pattern`. Each entry says which team roles the view allows; the
+expectations follow from it:
+
+- anonymous → a redirect to the login page (401 for /api/);
+- a role of the object's team that the view allows → "ok" (200, 201, 204, 286, 302, 303, 400,
+  409 or 422: authorised, whatever the validation says), a lower role → 403;
+- anyone of another team (the "outsider" on team A's object, and each team-A role on team B's
+  object) → 404: never 403, never 200 — another team's objects do not exist for them.
+
+Every request runs in a savepoint that is rolled back, so deletes and edits never change the
+world seen by the next request. The mismatches are collected and shown as one table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import URLResolver, get_resolver, reverse
+
+from tests.security.helpers import TeamWorld, World, build_world, rolled_back
+
+pytestmark = pytest.mark.django_db
+
+# Roles of the object's team; "token" is team A's API token (API routes only).
+MEMBER, REVIEWER, OWNER, TOKEN = "member", "reviewer", "owner", "token"
+ALL = frozenset({MEMBER, REVIEWER, OWNER})
+OWNERS = frozenset({OWNER})
+BENCH_WRITERS = frozenset({MEMBER, OWNER})  # reviewers judge evidence, they do not produce it
+DECIDERS = frozenset({REVIEWER, OWNER})  # and never the author (the member, here)
+
+OK_STATUSES = {200, 201, 204, 286, 302, 303, 400, 409, 422}
+LOGIN, OK, EMPTY = "login", "ok", "empty"  # EMPTY: 200 with an empty JSON list
+SKIPPED = {"set_language"}  # Django's language switch: public by design, no team data
+
+
+@dataclass(frozen=True)
+class Route:
+    allowed: frozenset = ALL
+    methods: tuple[str, ...] = ("GET",)
+    obj: Callable[[TeamWorld], dict] | None = None  # URL kwargs naming one team's object
+    query: Callable[[TeamWorld], dict] | None = None  # query string (may name an object)
+    data: Callable[[TeamWorld], dict] | None = None  # form POST data
+    body: Callable[[TeamWorld], dict] | None = None  # API JSON body
+    scoped: bool | None = None  # names a team's object (default: when `obj` is given)
+    public: bool = False
+    api: bool = False
+    htmx: bool = False
+    fixed: int | None = None  # the same answer for everyone
+    foreign: object = 404  # the answer for another team's object
+    cross: dict = field(default_factory=dict)  # per-role overrides of `foreign`
+    logs_out: bool = False
+
+    @property
+    def is_scoped(self) -> bool:
+        return self.scoped if self.scoped is not None else self.obj is not None
+
+
+def pk(attr: str, key: str = "pk"):
+    return lambda w: {key: getattr(w, attr).pk}
+
+
+BOTH = ("GET", "POST")
+POST = ("POST",)
+# Settings actions check the owner role on the current team before they look the membership up:
+# a 403 that does not depend on the pk, so it tells nothing about team B.
+SETTINGS_CROSS = {MEMBER: 403, REVIEWER: 403}
+
+
+def bench_body(w: TeamWorld) -> dict:
+    return {
+        "task": w.profile.pk,
+        "offer": w.offer.pk,
+        "kind": "single",
+        "nodes": 1,
+        "gpus_per_node": 8,
+        "e2e_hours": 3,
+        "compute_hours": 2,
+    }
+
+
+MATRIX: dict[str, Route] = {
+    # Project
+    "home": Route(),
+    "ping": Route(public=True),
+    # Accounts and team settings
+    "accounts:login": Route(methods=BOTH, public=True),
+    "accounts:logout": Route(methods=POST, public=True, logs_out=True),
+    "accounts:team_switch": Route(methods=POST, data=lambda w: {"team": w.team.pk}),
+    "accounts:settings": Route(),
+    "accounts:member_add": Route(OWNERS, POST),
+    "accounts:member_role": Route(
+        OWNERS, POST, obj=pk("member_membership"), data=lambda w: {"role": "reviewer"},
+        cross=SETTINGS_CROSS,
+    ),
+    "accounts:member_remove": Route(
+        OWNERS, POST, obj=pk("member_membership"), cross=SETTINGS_CROSS
+    ),
+    "accounts:settings_general": Route(OWNERS, POST),
+    "accounts:tier_toggle": Route(OWNERS, POST),
+    "accounts:threshold_set": Route(OWNERS, POST),
+    "accounts:threshold_reset": Route(OWNERS, POST),
+    "accounts:calibration": Route(),
+    "accounts:calibration_adopt": Route(OWNERS, POST),
+    # Catalog: everyone reads, owners write
+    "catalog:index": Route(),
+    "catalog:site_list": Route(),
+    "catalog:site_create": Route(OWNERS, BOTH),
+    "catalog:site_edit": Route(OWNERS, BOTH, obj=pk("home")),
+    "catalog:site_delete": Route(OWNERS, BOTH, obj=pk("far")),
+    "catalog:site_row": Route(obj=pk("home"), htmx=True),
+    "catalog:link_list": Route(),
+    "catalog:link_create": Route(OWNERS, BOTH),
+    "catalog:link_edit": Route(OWNERS, BOTH, obj=pk("link")),
+    "catalog:link_delete": Route(OWNERS, BOTH, obj=pk("link")),
+    "catalog:link_row": Route(obj=pk("link"), htmx=True),
+    "catalog:offer_list": Route(),
+    "catalog:offer_create": Route(OWNERS, BOTH),
+    "catalog:offer_detail": Route(obj=pk("offer")),
+    "catalog:offer_edit": Route(OWNERS, BOTH, obj=pk("offer")),
+    "catalog:offer_delete": Route(OWNERS, BOTH, obj=pk("offer")),
+    "catalog:offer_row": Route(obj=pk("offer"), htmx=True),
+    # Profiles: any member writes
+    "profiles:list": Route(),
+    "profiles:create": Route(methods=BOTH),
+    "profiles:panel": Route(
+        methods=BOTH, query=lambda w: {"profile": w.profile.pk}, scoped=True, htmx=True
+    ),
+    "profiles:sizing": Route(),
+    "profiles:detail": Route(obj=pk("profile")),
+    "profiles:edit": Route(methods=BOTH, obj=pk("profile")),
+    "profiles:delete": Route(methods=BOTH, obj=pk("profile")),
+    # Benchmarks: members and owners write, reviewers read; owners apply probes and hold tokens
+    "benchmarks:list": Route(),
+    "benchmarks:create": Route(BENCH_WRITERS, BOTH),
+    "benchmarks:import": Route(BENCH_WRITERS, BOTH),
+    "benchmarks:import_template": Route(),
+    "benchmarks:task": Route(obj=pk("profile")),
+    "benchmarks:tokens": Route(OWNERS, BOTH),
+    "benchmarks:token_revoke": Route(OWNERS, POST, obj=pk("token")),
+    "benchmarks:detail": Route(obj=pk("single")),
+    "benchmarks:edit": Route(BENCH_WRITERS, BOTH, obj=pk("single")),
+    "benchmarks:delete": Route(BENCH_WRITERS, BOTH, obj=pk("multi")),
+    "benchmarks:apply_probe": Route(OWNERS, POST, obj=pk("probe")),
+    # Reviews: any member drafts; reviewers and owners decide (not the author)
+    "reviews:list": Route(),
+    "reviews:create": Route(methods=BOTH),
+    "reviews:approvals": Route(),
+    "reviews:detail": Route(obj=pk("review")),
+    "reviews:edit": Route(methods=BOTH, obj=pk("review")),
+    "reviews:candidates": Route(methods=BOTH, obj=pk("review")),
+    "reviews:submit": Route(methods=POST, obj=pk("review")),
+    "reviews:decide": Route(DECIDERS, POST, obj=pk("review")),
+    "reviews:clone": Route(methods=POST, obj=pk("review")),
+    "checklists:review": Route(obj=pk("review", "review_id")),
+    "checklists:answer": Route(
+        methods=POST, obj=lambda w: {"candidate_id": w.candidate.pk, "question": "q1"}
+    ),
+    # Scoring
+    "scoring:review_evaluation": Route(obj=pk("review", "review_id"), htmx=True),
+    "scoring:history": Route(),
+    "scoring:snapshot_detail": Route(obj=pk("snapshot")),
+    "scoring:snapshot_csv": Route(obj=pk("snapshot")),
+    "scoring:snapshot_xlsx": Route(obj=pk("snapshot")),
+    "scoring:compare": Route(
+        query=lambda w: {"a": w.snapshot.pk, "b": w.snapshot.pk}, scoped=True
+    ),
+    "scoring:quarterly": Route(),
+    "scoring:quarterly_refresh": Route(methods=POST),
+    # API: Bearer team token or session; the schema is public (documents, holds no data)
+    "api:openapi-json": Route(public=True),
+    "api:openapi-view": Route(public=True),
+    "api:api-root": Route(fixed=404),  # ninja's root: only for reverse(); 404 for everyone
+    "api:evaluate": Route(ALL | {TOKEN}, POST, api=True, body=lambda w: {}),
+    # Another team's task in the body is "unknown" (422 naming the field, as a wrong id would);
+    # the reviewer's role is checked before the body.
+    "api:benchmark_post": Route(
+        BENCH_WRITERS | {TOKEN}, POST, api=True, body=bench_body, scoped=True, foreign=422,
+        cross={REVIEWER: 403},
+    ),
+    "api:benchmark_get": Route(
+        ALL | {TOKEN}, api=True, query=lambda w: {"task": w.profile.pk}, scoped=True,
+        foreign=EMPTY,
+    ),
+}
+
+
+def url_names() -> tuple[set[str], list[str]]:
+    """Every named pattern ("ns:name"), and the unnamed ones, outside the admin."""
+    names: set[str] = set()
+    unnamed: list[str] = []
+
+    def walk(resolver: URLResolver, namespace: str, prefix: str) -> None:
+        for pattern in resolver.url_patterns:
+            route = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                space = namespace
+                if pattern.namespace:
+                    space = f"{namespace}:{pattern.namespace}" if namespace else pattern.namespace
+                if space.split(":")[0] == "admin":
+                    continue  # the admin needs is_staff: AdminTests
+                walk(pattern, space, route)
+            elif pattern.name is None:
+                unnamed.append(route)
+            else:
+                names.add(f"{namespace}:{pattern.name}" if namespace else pattern.name)
+
+    walk(get_resolver(), "", "/")
+    return names - SKIPPED, unnamed
+
+
+# Callers --------------------------------------------------------------------------------------
+
+ANON, OUTSIDER, REVOKED = "anonymous", "outsider", "revoked token"
+
+
+def team_role(role: str) -> str | None:
+    """The role in the object's team of the caller's own team (the outsider owns team B)."""
+    return {OUTSIDER: OWNER}.get(role, role)
+
+
+def expected(route: Route, role: str, side: str) -> object:
+    if route.fixed is not None:
+        return route.fixed
+    if route.public:
+        return OK
+    if role in (ANON, REVOKED):
+        return 401 if route.api else LOGIN
+    own_side = "B" if role == OUTSIDER else "A"
+    if not route.is_scoped or side == own_side:
+        return OK if team_role(role) in route.allowed else 403
+    return route.cross.get(role, route.foreign)
+
+
+def matches(want: object, response, route: Route) -> bool:
+    status = response.status_code
+    location = response.get("Location", "") or response.get("HX-Redirect", "")
+    to_login = location.startswith(reverse("accounts:login"))
+    if want == LOGIN:
+        return status == 302 and to_login
+    if want == OK:
+        return status in OK_STATUSES and (route.public or not to_login)
+    if want == EMPTY:
+        return status == 200 and json.loads(response.content) == []
+    return status == want
+
+
+class Callers:
+    """One test client per caller, signed in once (again after a route that signs out)."""
+
+    def __init__(self, world: World):
+        self.world = world
+        self.users = {
+            OUTSIDER: world.outsider,
+            MEMBER: world.a.member,
+            REVIEWER: world.a.reviewer,
+            OWNER: world.a.owner,
+        }
+        self.clients: dict[str, Client] = {}
+
+    def roles(self, route: Route) -> list[str]:
+        roles = [ANON, OUTSIDER, MEMBER, REVIEWER, OWNER]
+        return roles + [TOKEN, REVOKED] if route.api else roles
+
+    def client(self, role: str) -> Client:
+        if role not in self.clients:
+            client = Client(raise_request_exception=False)
+            if role in self.users:
+                client.force_login(self.users[role])
+            self.clients[role] = client
+        return self.clients[role]
+
+    def headers(self, role: str, route: Route) -> dict:
+        headers = {"HTTP_HX_REQUEST": "true"} if route.htmx else {}
+        if role == TOKEN:
+            headers["HTTP_AUTHORIZATION"] = f"Bearer {self.world.a.token_raw}"
+        elif role == REVOKED:
+            headers["HTTP_AUTHORIZATION"] = f"Bearer {self.world.revoked_raw}"
+        return headers
+
+    def forget(self) -> None:
+        self.clients.clear()
+
+
+def request(callers: Callers, route: Route, name: str, role: str, method: str, tw: TeamWorld):
+    url = reverse(name, kwargs=route.obj(tw) if route.obj else None)
+    if route.query:
+        url += "?" + urlencode(route.query(tw))
+    client = callers.client(role)
+    headers = callers.headers(role, route)
+    with rolled_back():
+        if method == "GET":
+            response = client.get(url, **headers)
+        elif route.body is not None:
+            response = client.post(
+                url, json.dumps(route.body(tw)), content_type="application/json", **headers
+            )
+        else:
+            response = client.post(url, route.data(tw) if route.data else {}, **headers)
+    if method != "GET":
+        cache.clear()  # rolled-back writes must not leave cached pages behind
+    if route.logs_out:
+        callers.forget()
+    return url, response
+
+
+def describe(want: object) -> str:
+    return {LOGIN: "302 → login", OK: "ok", EMPTY: "200 []"}.get(want, str(want))
+
+
+class AuthorizationMatrixTests:
+    def test_it_covers_every_url_pattern(self):
+        names, unnamed = url_names()
+        missing = sorted(names - MATRIX.keys())
+        stale = sorted(MATRIX.keys() - names)
+        assert not missing, f"URL names without an entry in MATRIX: {missing}"
+        assert not stale, f"MATRIX entries for URL names that no longer exist: {stale}"
+        assert not unnamed, f"unnamed URL patterns cannot be checked: {unnamed}"
+
+    def test_every_caller_gets_what_the_matrix_says(self):
+        world = build_world()
+        callers = Callers(world)
+        sides = {"A": world.a, "B": world.b}
+        mismatches: list[tuple[str, ...]] = []
+        checked = 0
+        for name, route in sorted(MATRIX.items()):
+            for role in callers.roles(route):
+                for side in ("A", "B") if route.is_scoped else ("A",):
+                    if side == "B" and role in (ANON, REVOKED):
+                        continue  # no different from team A's object for them
+                    want = expected(route, role, side)
+                    for method in route.methods:
+                        url, response = request(callers, route, name, role, method, sides[side])
+                        checked += 1
+                        if not matches(want, response, route):
+                            got = str(response.status_code)
+                            if response.has_header("Location"):
+                                got += f" → {response['Location']}"
+                            mismatches.append(
+                                (name, role, f"team {side}", method, url, describe(want), got)
+                            )
+        assert checked > 400
+        if mismatches:
+            widths = [max(len(row[i]) for row in mismatches) for i in range(7)]
+            table = "\n".join(
+                "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+                for row in mismatches
+            )
+            pytest.fail(
+                f"{len(mismatches)} of {checked} requests answered otherwise "
+                f"(url name, caller, object, method, url, expected, got):\n{table}"
+            )
+
+    def test_expectations_follow_the_rules(self):
+        """The rules the matrix applies, spelled out on one route each."""
+        decide = MATRIX["reviews:decide"]
+        assert expected(decide, ANON, "A") == LOGIN
+        assert expected(decide, OUTSIDER, "A") == 404
+        assert expected(decide, MEMBER, "A") == 403
+        assert expected(decide, REVIEWER, "A") == OK
+        assert expected(decide, REVIEWER, "B") == 404
+        assert expected(MATRIX["api:evaluate"], ANON, "A") == 401
+
+
+class AdminTests:
+    """The admin is for staff only: a team owner without is_staff is sent to the admin login."""
+
+    def test_it_sends_a_non_staff_owner_to_the_admin_login(self, client):
+        world = build_world()
+        client.force_login(world.a.owner)
+        login = reverse("admin:login")
+        for url in (
+            reverse("admin:index"),
+            reverse("admin:reviews_review_changelist"),
+            reverse("admin:reviews_review_change", args=[world.a.review.pk]),
+            reverse("admin:catalog_offer_delete", args=[world.a.offer.pk]),
+        ):
+            response = client.get(url)
+            assert response.status_code == 302, url
+            assert response["Location"].startswith(login), (url, response["Location"])
+        response = client.post(
+            reverse("admin:reviews_review_change", args=[world.a.review.pk]), {"title": "x"}
+        )
+        assert response.status_code == 302 and response["Location"].startswith(login)
+        world.a.review.refresh_from_db()
+        assert world.a.review.title == "Review alpha"
