@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from . import selectors, services, thresholds
 from .access import membership_for, require_current_team, require_role
@@ -61,7 +61,7 @@ def team_switch(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The dashboard: what waits for me, my drafts, decisions since my last visit, the team."""
     context = selectors.home_dashboard(
@@ -133,7 +133,7 @@ def _render_settings(request: HttpRequest, team: Team, *, status: int = 200, **e
 
 
 @login_required
-@require_GET
+@require_safe
 def team_settings(request: HttpRequest) -> HttpResponse:
     team = require_current_team(request)
     return _render_settings(request, team)
@@ -319,7 +319,7 @@ def _render_calibration(request: HttpRequest, team: Team, *, status: int = 200, 
 
 
 @login_required
-@require_GET
+@require_safe
 def calibration(request: HttpRequest) -> HttpResponse:
     team = require_current_team(request)
     return _render_calibration(request, team)

@@ -184,6 +184,22 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
     return qs
 
 
+def label_chosen_offers(snapshots) -> None:
+    """Set `chosen_offer_label` ("provider · name") on each snapshot of a page: one query."""
+    from apps.catalog.models import Offer
+
+    snapshots = list(snapshots)
+    ids = {int(s.chosen_offer) for s in snapshots if s.chosen_offer.isdigit()}
+    names = {
+        str(pk): f"{provider} · {name}"
+        for pk, provider, name in Offer.objects.filter(pk__in=ids).values_list(
+            "pk", "provider", "name"
+        )
+    }
+    for snapshot in snapshots:
+        snapshot.chosen_offer_label = names.get(snapshot.chosen_offer, snapshot.chosen_offer)
+
+
 def history_choices(user) -> dict:
     """Tasks and reviewers to filter by (one query each)."""
     from apps.profiles.models import TaskProfile

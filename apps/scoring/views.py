@@ -63,6 +63,7 @@ def history(request: HttpRequest) -> HttpResponse:
         form.is_valid()
     snapshots = selectors.history_snapshots(request.user, form.filters())
     page = Paginator(snapshots, PAGE_SIZE).get_page(request.GET.get("page"))
+    selectors.label_chosen_offers(page.object_list)
     query = request.GET.copy()
     query.pop("page", None)
     context = {

@@ -35,6 +35,10 @@ class Command(BaseCommand):
                         raise
                     continue
                 module.load(ctx)
+            # History for the dashboard and the calibration page, built on all of the above.
+            from apps.accounts import demo_calibration
+
+            demo_calibration.load(ctx)
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo data ready: alice (owner, Team Aurora), bob (reviewer, Team Aurora), "
