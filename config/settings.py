@@ -15,6 +15,7 @@ import secrets
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -47,7 +48,7 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def parse_database_url(url: str) -> dict:
+def parse_database_url(url: str, default_conn_max_age: str = "60") -> dict:
     """postgres://user:pass@host:port/name?conn_max_age=60, or sqlite:///path."""
     parts = urlsplit(url)
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
@@ -63,7 +64,7 @@ def parse_database_url(url: str) -> dict:
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
             # Persistent connections: one per worker thread, checked before reuse.
-            "CONN_MAX_AGE": int(query.get("conn_max_age", ["60"])[0]),
+            "CONN_MAX_AGE": int(query.get("conn_max_age", [default_conn_max_age])[0]),
             "CONN_HEALTH_CHECKS": True,
             "OPTIONS": {},
         }
@@ -161,7 +162,12 @@ TEMPLATES = [
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": parse_database_url(DATABASE_URL)}
+    # Tests use no persistent connections: live-server threads would keep the test DB busy.
+    DATABASES = {
+        "default": parse_database_url(
+            DATABASE_URL, default_conn_max_age="0" if DJANGO_ENV == "test" else "60"
+        )
+    }
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -303,6 +309,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-snapshot-jobs": {"task": "scoring.sweep_pending_jobs", "schedule": 60.0},
+    "refresh-quarterly-cost-reviews": {
+        "task": "scoring.refresh_quarterly",
+        "schedule": crontab(hour=2, minute=30),
+    },
 }
 
 LOGGING = {

@@ -164,13 +164,18 @@ def benchmark_post(
     return Status(201 if created else 200, record_out(record))
 
 
+# Ids and offsets are bounded in the schema: a number no column can hold answers 422, not a 500.
+MAX_ID = 2**63 - 1
+MAX_OFFSET = 1_000_000
+
+
 @router.get("", response=list[BenchmarkOut], summary="The caller's teams' benchmark records")
 def benchmark_get(
     request,
-    task: int | None = None,
+    task: int | None = Query(None, ge=1, le=MAX_ID),
     kind: Kind | None = None,
     limit: int = Query(100, ge=1, le=500),
-    offset: int = Query(0, ge=0),
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
 ):
     records = (
         BenchmarkRecord.objects.filter(team_id__in=request.auth.team_ids)

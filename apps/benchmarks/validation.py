@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Team
@@ -91,6 +92,8 @@ FLOAT_FIELDS = {
 INT_FIELDS = {"nodes": 1, "gpus_per_node": 1, "failure_reruns": 0}
 # Integers far above any real cluster are typos (and would overflow the column).
 INT_MAX = 1_000_000
+# Larger figures are typos; the engine refuses them too (as the catalog's forms do).
+MAX_MAGNITUDE = 1e12
 KEY_MAX_LENGTH = 120
 NOTES_MAX_LENGTH = 4000
 TRUE_WORDS = {"yes", "y", "true", "1", "on", "succeeded", "success"}
@@ -193,7 +196,15 @@ def parse_float(value) -> float:
             raise ValueError(_("Enter a number.")) from None
     if not math.isfinite(number):
         raise ValueError(_("Enter a finite number (not NaN or infinity)."))
+    if abs(number) > MAX_MAGNITUDE:
+        raise ValueError(_("Enter a number no larger than 10¹² in size."))
     return number
+
+
+def refuse_nul(value) -> None:
+    """PostgreSQL text cannot hold NUL: refuse it as bad input rather than fail on save."""
+    if isinstance(value, str) and "\x00" in value:
+        raise ValueError(str(ProhibitNullCharactersValidator.message))
 
 
 def parse_int(value) -> int:
@@ -265,6 +276,7 @@ def benchmark_clean(*, team: Team, data: dict, lookups: TeamLookups | None = Non
                 fail(name, _("This field is required for this kind of record."))
             continue
         try:
+            refuse_nul(raw)
             values[name] = _parse_field(name, raw, lookups)
         except ValueError as exc:
             fail(name, str(exc))
@@ -356,6 +368,7 @@ def clean_idempotency_key(raw) -> str | None:
     if _blank(raw):
         return None
     key = str(raw).strip()
+    refuse_nul(key)
     if len(key) > KEY_MAX_LENGTH:
         raise ValueError(_("Too long (at most %(n)s characters).") % {"n": KEY_MAX_LENGTH})
     return key

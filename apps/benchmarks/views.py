@@ -36,6 +36,7 @@ from .forms import (
 from .models import BenchmarkKind, BenchmarkRecord, Source
 
 PAGE_SIZE = 25
+MAX_ID = 2**63 - 1
 # Writers of benchmark records: members (the engineers who run them) and owners. Reviewers judge
 # the evidence and do not produce it.
 WRITERS = (Role.MEMBER,)
@@ -46,10 +47,12 @@ NEW_RECORD_DEFAULTS = {
 
 
 def _int_param(request: HttpRequest, name: str) -> int | None:
+    """A positive id from the query string; anything else (or beyond a 64-bit id) is no filter."""
     try:
-        return int(request.GET.get(name, ""))
+        value = int(request.GET.get(name, ""))
     except ValueError:
         return None
+    return value if 1 <= value <= MAX_ID else None
 
 
 def _can_write(request: HttpRequest, team) -> bool:

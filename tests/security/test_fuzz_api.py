@@ -86,7 +86,6 @@ class SchemathesisTests:
                 case.validate_response(response, checks=[not_a_server_error])
 
         fuzz()
-        print(label, mode, len(statuses), sorted(set(statuses)))
         assert statuses and max(statuses) < 500
         assert set(statuses) - {401}, "every call was unauthenticated: the token was not sent"
 

@@ -344,3 +344,41 @@ class ThresholdFuzzTests:
                 assert XSS not in html
 
         fuzz()
+
+
+FILTER_PARAMS = [
+    "q", "page", "task", "kind", "offer", "source", "state", "author", "workload", "cadence",
+    "team", "reviewer", "decision", "date_from", "date_to", "a", "b", "s", "profile",
+    "params_b", "precision", "gpus", "peak_gpu_mem_gb", "gpu_mem_gb",
+]
+
+
+class QueryStringFuzzTests:
+    def test_pages_ignore_or_refuse_bad_filters(self, world):
+        """Every page read by GET, with hostile filters and page numbers: never a 500."""
+        from tests.security.test_authz_matrix import MATRIX
+
+        pages = sorted(
+            name for name, route in MATRIX.items()
+            if "GET" in route.methods and not route.api and not route.fixed
+        )
+        client = client_for(world.a.owner)
+
+        @settings(SETTINGS, max_examples=100)
+        @given(
+            name=st.sampled_from(pages),
+            params=st.dictionaries(st.sampled_from(FILTER_PARAMS), hostile_values(world),
+                                   min_size=1, max_size=6),
+            htmx=st.booleans(),
+        )
+        def fuzz(name, params, htmx):
+            route = MATRIX[name]
+            url = reverse(name, kwargs=route.obj(world.a) if route.obj else None)
+            headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+            with rolled_back():
+                response = client.get(url, params, **headers)
+            assert response.status_code < 500, (name, params)
+            if response.status_code == 200 and "html" in response.get("Content-Type", ""):
+                assert XSS not in response.content.decode(), (name, params)
+
+        fuzz()

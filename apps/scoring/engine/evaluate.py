@@ -9,7 +9,7 @@ from .bench_verdicts import find_pair, judge_benchmarks
 from .bill import total_bill
 from .checklist import checklist_gates
 from .cross_domain import judge_cross_domain
-from .findings import ordered
+from .findings import name_offers, ordered
 from .indicators import indicators
 from .network import Network
 from .output import EngineOutput
@@ -60,7 +60,7 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
         metrics=metrics,
         readiness=readiness,
         checklists=gates,
-        findings=ordered(found),
+        findings=ordered(name_offers(found, {o.id: o.name for o in inp.offers if o.name})),
         bill=bill,
         offer_ids=[o.id for o in inp.offers],
     )

@@ -71,6 +71,17 @@ def finding(
     return Finding(rule, severity, key, data, offer, message, message_zh)
 
 
+def name_offers(findings: list[Finding], names: dict[str, str]) -> list[Finding]:
+    """Show offers by name in messages ("H100 on demand (#4)"); `data["offer"]` stays the id."""
+    for f in findings:
+        offer_id = f.data.get("offer")
+        name = names.get(offer_id) if type(offer_id) is str else None
+        if name:
+            shown = dict(f.data, offer=f"{name} (#{offer_id})")
+            f.message, f.message_zh = render(f.key, shown)
+    return findings
+
+
 def ordered(findings: list[Finding]) -> list[Finding]:
     # sorted() is stable: findings of one rule keep their emission order (offer order, segments).
     return sorted(findings, key=lambda f: RULE_RANK[f.rule])
