@@ -6,6 +6,7 @@ from ninja import NinjaAPI
 from ninja.errors import ValidationError as NinjaValidationError
 
 from .auth import session_auth, token_auth
+from .docs import VendoredSwagger
 
 api = NinjaAPI(
     title="Compute selection reviews API",
@@ -13,6 +14,7 @@ api = NinjaAPI(
     urls_namespace="api",
     auth=[token_auth, session_auth],
     docs_url="/docs",
+    docs=VendoredSwagger(),
 )
 
 

@@ -101,6 +101,7 @@ def build_team(slug: str, *, owner=None) -> TeamWorld:
     token, raw = api_token_create(team=team, name=f"ci-{slug}", created_by=owner)
     review = make_review(team, member, task=profile, offers=[offer], title=f"Review {slug}")
     answer_all(review, member)
+    review_services.review_reserve_links(review=review, actor=member, links=[link])
     review_services.review_submit(review=review, actor=member)
     review.refresh_from_db()
     snapshot = snapshot_compute(review_id=review.pk)

@@ -392,3 +392,83 @@ class AdminTests:
         assert response.status_code == 302 and response["Location"].startswith(login)
         world.a.review.refresh_from_db()
         assert world.a.review.title == "Review alpha"
+
+
+class CsrfOnEveryPostTests:
+    """CSRF on every POST route of the URLconf, plain and htmx: a signed-in caller without the
+    token is refused (403) and nothing is written. A Bearer token needs none (no cookie)."""
+
+    def test_every_post_without_the_token_is_refused(self):
+        from django.apps import apps
+
+        world = build_world()
+        client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+        client.force_login(world.a.owner)
+        rows = {m._meta.label: m.objects.count() for m in apps.get_models()}
+        refused: list[str] = []
+        for name, route in sorted(MATRIX.items()):
+            if "POST" not in route.methods:
+                continue
+            url = reverse(name, kwargs=route.obj(world.a) if route.obj else None)
+            for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+                with rolled_back():
+                    if route.body is not None:
+                        response = client.post(url, json.dumps(route.body(world.a)),
+                                               content_type="application/json", **headers)
+                    else:
+                        response = client.post(url, route.data(world.a) if route.data else {},
+                                               **headers)
+                if response.status_code != 403:
+                    refused.append(f"{name} {headers or ''} → {response.status_code}")
+        assert not refused, "POSTs accepted without a CSRF token:\n" + "\n".join(refused)
+        assert {m._meta.label: m.objects.count() for m in apps.get_models()} == rows
+
+    def test_a_bearer_token_needs_no_csrf_token(self):
+        world = build_world()
+        client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+        route = MATRIX["api:benchmark_post"]
+        response = client.post(
+            reverse("api:benchmark_post"), json.dumps(route.body(world.a)),
+            content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {world.a.token_raw}",
+        )
+        assert response.status_code == 201
+
+
+class MassAssignmentTests:
+    """Fields a form does not offer cannot be set by posting them anyway."""
+
+    def test_posted_team_author_and_state_are_ignored(self):
+        world = build_world()
+        a, b = world.a, world.b
+        client = Client(raise_request_exception=False)
+        client.force_login(a.owner)
+        response = client.post(reverse("catalog:site_create"), {
+            "code": "mass-1", "name": "Mass", "datacenter": "d", "city": "c", "hub": "h",
+            "queue_hours": "0", "team": b.team.pk, "team_id": b.team.pk, "id": b.home.pk,
+        })
+        assert response.status_code == 302
+        from apps.catalog.models import Site
+
+        created = Site.objects.get(code="mass-1")
+        assert created.team_id == a.team.pk and created.pk != b.home.pk
+        b.home.refresh_from_db()
+        assert b.home.team_id == b.team.pk and b.home.name != "Mass"
+
+        version = a.review.version
+        client.force_login(a.member)
+        client.post(reverse("reviews:edit", args=[a.review.pk]), {
+            "title": a.review.title, "version": version, "state": "approved",
+            "author": a.owner.pk, "team": b.team.pk, "approvals_required": 0,
+        })
+        a.review.refresh_from_db()
+        assert (a.review.state, a.review.author_id, a.review.team_id) == (
+            "submitted", a.member.pk, a.team.pk
+        )
+        assert a.review.approvals_required >= 1
+
+        client.force_login(a.member)
+        client.post(reverse("profiles:edit", args=[a.profile.pk]), {
+            "name": "Renamed", "team": b.team.pk, "created_by": b.owner.pk,
+        })
+        a.profile.refresh_from_db()
+        assert a.profile.team_id == a.team.pk
