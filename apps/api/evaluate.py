@@ -27,6 +27,8 @@ def evaluate(request):
         data = json.loads(request.body or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         return Status(422, {"errors": [{"field": "", "message": f"body is not valid JSON: {exc}"}]})
+    except RecursionError:  # "[[[[…" thousands deep: refused, not a 500
+        return Status(422, {"errors": [{"field": "", "message": "body is nested too deeply"}]})
     try:
         return Status(200, engine.evaluate(data))
     except engine.EngineInputError as exc:

@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team
+from apps.accounts.widgets import FastSelect
 from apps.catalog.models import Offer, Site, Tier
 from apps.profiles.models import TaskProfile
 
@@ -32,7 +33,7 @@ class SiteChoiceField(forms.ModelChoiceField):
 
 class BenchmarkForm(forms.Form):
     task = forms.ModelChoiceField(
-        label=_("Task"), queryset=TaskProfile.objects.none(), required=False
+        label=_("Task"), queryset=TaskProfile.objects.none(), required=False, widget=FastSelect
     )
     offer = OfferChoiceField(
         label=_("Offer"),

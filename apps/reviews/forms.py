@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.widgets import FastSelect
 from apps.catalog.models import NetworkLink, Offer
 from apps.profiles.models import TaskProfile
 
@@ -40,14 +41,14 @@ class ReviewFilterForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        widget=forms.Select(attrs={"data-autosubmit": ""}),
+        widget=FastSelect(attrs={"data-autosubmit": ""}),
     )
     author = forms.TypedChoiceField(
         label=_("Author"),
         required=False,
         coerce=int,
         empty_value=None,
-        widget=forms.Select(attrs={"data-autosubmit": ""}),
+        widget=FastSelect(attrs={"data-autosubmit": ""}),
     )
 
     def __init__(self, *args, tasks=(), authors=(), **kwargs):
@@ -67,6 +68,7 @@ class ReviewCreateForm(forms.Form):
     task = forms.ModelChoiceField(
         label=_("Task profile"),
         queryset=TaskProfile.objects.none(),
+        widget=FastSelect,
         help_text=_("The job being planned: its size, data and time budget."),
     )
     offers = forms.ModelMultipleChoiceField(

@@ -42,7 +42,12 @@ def review_list(
     q: str | None = None,
 ) -> QuerySet[Review]:
     """The team's reviews, newest change first, with counts for the list (one query a page)."""
-    reviews = Review.objects.for_team(team).select_related("task", "author")
+    reviews = (
+        Review.objects.for_team(team)
+        .select_related("task", "author")
+        # A list row never shows the signed input (a whole engine document) or the task text.
+        .defer("frozen_input", "task__description")
+    )
     if state:
         reviews = reviews.filter(state=state)
     if task_id:
@@ -89,7 +94,11 @@ def approvals_queue(user) -> QuerySet[Review]:
     """The reviewer's queue, oldest submission first (it has waited longest)."""
     if not getattr(user, "is_authenticated", False):
         return Review.objects.none()
-    queue = _waiting_for(user).select_related("task", "author", "team")
+    queue = (
+        _waiting_for(user)
+        .select_related("task", "author", "team")
+        .defer("frozen_input", "task__description")
+    )
     return _with_round_approvals(queue).order_by("submitted_at", "id")
 
 

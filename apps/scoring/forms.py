@@ -5,14 +5,19 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.widgets import FastSelect
 from apps.reviews.models import Decision, ReviewState
 
 from .selectors import HistoryFilters
 
 
 class HistoryFilterForm(forms.Form):
-    team = forms.TypedChoiceField(label=_("Team"), required=False, coerce=int, empty_value=None)
-    task = forms.TypedChoiceField(label=_("Task"), required=False, coerce=int, empty_value=None)
+    team = forms.TypedChoiceField(
+        label=_("Team"), required=False, coerce=int, empty_value=None, widget=FastSelect
+    )
+    task = forms.TypedChoiceField(
+        label=_("Task"), required=False, coerce=int, empty_value=None, widget=FastSelect
+    )
     state = forms.ChoiceField(
         label=_("Review state"),
         required=False,
@@ -22,7 +27,7 @@ class HistoryFilterForm(forms.Form):
         label=_("Decision"), required=False, help_text=_("A sign-off with this decision.")
     )
     reviewer = forms.TypedChoiceField(
-        label=_("Reviewer"), required=False, coerce=int, empty_value=None,
+        label=_("Reviewer"), required=False, coerce=int, empty_value=None, widget=FastSelect,
         help_text=_("Who signed off."),
     )
     date_from = forms.DateField(
@@ -38,7 +43,8 @@ class HistoryFilterForm(forms.Form):
         self.fields["team"].choices = anything + [(m.team_id, m.team.name) for m in memberships]
         several_teams = len(memberships) > 1
         self.fields["task"].choices = anything + [
-            (t.pk, f"{t.name} · {t.team.name}" if several_teams else t.name) for t in tasks
+            (pk, f"{name} · {team_name}" if several_teams else name)
+            for pk, name, team_name in tasks
         ]
         self.fields["state"].choices = anything + list(ReviewState.choices)
         self.fields["decision"].choices = anything + list(Decision.choices)

@@ -19,6 +19,8 @@ from apps.scoring.tables import row_key
 
 # The JSON-heavy fields a list never needs.
 HEAVY_FIELDS = ("input", "output", "table_rows", "chart_data")
+# What a list row never shows of its review and task (the signed input is a whole document).
+HEAVY_RELATED = ("review__frozen_input", "task__description")
 CHART_ORDER = ("hours", "cost", "scaling", "indicators")
 
 
@@ -161,7 +163,7 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
     qs = (
         scoped(EvaluationSnapshot, user)
         .select_related("team", "review", "task")
-        .defer(*HEAVY_FIELDS)
+        .defer(*HEAVY_FIELDS, *HEAVY_RELATED)
         .order_by("-created_at", "-id")
     )
     if filters.team:
@@ -204,7 +206,8 @@ def history_choices(user) -> dict:
     """Tasks and reviewers to filter by (one query each)."""
     from apps.profiles.models import TaskProfile
 
-    tasks = scoped(TaskProfile, user).select_related("team").only("id", "name", "team__name")
+    # Plain tuples: a team may have thousands of tasks, and model instances cost ~20 µs each.
+    tasks = scoped(TaskProfile, user).values_list("id", "name", "team__name")
     reviewers = (
         get_user_model()
         .objects.filter(signoffs__review__team_id__in=team_ids_for(user))

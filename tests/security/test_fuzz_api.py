@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from contextlib import contextmanager
 
 import pytest
@@ -28,12 +29,14 @@ from tests.security.helpers import World, build_world, rolled_back
 pytestmark = pytest.mark.django_db
 
 OPERATIONS = ["POST /api/v1/evaluate", "POST /api/v1/benchmarks", "GET /api/v1/benchmarks"]
-EXAMPLES = 30
+EXAMPLES = int(os.environ.get("SECURITY_FUZZ_EXAMPLES", "30"))
+# Bounded and reproducible in CI (see test_fuzz_forms for the variables that widen the hunt).
 SETTINGS = settings(
     max_examples=EXAMPLES,
+    derandomize=os.environ.get("SECURITY_FUZZ_RANDOM") != "1",
     deadline=None,
     suppress_health_check=list(HealthCheck),
-    database=None,  # no example database: the same bounded run every time
+    database=None,
 )
 
 
@@ -208,3 +211,31 @@ EVALUATE_INPUT = {
     "benchmarks": [],
     "checklists": {"1": {f"q{i}": "answered" for i in range(1, 7)}},
 }
+
+
+class HugeInputTests:
+    """DoS by size: bodies over the 10 MB limit and JSON nested thousands deep are refused."""
+
+    def test_a_body_over_10_mb_is_400(self, world):
+        client = Client(raise_request_exception=False)
+        big = json.dumps({"notes": "x" * (11 * 1024 * 1024)})
+        for url in ("/api/v1/benchmarks", "/api/v1/evaluate"):
+            with rolled_back():
+                response = post_raw(client, url, big, world.a.token_raw)
+                assert response.status_code == 400, url
+                assert not BenchmarkRecord.objects.filter(source="api").exists()
+
+    def test_json_nested_thousands_deep_is_refused(self, world):
+        client = Client(raise_request_exception=False)
+        deep = "[" * 100_000 + "]" * 100_000
+        response = post_raw(client, "/api/v1/evaluate", deep, world.a.token_raw)
+        assert response.status_code == 422
+        assert json.loads(response.content)["errors"][0]["message"] == "body is nested too deeply"
+        response = post_raw(client, "/api/v1/benchmarks", deep, world.a.token_raw)
+        assert response.status_code in (400, 422)
+
+
+def post_raw(client: Client, url: str, raw: str, token: str):
+    return client.post(
+        url, raw, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}"
+    )

@@ -10,6 +10,7 @@ test never see each other's rows.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from django.db.models import Model
 from django.forms.models import model_to_dict
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from apps.accounts.models import Membership, Team
@@ -44,8 +45,12 @@ HOSTILE = [
     "\u202eevil", "'; DROP TABLE reviews_review; --", "{{ request }}", "{% debug %}", "%s%n",
     "\x00", "a\x00b", "x" * 10_000, "<" * 3_000, "https://example.com/" + "a" * 600,
 ]
+# Bounded and reproducible in CI: the same examples on every run. SECURITY_FUZZ_EXAMPLES=500
+# SECURITY_FUZZ_RANDOM=1 explores further (locally, when hunting).
 SETTINGS = settings(
-    max_examples=30,
+    max_examples=int(os.environ.get("SECURITY_FUZZ_EXAMPLES", "30")),
+    derandomize=os.environ.get("SECURITY_FUZZ_RANDOM") != "1",
+    database=None,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -94,18 +99,22 @@ class Case:
     watched: tuple[type[Model], ...] = ()  # rows that come with it, or must not appear alone
     shown_at: Callable[[Model], str] | None = None  # a page showing the created row's text
     complete: Callable[[Model, dict], None] | None = None  # extra checks of a created row
+    known_bug: Callable[[dict], bool] | None = None  # inputs of a reported bug, skipped
 
 
 def count(models: tuple[type[Model], ...]) -> dict:
     return {model: model.objects.count() for model in models}
 
 
-def post_and_check(client: Client, world: World, case: Case, data: dict) -> None:
+def post_and_check(
+    client: Client, world: World, case: Case, data: dict, *, htmx: bool = False
+) -> None:
     models = (case.created, *case.watched)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     with rolled_back():
         before = count(models)
         newest = case.created.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-        response = client.post(case.url(world), data)
+        response = client.post(case.url(world), data, **headers)
         assert response.status_code < 500, (response.status_code, data)
         after = count(models)
         made = after[case.created] - before[case.created]
@@ -150,6 +159,26 @@ def profile_baseline(world: World) -> dict:
     data["name"] = f"Nightly {XSS}"
     data["description"] = XSS
     return data
+
+
+def beyond_int32(value) -> bool:
+    """A whole number no integer column holds (as Django's IntegerField would parse it)."""
+    values = value if isinstance(value, list) else [value]
+    for each in values:
+        try:
+            number = int(str(each).strip())
+        except ValueError:
+            continue
+        if abs(number) > 2**31 - 1:
+            return True
+    return False
+
+
+def machine_counts_beyond_int32(data: dict) -> bool:
+    """BUG-REVIEWS-1 and BUG-REVIEWS-2 (see the xfail tests below): remove once fixed."""
+    return any(beyond_int32(v) for k, v in data.items() if k.startswith("machines")) or (
+        beyond_int32(data.get("offers", []))
+    )
 
 
 def review_complete(review: Review, added: dict) -> None:
@@ -239,6 +268,7 @@ CASES = {
         watched=(Candidate, AuditEvent),
         shown_at=lambda obj: reverse("reviews:detail", args=[obj.pk]),
         complete=review_complete,
+        known_bug=machine_counts_beyond_int32,
     ),
     "member": Case(
         url=lambda w: reverse("accounts:member_add"),
@@ -272,9 +302,10 @@ class CreateFormFuzzTests:
             assert case.created.objects.count() == before + 1, name
 
         @SETTINGS
-        @given(data=spoiled(world, case.baseline(world)))
-        def fuzz(data):
-            post_and_check(client, world, case, data)
+        @given(data=spoiled(world, case.baseline(world)), htmx=st.booleans())
+        def fuzz(data, htmx):
+            assume(not (case.known_bug and case.known_bug(data)))
+            post_and_check(client, world, case, data, htmx=htmx)
 
         fuzz()
 
@@ -364,7 +395,7 @@ class QueryStringFuzzTests:
         )
         client = client_for(world.a.owner)
 
-        @settings(SETTINGS, max_examples=100)
+        @settings(SETTINGS, max_examples=SETTINGS.max_examples * 3)
         @given(
             name=st.sampled_from(pages),
             params=st.dictionaries(st.sampled_from(FILTER_PARAMS), hostile_values(world),
@@ -382,3 +413,221 @@ class QueryStringFuzzTests:
                 assert XSS not in response.content.decode(), (name, params)
 
         fuzz()
+
+
+@dataclass
+class EditCase:
+    """A form that changes existing rows: after any post, those rows are still whole and valid."""
+
+    url: Callable[[World], str]
+    user: Callable[[World], object]
+    baseline: Callable[[World], dict]
+    rows: Callable[[World], list[Model]]  # what the post may change
+    shown_at: Callable[[World], str]
+    known_bug: Callable[[dict], bool] | None = None  # inputs of a reported bug, skipped
+
+
+def form_values(obj: Model, form_class, **kw) -> dict:
+    return as_post(model_to_dict(obj, fields=list(form_class.base_fields)) | kw)
+
+
+def draft_of(w: World):
+    if "draft" not in w.a.extra:
+        w.a.extra["draft"] = make_review(
+            w.a.team, w.a.member, task=w.a.profile, offers=[w.a.offer], title="Draft"
+        )
+    return w.a.extra["draft"]
+
+
+def edit_cases() -> dict[str, EditCase]:
+    from apps.benchmarks.forms import initial_from_record
+    from apps.catalog.forms import OfferForm, SiteForm
+
+    return {
+        "site": EditCase(
+            url=lambda w: reverse("catalog:site_edit", args=[w.a.home.pk]),
+            user=lambda w: w.a.owner,
+            baseline=lambda w: form_values(w.a.home, SiteForm, name=XSS),
+            rows=lambda w: [w.a.home],
+            shown_at=lambda w: reverse("catalog:site_list"),
+        ),
+        "offer": EditCase(
+            url=lambda w: reverse("catalog:offer_edit", args=[w.a.offer.pk]),
+            user=lambda w: w.a.owner,
+            baseline=lambda w: form_values(w.a.offer, OfferForm, exit_path=XSS),
+            rows=lambda w: [w.a.offer],
+            shown_at=lambda w: reverse("catalog:offer_detail", args=[w.a.offer.pk]),
+        ),
+        "profile": EditCase(
+            url=lambda w: reverse("profiles:edit", args=[w.a.profile.pk]),
+            user=lambda w: w.a.member,
+            baseline=lambda w: form_values(w.a.profile, TaskProfileForm, description=XSS),
+            rows=lambda w: [w.a.profile],
+            shown_at=lambda w: reverse("profiles:detail", args=[w.a.profile.pk]),
+        ),
+        "benchmark": EditCase(
+            url=lambda w: reverse("benchmarks:edit", args=[w.a.single.pk]),
+            user=lambda w: w.a.member,
+            baseline=lambda w: as_post(
+                initial_from_record(w.a.single) | {"kind": "single", "notes": XSS}
+            ),
+            rows=lambda w: [w.a.single],
+            shown_at=lambda w: reverse("benchmarks:detail", args=[w.a.single.pk]),
+        ),
+        "review title": EditCase(
+            url=lambda w: reverse("reviews:edit", args=[draft_of(w).pk]),
+            user=lambda w: w.a.member,
+            baseline=lambda w: {"title": XSS, "version": str(draft_of(w).version)},
+            rows=lambda w: [draft_of(w)],
+            shown_at=lambda w: reverse("reviews:detail", args=[draft_of(w).pk]),
+        ),
+        "candidates": EditCase(
+            url=lambda w: reverse("reviews:candidates", args=[draft_of(w).pk]),
+            user=lambda w: w.a.member,
+            baseline=lambda w: {
+                "action": "update", "candidate": str(draft_of(w).candidates.get().pk),
+                "machines": "2", "offer": str(w.a.offer.pk), "version": "",
+            },
+            rows=lambda w: [draft_of(w), *draft_of(w).candidates.all()],
+            shown_at=lambda w: reverse("reviews:candidates", args=[draft_of(w).pk]),
+            known_bug=machine_counts_beyond_int32,
+        ),
+        "team general": EditCase(
+            url=lambda w: reverse("accounts:settings_general"),
+            user=lambda w: w.a.owner,
+            baseline=lambda w: {"approvals_required": "2", "currency": "EUR"},
+            rows=lambda w: [w.a.team],
+            shown_at=lambda w: reverse("accounts:settings"),
+        ),
+        "member role": EditCase(
+            url=lambda w: reverse("accounts:member_role", args=[w.a.member_membership.pk]),
+            user=lambda w: w.a.owner,
+            baseline=lambda w: {"role": "reviewer"},
+            rows=lambda w: [w.a.team, *Membership.objects.filter(team=w.a.team)],
+            shown_at=lambda w: reverse("accounts:settings"),
+        ),
+        "tier": EditCase(
+            url=lambda w: reverse("accounts:tier_toggle"),
+            user=lambda w: w.a.owner,
+            baseline=lambda w: {"tier": "same_datacenter", "action": "unvalidate"},
+            rows=lambda w: [w.a.team],
+            shown_at=lambda w: reverse("accounts:settings"),
+        ),
+        "calibration adopt": EditCase(
+            url=lambda w: reverse("accounts:calibration_adopt"),
+            user=lambda w: w.a.owner,
+            baseline=lambda w: {"key": "network_cost_share", "value": "0.2"},
+            rows=lambda w: [w.a.team],
+            shown_at=lambda w: reverse("accounts:calibration"),
+        ),
+    }
+
+
+EDIT_CASES = sorted(edit_cases())
+
+
+class EditFormFuzzTests:
+    @pytest.mark.parametrize("name", EDIT_CASES)
+    def test_rows_stay_whole_and_text_escaped(self, world, name):
+        case = edit_cases()[name]
+        draft_of(world)
+        client = client_for(case.user(world))
+        # The baseline is accepted (a redirect or the saved fragment, no form errors).
+        with rolled_back():
+            response = client.post(case.url(world), case.baseline(world))
+            assert response.status_code in (200, 302), (name, response.status_code)
+
+        @SETTINGS
+        @given(data=spoiled(world, case.baseline(world)), htmx=st.booleans())
+        def fuzz(data, htmx):
+            assume(not (case.known_bug and case.known_bug(data)))
+            headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+            with rolled_back():
+                response = client.post(case.url(world), data, **headers)
+                assert response.status_code < 500, (response.status_code, data)
+                for row in case.rows(world):
+                    fresh = type(row).objects.get(pk=row.pk)
+                    fresh.full_clean()
+                owners = Membership.objects.filter(team=world.a.team, role="owner")
+                assert owners.exists()
+                page = client.get(case.shown_at(world))
+                assert page.status_code == 200
+                assert XSS not in page.content.decode()
+
+        fuzz()
+
+
+class HugeFormInputTests:
+    """DoS by size: a form body over 10 MB is a 400; a CSV over 2 MB is refused with a reason."""
+
+    def test_a_form_body_over_10_mb_is_400(self, world):
+        client = client_for(world.a.member)
+        with rolled_back():
+            before = TaskProfile.objects.count()
+            response = client.post(reverse("profiles:create"), {"name": "x" * (11 * 1024 * 1024)})
+            assert response.status_code == 400
+            assert TaskProfile.objects.count() == before
+
+    def test_a_csv_over_2_mb_is_refused_and_imports_nothing(self, world):
+        from django.core.files.uploadedfile import SimpleUploadedFile
+
+        client = client_for(world.a.member)
+        rows = f"{world.a.profile.pk},single,{world.a.offer.pk},1,8,3,2\n".encode()
+        upload = SimpleUploadedFile(
+            "runs.csv", b"task,kind,offer,nodes,gpus_per_node,e2e_hours,compute_hours\n"
+            + rows * (3 * 1024 * 1024 // len(rows)), content_type="text/csv",
+        )
+        with rolled_back():
+            before = BenchmarkRecord.objects.count()
+            response = client.post(reverse("benchmarks:import"), {"file": upload, "confirm": "1"})
+            assert response.status_code == 200
+            assert "larger than 2 MB" in response.content.decode()
+            assert BenchmarkRecord.objects.count() == before
+
+
+def on_sqlite() -> bool:
+    from django.conf import settings as django_settings
+
+    return "sqlite" in django_settings.DATABASES["default"]["ENGINE"]
+
+
+class ReportedBugTests:
+    """Inputs the fuzzing found that still answer 500 in apps owned by others (see the report
+    in docs/security.md). Each passes once its bug is fixed; then drop the marker (and
+    `machine_counts_beyond_int32` above)."""
+
+    @pytest.mark.xfail(strict=True, reason="BUG-REVIEWS-1: machine count beyond the column → 500")
+    @pytest.mark.parametrize("where", ["create", "update"])
+    def test_a_huge_machine_count_is_a_form_error(self, world, where):
+        client = client_for(world.a.member)
+        huge = str(10**26)
+        with rolled_back():
+            if where == "create":
+                url = reverse("reviews:create")
+                data = {"title": "t", "task": world.a.profile.pk, "offers": [world.a.offer.pk],
+                        f"machines_{world.a.offer.pk}": huge}
+            else:
+                draft = draft_of(world)
+                url = reverse("reviews:candidates", args=[draft.pk])
+                data = {"action": "update", "candidate": draft.candidates.get().pk,
+                        "machines": huge}
+            response = client.post(url, data)
+            assert response.status_code == 400
+
+    @pytest.mark.xfail(
+        condition=on_sqlite(), strict=True,
+        reason="BUG-REVIEWS-2: an id beyond 64 bits in a multiple choice → 500 on SQLite",
+    )
+    @pytest.mark.parametrize("where", ["offers", "links"])
+    def test_an_id_beyond_64_bits_is_an_invalid_choice(self, world, where):
+        client = client_for(world.a.member)
+        huge = str(2**63)
+        with rolled_back():
+            if where == "offers":
+                url = reverse("reviews:create")
+                data = {"title": "t", "task": world.a.profile.pk, "offers": [huge]}
+            else:
+                url = reverse("reviews:edit", args=[draft_of(world).pk])
+                data = {"form": "links", "links": [huge]}
+            response = client.post(url, data)
+            assert response.status_code == 400

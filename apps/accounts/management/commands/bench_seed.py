@@ -256,7 +256,8 @@ class Command(BaseCommand):
                         input_hash=tpl.input_hash, engine_version="bench-" + tpl.engine_version
                         if k < count - 1 else tpl.engine_version,
                         input=tpl.input, output=tpl.output, table_rows=tpl.table_rows,
-                        chart_data=tpl.chart_data, review_state=STATES[i % len(STATES)],
+                        chart_data=tpl.chart_data,
+                        review_state=STATES[(i // n_teams) % len(STATES)],
                         platform=tpl.platform, chosen_kind=tpl.chosen_kind,
                         chosen_site=tpl.chosen_site, chosen_offer=tpl.chosen_offer,
                         chosen_total_cost=tpl.chosen_total_cost,
@@ -281,7 +282,7 @@ class Command(BaseCommand):
             latest[s[0]] = max(latest.get(s[0], 0), s[1])
         signoffs, approved, by_state = [], [], {}
         for i, r in enumerate(reviews):
-            state = STATES[i % len(STATES)]
+            state = STATES[(i // n_teams) % len(STATES)]
             by_state.setdefault(state, []).append(r.pk)
             if state in ("approved", "rejected", "changes_requested"):
                 reviewer = by_name[f"bench-reviewer-{(i % n_teams) + 1:02d}"]
@@ -294,18 +295,21 @@ class Command(BaseCommand):
         SignOff.objects.bulk_create(signoffs, batch_size=5000)
         now = timezone.now()
         for state, ids in by_state.items():
-            if state == "draft":
+            if state in ("draft", "approved"):
                 continue
             Review.objects.filter(pk__in=ids).update(
-                state=state, decided_at=now if state in ("approved", "rejected") else None
+                state=state, decided_at=now if state == "rejected" else None
             )
-        # Approved reviews keep the input they were signed on.
+        # Approved reviews keep the input they were signed on, written with the state in one
+        # update: once a review is approved the database refuses any further change.
         snapshot_inputs = dict(
             EvaluationSnapshot.objects.filter(review_id__in=approved, id__in=latest.values())
             .values_list("review_id", "input")
         )
         for review_id in approved:
-            Review.objects.filter(pk=review_id).update(frozen_input=snapshot_inputs[review_id])
+            Review.objects.filter(pk=review_id).update(
+                state="approved", decided_at=now, frozen_input=snapshot_inputs[review_id]
+            )
         self._log(f"{len(signoffs)} sign-offs; states set")
 
     def _big_review(self, opts, team, offers_by_team, sites_by_team, by_name) -> None:
