@@ -66,7 +66,13 @@ def parse_database_url(url: str, default_conn_max_age: str = "60") -> dict:
             # Persistent connections: one per worker thread, checked before reuse.
             "CONN_MAX_AGE": int(query.get("conn_max_age", [default_conn_max_age])[0]),
             "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": {},
+            # Server-side binding lets psycopg prepare a query run five times on a connection, so
+            # PostgreSQL plans the heavy list queries once per connection, not once per request.
+            "OPTIONS": (
+                {"server_side_binding": True, "prepare_threshold": 5}
+                if query.get("prepared", ["1"])[0] == "1"
+                else {}
+            ),
         }
     if parts.scheme == "sqlite":
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": parts.path or ":memory:"}

@@ -276,9 +276,12 @@ def review_timeline(review: Review) -> list[AuditEvent]:
     return list(review.audit_events.select_related("actor").order_by("created_at", "id"))
 
 
-def review_page(review: Review, *, user, membership, snapshot) -> dict[str, Any]:
+def review_page(
+    review: Review, *, user, membership, snapshot, review_input: dict | None = None
+) -> dict[str, Any]:
     """Everything the review page shows besides the evaluation block."""
-    review_input = build_review_input(review)
+    if review_input is None:
+        review_input = build_review_input(review)
     output = snapshot.output if snapshot is not None else None
     signoffs = review_signoffs(review)
     round_signoffs = [s for s in signoffs if s.round == review.round]

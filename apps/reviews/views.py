@@ -31,6 +31,7 @@ from apps.accounts.access import (
 )
 from apps.accounts.models import Role
 from apps.scoring import selectors as scoring_selectors
+from apps.scoring.services import build_review_input
 
 from . import selectors, services
 from .forms import (
@@ -132,12 +133,17 @@ def review_create(request: HttpRequest) -> HttpResponse:
 
 def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=None) -> dict:
     membership = membership_for(request, review.team_id)
-    evaluation = scoring_selectors.review_evaluation(review)
+    review_input = build_review_input(review)  # once: both halves of the page read it
+    evaluation = scoring_selectors.review_evaluation(review, review_input=review_input)
     snapshot = evaluation["snapshot"]
     context = {
         **evaluation,
         **selectors.review_page(
-            review, user=request.user, membership=membership, snapshot=snapshot
+            review,
+            user=request.user,
+            membership=membership,
+            snapshot=snapshot,
+            review_input=review_input,
         ),
         "currency": review.team.currency,
         "decisions": Decision,

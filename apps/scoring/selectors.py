@@ -87,15 +87,20 @@ def snapshot_display(snapshot: EvaluationSnapshot) -> dict:
     }
 
 
-def review_evaluation(review: Review, *, request_if_missing: bool = True) -> dict:
+def review_evaluation(
+    review: Review, *, review_input: dict | None = None, request_if_missing: bool = True
+) -> dict:
     """What a review page shows of its evaluation.
 
     `snapshot`: the snapshot of the current inputs (None while it is being computed);
     `latest`: the newest snapshot (possibly stale); `job`: the job computing the current one;
     `stale`: the newest snapshot no longer matches the inputs; when `snapshot` is set, also
-    `rows`, `snapshot_charts` and `summary` (see snapshot_display).
+    `rows`, `snapshot_charts` and `summary` (see snapshot_display). A caller that already
+    built the review's engine input passes it, so it is not built twice.
     """
-    key = fingerprint(services.build_review_input(review))
+    if review_input is None:
+        review_input = services.build_review_input(review)
+    key = fingerprint(review_input)
     current = EvaluationSnapshot.objects.select_related("team").filter(
         review=review, fingerprint=key
     )

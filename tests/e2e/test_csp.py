@@ -113,7 +113,7 @@ class ContentSecurityPolicyInBrowserTests:
 
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-            context = browser.new_context(locale="en-US")
+            context = browser.new_context(locale="en-US", accept_downloads=True)
             context.add_init_script(LISTEN)
             page = context.new_page()
             page.set_default_timeout(TIMEOUT)
@@ -131,6 +131,15 @@ class ContentSecurityPolicyInBrowserTests:
                     assert response is not None and response.status == 200, (label, url)
                     if ready:
                         page.wait_for_selector(ready, state="attached")
+                    if label == "task comparison":
+                        # Plotly's "download as PNG" draws the SVG into an image (data: URL).
+                        page.hover(".chart .main-svg")
+                        with page.expect_download() as download:
+                            page.locator(".chart").first.locator(
+                                ".modebar-btn[data-title='Download plot as a PNG'],"
+                                ".modebar-btn[data-title='Download plot as a png']"
+                            ).first.click()
+                        assert download.value.suggested_filename.endswith(".png")
                     if label == "profile form":
                         # The live panel: an htmx request on input, swapped in under the policy.
                         with page.expect_response(lambda r: "/profiles/panel/" in r.url):

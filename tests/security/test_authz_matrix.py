@@ -38,6 +38,7 @@ BENCH_WRITERS = frozenset({MEMBER, OWNER})  # reviewers judge evidence, they do 
 DECIDERS = frozenset({REVIEWER, OWNER})  # and never the author (the member, here)
 
 OK_STATUSES = {200, 201, 204, 286, 302, 303, 400, 409, 422}
+OK_READS = {200, 286, 302}  # a page read by an allowed caller renders (or redirects)
 LOGIN, OK, EMPTY = "login", "ok", "empty"  # EMPTY: 200 with an empty JSON list
 SKIPPED = {"set_language"}  # Django's language switch: public by design, no team data
 
@@ -240,14 +241,15 @@ def expected(route: Route, role: str, side: str) -> object:
     return route.cross.get(role, route.foreign)
 
 
-def matches(want: object, response, route: Route) -> bool:
+def matches(want: object, response, route: Route, method: str) -> bool:
     status = response.status_code
     location = response.get("Location", "") or response.get("HX-Redirect", "")
     to_login = location.startswith(reverse("accounts:login"))
     if want == LOGIN:
         return status == 302 and to_login
     if want == OK:
-        return status in OK_STATUSES and (route.public or not to_login)
+        allowed = OK_READS if method == "GET" and not route.api else OK_STATUSES
+        return status in allowed and (route.public or not to_login)
     if want == EMPTY:
         return status == 200 and json.loads(response.content) == []
     return status == want
@@ -340,7 +342,7 @@ class AuthorizationMatrixTests:
                     for method in route.methods:
                         url, response = request(callers, route, name, role, method, sides[side])
                         checked += 1
-                        if not matches(want, response, route):
+                        if not matches(want, response, route, method):
                             got = str(response.status_code)
                             if response.has_header("Location"):
                                 got += f" → {response['Location']}"
