@@ -5,11 +5,15 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.fields import SafeModelChoiceField, SafeModelMultipleChoiceField
 from apps.accounts.widgets import FastSelect
 from apps.catalog.models import NetworkLink, Offer
 from apps.profiles.models import TaskProfile
 
 from .models import Candidate, Decision, ReviewState
+
+# Far above any real order and far inside the database column.
+MAX_MACHINES = 100_000
 
 
 class VersionField(forms.IntegerField):
@@ -65,13 +69,13 @@ class ReviewCreateForm(forms.Form):
         max_length=200,
         help_text=_("What is being decided, e.g. “Fine-tune 7B in Q3: where and on what”."),
     )
-    task = forms.ModelChoiceField(
+    task = SafeModelChoiceField(
         label=_("Task profile"),
         queryset=TaskProfile.objects.none(),
         widget=FastSelect,
         help_text=_("The job being planned: its size, data and time budget."),
     )
-    offers = forms.ModelMultipleChoiceField(
+    offers = SafeModelMultipleChoiceField(
         label=_("Candidates"),
         queryset=Offer.objects.none(),
         widget=forms.CheckboxSelectMultiple,
@@ -89,7 +93,7 @@ class ReviewCreateForm(forms.Form):
             self.fields[name] = forms.IntegerField(
                 label=_("Machines"),
                 min_value=1,
-                max_value=offer.max_machines,
+                max_value=min(offer.max_machines or MAX_MACHINES, MAX_MACHINES),
                 initial=1,
                 required=False,
                 widget=forms.NumberInput(attrs={"min": 1, "class": "input input--narrow"}),
@@ -114,7 +118,7 @@ class ReviewTitleForm(forms.Form):
 
 
 class ReservedLinksForm(forms.Form):
-    links = forms.ModelMultipleChoiceField(
+    links = SafeModelMultipleChoiceField(
         label=_("Reserved channels"),
         queryset=NetworkLink.objects.none(),
         required=False,
@@ -136,9 +140,13 @@ class ReservedLinksForm(forms.Form):
 
 
 class CandidateAddForm(forms.Form):
-    offer = forms.ModelChoiceField(label=_("Offer"), queryset=Offer.objects.none())
+    offer = SafeModelChoiceField(label=_("Offer"), queryset=Offer.objects.none())
     machines = forms.IntegerField(
-        label=_("Machines"), min_value=1, initial=1, widget=forms.NumberInput(attrs={"min": 1})
+        label=_("Machines"),
+        min_value=1,
+        max_value=MAX_MACHINES,
+        initial=1,
+        widget=forms.NumberInput(attrs={"min": 1}),
     )
     version = VersionField()
 
@@ -155,8 +163,10 @@ class CandidateAddForm(forms.Form):
 class CandidateChangeForm(forms.Form):
     """Change the machine count of a candidate, or remove it (`action`)."""
 
-    candidate = forms.ModelChoiceField(queryset=Candidate.objects.none(), widget=forms.HiddenInput)
-    machines = forms.IntegerField(label=_("Machines"), min_value=1, required=False)
+    candidate = SafeModelChoiceField(queryset=Candidate.objects.none(), widget=forms.HiddenInput)
+    machines = forms.IntegerField(
+        label=_("Machines"), min_value=1, max_value=MAX_MACHINES, required=False
+    )
     version = VersionField()
 
     def __init__(self, *args, review, **kwargs):

@@ -13,6 +13,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.db import IntegrityError, transaction
@@ -343,22 +344,28 @@ def quarterly_refresh(*, team: Team | None = None) -> int:
     return written
 
 
-def quarterly_refresh_request(*, team: Team) -> str | None:
+@dataclass(frozen=True)
+class RefreshRequest:
+    task_id: str | None  # the task to poll; None when the refresh already ran in the request
+    queue_down: bool = False  # the broker was unreachable, so it ran in the request instead
+
+
+def quarterly_refresh_request(*, team: Team) -> RefreshRequest:
     """Refresh the team's quarterly review off the request path.
 
-    Returns the task id to poll, or None when the refresh already ran (eager mode, or the broker
-    is down and it was computed in the request instead: it is one query per team).
+    In eager mode, or when the broker is down, it runs in the request instead (it is one query
+    per team) and says so, so the page can tell the user the queue is unavailable.
     """
     from apps.scoring.tasks import refresh_quarterly
 
     if refresh_quarterly.app.conf.task_always_eager:
         quarterly_refresh(team=team)
-        return None
+        return RefreshRequest(task_id=None)
     task_id = str(uuid.uuid4())
     try:
         refresh_quarterly.apply_async(args=[team.pk], task_id=task_id, retry=False)
     except _broker_errors() as exc:
         log.warning("broker unavailable, quarterly review refreshed in the request: %s", exc)
         quarterly_refresh(team=team)
-        return None
-    return task_id
+        return RefreshRequest(task_id=None, queue_down=True)
+    return RefreshRequest(task_id=task_id)

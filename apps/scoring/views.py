@@ -3,11 +3,13 @@ snapshot, two snapshots side by side, the exports and the quarterly cost review.
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team
@@ -172,8 +174,16 @@ def quarterly(request: HttpRequest) -> HttpResponse:
 def quarterly_refresh(request: HttpRequest) -> HttpResponse:
     """Refresh now: enqueue the refresh (or run it, without a worker) and show its progress."""
     team = require_current_team(request)
-    task_id = services.quarterly_refresh_request(team=team)
+    refresh = services.quarterly_refresh_request(team=team)
+    if refresh.queue_down:
+        messages.warning(
+            request,
+            _(
+                "The task queue is unavailable, so the figures were refreshed right away "
+                "instead of in the background."
+            ),
+        )
     url = reverse("scoring:quarterly")
-    if task_id:
-        url += f"?task={task_id}"
+    if refresh.task_id:
+        url += f"?task={refresh.task_id}"
     return redirect(url)

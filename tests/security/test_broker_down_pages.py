@@ -154,11 +154,6 @@ class BrokerDownPagesTests:
         assert page.status_code == 200
         assert not page.context["refreshing"]
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="BUG-SCORING-1: quarterly_refresh says nothing when the queue is down "
-        "(it refreshes in the request, silently)",
-    )
     def test_refresh_now_tells_the_user_the_queue_is_down(self, client, alpha, broker_down):
         client.force_login(alpha.owner)
         page = client.post(reverse("scoring:quarterly_refresh"), follow=True)

@@ -163,26 +163,6 @@ def profile_baseline(world: World) -> dict:
     return data
 
 
-def beyond_int32(value) -> bool:
-    """A whole number no integer column holds (as Django's IntegerField would parse it)."""
-    values = value if isinstance(value, list) else [value]
-    for each in values:
-        try:
-            number = int(str(each).strip())
-        except ValueError:
-            continue
-        if abs(number) > 2**31 - 1:
-            return True
-    return False
-
-
-def machine_counts_beyond_int32(data: dict) -> bool:
-    """BUG-REVIEWS-1 and BUG-REVIEWS-2 (see the xfail tests below): remove once fixed."""
-    return any(beyond_int32(v) for k, v in data.items() if k.startswith("machines")) or (
-        beyond_int32(data.get("offers", []))
-    )
-
-
 def review_complete(review: Review, added: dict) -> None:
     assert added[Candidate] == review.candidates.count() >= 1
     assert added[AuditEvent] == 1
@@ -270,7 +250,6 @@ CASES = {
         watched=(Candidate, AuditEvent),
         shown_at=lambda obj: reverse("reviews:detail", args=[obj.pk]),
         complete=review_complete,
-        known_bug=machine_counts_beyond_int32,
     ),
     "member": Case(
         url=lambda w: reverse("accounts:member_add"),
@@ -492,8 +471,7 @@ def edit_cases() -> dict[str, EditCase]:
             },
             rows=lambda w: [draft_of(w), *draft_of(w).candidates.all()],
             shown_at=lambda w: reverse("reviews:candidates", args=[draft_of(w).pk]),
-            known_bug=machine_counts_beyond_int32,
-        ),
+            ),
         "team general": EditCase(
             url=lambda w: reverse("accounts:settings_general"),
             user=lambda w: w.a.owner,
@@ -587,18 +565,10 @@ class HugeFormInputTests:
             assert BenchmarkRecord.objects.count() == before
 
 
-def on_sqlite() -> bool:
-    from django.conf import settings as django_settings
-
-    return "sqlite" in django_settings.DATABASES["default"]["ENGINE"]
-
-
 class ReportedBugTests:
-    """Inputs the fuzzing found that still answer 500 in apps owned by others (see the report
-    in docs/security.md). Each passes once its bug is fixed; then drop the marker (and
-    `machine_counts_beyond_int32` above)."""
+    """Inputs the fuzzing found answering 500 (BUG-REVIEWS-1 and -2, fixed): kept as
+    regression tests."""
 
-    @pytest.mark.xfail(strict=True, reason="BUG-REVIEWS-1: machine count beyond the column → 500")
     @pytest.mark.parametrize("where", ["create", "update"])
     def test_a_huge_machine_count_is_a_form_error(self, world, where):
         client = client_for(world.a.member)
@@ -616,10 +586,6 @@ class ReportedBugTests:
             response = client.post(url, data)
             assert response.status_code == 400
 
-    @pytest.mark.xfail(
-        condition=on_sqlite(), strict=True,
-        reason="BUG-REVIEWS-2: an id beyond 64 bits in a multiple choice → 500 on SQLite",
-    )
     @pytest.mark.parametrize("where", ["offers", "links"])
     def test_an_id_beyond_64_bits_is_an_invalid_choice(self, world, where):
         client = client_for(world.a.member)
