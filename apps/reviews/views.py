@@ -15,11 +15,15 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -44,7 +48,7 @@ from .forms import (
     ReviewTitleForm,
     VersionForm,
 )
-from .models import Decision, Review
+from .models import Decision, Review, ReviewState
 from .responses import attach_errors, conflict, go, reason_texts, render_shape, wants_fragment
 from .workflow import ReviewConflict, ReviewRefused
 
@@ -156,10 +160,32 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
     return context
 
 
+# An approved review is immutable (services, admin and a PostgreSQL trigger refuse changes), so
+# the body of its page is the same for every member of its team: rendered once per language.
+SIGNED_PAGE_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def _signed_body_key(review: Review) -> str:
+    return f"review-body:v1:{review.pk}:{review.version}:{get_language()}"
+
+
 @login_required
 @require_GET
 def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
     review = _get_review_for_user(request, pk)
+    if review.state == ReviewState.APPROVED and not request.htmx:
+        key = _signed_body_key(review)
+        body = cache.get(key)
+        if body is None:
+            context = _detail_context(request, review)
+            body = render_to_string("reviews/detail.html#review-body", context, request=request)
+            cache.set(key, body, SIGNED_PAGE_CACHE_SECONDS)
+        context = {
+            "review": review,
+            "cached_body": mark_safe(body),  # noqa: S308 - our own rendered, escaped template
+            "can_clone": membership_for(request, review.team_id) is not None,
+        }
+        return render(request, "reviews/detail.html", context)
     context = _detail_context(request, review)
     return render_shape(request, "reviews/detail.html", "decision-panel", context)
 

@@ -20,7 +20,7 @@ from django.db.models import Model
 from django.forms.models import model_to_dict
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apps.accounts.models import Membership, Team
@@ -101,7 +101,6 @@ class Case:
     watched: tuple[type[Model], ...] = ()  # rows that come with it, or must not appear alone
     shown_at: Callable[[Model], str] | None = None  # a page showing the created row's text
     complete: Callable[[Model, dict], None] | None = None  # extra checks of a created row
-    known_bug: Callable[[dict], bool] | None = None  # inputs of a reported bug, skipped
 
 
 def count(models: tuple[type[Model], ...]) -> dict:
@@ -285,7 +284,6 @@ class CreateFormFuzzTests:
         @SETTINGS
         @given(data=spoiled(world, case.baseline(world)), htmx=st.booleans())
         def fuzz(data, htmx):
-            assume(not (case.known_bug and case.known_bug(data)))
             post_and_check(client, world, case, data, htmx=htmx)
 
         fuzz()
@@ -405,7 +403,6 @@ class EditCase:
     baseline: Callable[[World], dict]
     rows: Callable[[World], list[Model]]  # what the post may change
     shown_at: Callable[[World], str]
-    known_bug: Callable[[dict], bool] | None = None  # inputs of a reported bug, skipped
 
 
 def form_values(obj: Model, form_class, **kw) -> dict:
@@ -471,7 +468,7 @@ def edit_cases() -> dict[str, EditCase]:
             },
             rows=lambda w: [draft_of(w), *draft_of(w).candidates.all()],
             shown_at=lambda w: reverse("reviews:candidates", args=[draft_of(w).pk]),
-            ),
+        ),
         "team general": EditCase(
             url=lambda w: reverse("accounts:settings_general"),
             user=lambda w: w.a.owner,
@@ -520,7 +517,6 @@ class EditFormFuzzTests:
         @SETTINGS
         @given(data=spoiled(world, case.baseline(world)), htmx=st.booleans())
         def fuzz(data, htmx):
-            assume(not (case.known_bug and case.known_bug(data)))
             headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
             with rolled_back():
                 response = client.post(case.url(world), data, **headers)

@@ -1,0 +1,68 @@
+"""The page of an approved review: its immutable body is rendered once per language and cached,
+while the per-user parts (header actions with their CSRF token) are rendered for each request."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.reviews.models import Review
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def signed(db):
+    call_command("load_demo", verbosity=0)
+    return Review.objects.filter(team__slug="aurora", state="approved").order_by("id").first()
+
+
+def _get(client, url, **extra):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, **extra)
+    return response, len(ctx.captured_queries)
+
+
+class SignedReviewPageTests:
+    def test_the_second_view_serves_the_cached_body_with_fewer_queries(self, client, signed):
+        bob = get_user_model().objects.get(username="bob")
+        client.force_login(bob)
+        url = reverse("reviews:detail", args=[signed.pk])
+        first, first_queries = _get(client, url)
+        second, second_queries = _get(client, url)
+        assert first.status_code == second.status_code == 200
+        body = first.content.decode()
+        assert "Timeline" in body and "review-evaluation" in body
+        # Same body, read from the cache: a handful of queries instead of the whole page.
+        assert second.content.decode().split('id="main"')[1].split("Clone as a new draft")[1] == (
+            body.split('id="main"')[1].split("Clone as a new draft")[1]
+        )
+        assert second_queries < first_queries
+        assert second_queries <= 8
+
+    def test_each_user_gets_their_own_csrf_token_in_the_header(self, client, signed):
+        url = reverse("reviews:detail", args=[signed.pk])
+        tokens = []
+        for name in ("alice", "bob"):
+            client.force_login(get_user_model().objects.get(username=name))
+            page = client.get(url).content.decode()
+            form = page.split(reverse("reviews:clone", args=[signed.pk]))[1]
+            tokens.append(form.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0])
+            client.logout()
+        assert tokens[0] != tokens[1]
+
+    def test_each_language_has_its_own_cached_body(self, client, signed):
+        client.force_login(get_user_model().objects.get(username="bob"))
+        url = reverse("reviews:detail", args=[signed.pk])
+        english = client.get(url).content.decode()
+        chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+        assert "Timeline" in english
+        assert "时间线" in chinese and "Timeline" not in chinese.split('id="main"')[1]
+
+    def test_an_outsider_still_gets_404(self, client, signed):
+        client.force_login(get_user_model().objects.get(username="carol"))
+        assert client.get(reverse("reviews:detail", args=[signed.pk])).status_code == 404
