@@ -253,12 +253,14 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
 # Content-Security-Policy (django-csp 4). No inline scripts anywhere: htmx is configured from its
 # meta tag, charts are figure JSON in <script type="application/json"> drawn by static/js.
-# plotly.js needs inline style attributes on the SVG it draws and blob: workers are not used.
+# plotly.js injects one <style> element (hence 'unsafe-inline' for style elements only; no page
+# uses style="" attributes) and its PNG export uses a blob: image (tests/e2e/test_csp.py).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
+        "style-src": ["'self'"],
+        "style-src-elem": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
