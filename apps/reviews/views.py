@@ -34,6 +34,7 @@ from apps.accounts.access import (
     require_role,
 )
 from apps.accounts.models import Role
+from apps.accounts.pagecache import cached_fragment
 from apps.scoring import selectors as scoring_selectors
 from apps.scoring.services import build_review_input
 
@@ -93,15 +94,27 @@ def review_list(request: HttpRequest) -> HttpResponse:
         author_id=filters.get("author"),
         q=(filters.get("q") or "").strip() or None,
     )
-    page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
     kept = {k: v for k, v in request.GET.items() if k != "page" and v}
     context = {
         "form": form,
-        "page_obj": page,
-        "reviews": page.object_list,
         "filtered": bool(kept),
         "querystring_base": urlencode(kept) + "&" if kept else "",
     }
+
+    def results() -> str:
+        page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
+        fragment = {**context, "page_obj": page, "reviews": page.object_list}
+        return render_to_string("reviews/list.html#review-results", fragment, request=request)
+
+    # The rows are the same for every member of the team until the team's data changes.
+    context["results_html"] = mark_safe(  # noqa: S308 - our own rendered, escaped template
+        cached_fragment(
+            "review-list",
+            team_ids=[team.pk],
+            parts=tuple(sorted(request.GET.items())),
+            render=results,
+        )
+    )
     return render_shape(request, "reviews/list.html", "review-results", context)
 
 

@@ -8,11 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team
+from apps.accounts.pagecache import cached_fragment
 from apps.reviews.models import Review
 
 from . import exports, selectors, services
@@ -63,17 +66,30 @@ def history(request: HttpRequest) -> HttpResponse:
     )
     if form.is_bound:
         form.is_valid()
-    snapshots = selectors.history_snapshots(request.user, form.filters())
-    page = Paginator(snapshots, PAGE_SIZE).get_page(request.GET.get("page"))
-    selectors.label_chosen_offers(page.object_list)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "form": form,
-        "page_obj": page,
         "querystring_base": f"{query.urlencode()}&" if query else "",
         "filtered": any(v for k, v in request.GET.items() if k != "page"),
     }
+
+    def results() -> str:
+        snapshots = selectors.history_snapshots(request.user, form.filters())
+        page = Paginator(snapshots, PAGE_SIZE).get_page(request.GET.get("page"))
+        selectors.label_chosen_offers(page.object_list)
+        fragment = {**context, "page_obj": page}
+        return render_to_string("scoring/history.html#history-results", fragment, request=request)
+
+    # Snapshots never change; the rows change only when one of the user's teams changes.
+    context["results_html"] = mark_safe(  # noqa: S308 - our own rendered, escaped template
+        cached_fragment(
+            "history",
+            team_ids=[m.team_id for m in request.memberships],
+            parts=tuple(sorted(request.GET.items())),
+            render=results,
+        )
+    )
     if request.htmx:
         return render(request, "scoring/history.html#history-results", context)
     return render(request, "scoring/history.html", context)

@@ -1,0 +1,42 @@
+"""Cache invalidation only: a saved or deleted row of a team's data bumps the team's generation
+(see pagecache.py). No business logic lives here."""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.core.exceptions import ObjectDoesNotExist
+from django.db.models.signals import post_delete, post_save
+
+from .pagecache import bump_team_generation
+
+
+def team_id_of(instance) -> int | None:
+    """Follow the model's `team_path` ("review__team") to the team id of a row."""
+    if instance._meta.label == "accounts.Team":
+        return instance.pk
+    path = getattr(type(instance), "team_path", None)
+    if path is None:
+        return getattr(instance, "team_id", None)
+    obj = instance
+    *hops, last = path.split("__")
+    try:
+        for hop in hops:
+            obj = getattr(obj, hop)
+    except ObjectDoesNotExist:
+        return None
+    return getattr(obj, f"{last}_id", None)
+
+
+def _bump(sender, instance, **kwargs) -> None:
+    bump_team_generation(team_id_of(instance))
+
+
+def connect_generation_bumps() -> None:
+    for model in apps.get_models():
+        if hasattr(model, "team_path") or model._meta.label in {
+            "accounts.Team",
+            "accounts.Membership",
+        }:
+            uid = f"teamgen-{model._meta.label}"
+            post_save.connect(_bump, sender=model, dispatch_uid=f"{uid}-save")
+            post_delete.connect(_bump, sender=model, dispatch_uid=f"{uid}-delete")

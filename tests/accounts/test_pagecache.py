@@ -1,0 +1,70 @@
+"""Cached list fragments: served from the cache until the team's data changes."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.accounts.pagecache import bump_team_generation, cached_fragment, team_generations
+from tests.factories import make_review
+
+pytestmark = pytest.mark.django_db
+
+
+def _get(client, url):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode(), len(ctx.captured_queries)
+
+
+class GenerationTests:
+    def test_a_save_bumps_the_team_generation(self, team, owner):
+        before = team_generations([team.pk])[team.pk]
+        make_review(team, owner)
+        assert team_generations([team.pk])[team.pk] > before
+
+    def test_another_teams_save_does_not(self, team, other_team, outsider):
+        before = team_generations([team.pk])[team.pk]
+        make_review(other_team, outsider)
+        assert team_generations([team.pk])[team.pk] == before
+
+    def test_a_fragment_is_rendered_once_per_generation(self, team):
+        calls = []
+
+        def render():
+            calls.append(1)
+            return f"<p>{len(calls)}</p>"
+
+        first = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        again = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        other = cached_fragment("t", team_ids=[team.pk], parts=("page", "2"), render=render)
+        bump_team_generation(team.pk)
+        fresh = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        assert (first, again, other, fresh) == ("<p>1</p>", "<p>1</p>", "<p>2</p>", "<p>3</p>")
+
+
+class ReviewListCacheTests:
+    def test_the_list_is_served_from_the_cache_until_a_review_changes(self, client, team, owner):
+        make_review(team, owner, title="First plan")
+        client.force_login(owner)
+        url = reverse("reviews:list")
+        page, misses = _get(client, url)
+        again, hits = _get(client, url)
+        rows = page.split('id="review-results"')[1]
+        assert "First plan" in rows and again.split('id="review-results"')[1] == rows
+        assert hits < misses
+        make_review(team, owner, title="Second plan")
+        fresh, _ = _get(client, url)
+        assert "Second plan" in fresh and "First plan" in fresh
+
+    def test_a_state_change_shows_at_once(self, client, team, owner):
+        review = make_review(team, owner, title="Plan")
+        client.force_login(owner)
+        url = reverse("reviews:list")
+        assert "badge--draft" in _get(client, url)[0]
+        review.state = "submitted"
+        review.save()
+        assert "badge--submitted" in _get(client, url)[0]
