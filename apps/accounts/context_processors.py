@@ -15,7 +15,17 @@ def team_context(request) -> dict:
             return 0
         from apps.reviews.selectors import approvals_waiting_count
 
-        return approvals_waiting_count(user)
+        from .pagecache import cached_fragment
+
+        # Cached until one of the user's teams changes (a submission, a sign-off …).
+        return int(
+            cached_fragment(
+                "approvals-waiting",
+                team_ids=[m.team_id for m in memberships],
+                parts=(user.pk,),
+                render=lambda: str(approvals_waiting_count(user)),
+            )
+        )
 
     return {
         "current_team": getattr(request, "team", None),
