@@ -179,7 +179,7 @@ SIGNED_PAGE_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def _signed_body_key(review: Review) -> str:
-    return f"review-body:v1:{review.pk}:{review.version}:{get_language()}"
+    return f"review-page:v2:{review.pk}:{review.version}:{get_language()}"
 
 
 @login_required
@@ -192,7 +192,7 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if light.state == ReviewState.APPROVED and not request.htmx:
         key = _signed_body_key(light)
         parts = cache.get(key)
-        if parts is None:
+        if not isinstance(parts, dict):  # a miss (or an entry of an older layout)
             review = _get_review_for_user(request, pk)
             context = _detail_context(request, review)
             parts = {
