@@ -119,22 +119,32 @@ class CandidateView:
     blocked_rules: list[str]
 
 
-def review_candidates(review: Review, review_input: dict, output: dict | None) -> list:
-    candidates = (
-        review.candidates.select_related("offer__site")
-        .annotate(answered_count=Count("answers", filter=Q(answers__status=AnswerStatus.ANSWERED)))
-        .order_by("position", "id")
-    )
+def review_candidates(
+    review: Review, review_input: dict, output: dict | None, cards: list | None = None
+) -> list:
+    """The candidates with their checklist progress; from the checklist cards when the page
+    already loaded them (no query), else one query."""
+    if cards is not None:
+        counted = [(card.candidate, QUESTION_COUNT - card.unanswered) for card in cards]
+    else:
+        counted = [
+            (c, c.answered_count)
+            for c in review.candidates.select_related("offer__site")
+            .annotate(
+                answered_count=Count("answers", filter=Q(answers__status=AnswerStatus.ANSWERED))
+            )
+            .order_by("position", "id")
+        ]
     offers = {str(o["id"]): o for o in review_input.get("offers", [])}
     signoff = (output or {}).get("signoff", {})
     views = []
-    for c in candidates:
-        unanswered = QUESTION_COUNT - c.answered_count
+    for c, answered in counted:
+        unanswered = QUESTION_COUNT - answered
         views.append(
             CandidateView(
                 candidate=c,
                 offer=offers.get(str(c.offer_id), {}),
-                answered=c.answered_count,
+                answered=answered,
                 unanswered=unanswered,
                 ready_to_sign=unanswered < 2,
                 blocked_rules=signoff.get(str(c.offer_id), {}).get("rules", []),
@@ -277,9 +287,17 @@ def review_timeline(review: Review) -> list[AuditEvent]:
 
 
 def review_page(
-    review: Review, *, user, membership, snapshot, review_input: dict | None = None
+    review: Review,
+    *,
+    user,
+    membership,
+    snapshot,
+    review_input: dict | None = None,
+    cards: list | None = None,
+    reserved_links: list | None = None,
 ) -> dict[str, Any]:
-    """Everything the review page shows besides the evaluation block."""
+    """Everything the review page shows besides the evaluation block (the checklist cards and
+    reserved links are passed when the caller already loaded them)."""
     if review_input is None:
         review_input = build_review_input(review)
     output = snapshot.output if snapshot is not None else None
@@ -301,16 +319,18 @@ def review_page(
     chosen = (output or {}).get("chosen")
     return {
         "task_summary": task_summary(review_input.get("task", {})),
-        "candidates": review_candidates(review, review_input, output),
-        "reserved_links": list(
-            review.reserved_links.select_related("from_site", "to_site").order_by("id")
+        "candidates": review_candidates(review, review_input, output, cards),
+        "reserved_links": (
+            reserved_links
+            if reserved_links is not None
+            else list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
         ),
         "signoffs": signoffs,
         "round_approvals": sum(1 for s in round_signoffs if s.decision == Decision.APPROVE),
         "changes_request": next(
             (s for s in reversed(signoffs) if s.decision == Decision.REQUEST_CHANGES), None
         ),
-        "answer_cards": checklist_cards(review),
+        "answer_cards": cards if cards is not None else checklist_cards(review),
         "timeline": timeline_entries(review_timeline(review)),
         "chosen_offer_id": chosen["offer"] if chosen else None,
         "approve_check": preview,

@@ -35,6 +35,7 @@ from apps.accounts.access import (
 )
 from apps.accounts.models import Role
 from apps.accounts.pagecache import cached_fragment
+from apps.checklists.selectors import checklist_cards
 from apps.scoring import selectors as scoring_selectors
 from apps.scoring.services import build_review_input
 
@@ -150,7 +151,20 @@ def review_create(request: HttpRequest) -> HttpResponse:
 
 def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=None) -> dict:
     membership = membership_for(request, review.team_id)
-    review_input = build_review_input(review)  # once: both halves of the page read it
+    # Loaded once and shared: the engine input, the checklist cards and the reserved links.
+    cards = checklist_cards(review)
+    reserved = list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
+    review_input = build_review_input(
+        review,
+        candidates=[card.candidate for card in cards],
+        answers=[
+            (card.candidate.offer_id, item.answer.question, item.answer.status)
+            for card in cards
+            for item in card.items
+            if item.answer is not None
+        ],
+        reserved_link_ids={link.pk for link in reserved},
+    )
     evaluation = scoring_selectors.review_evaluation(review, review_input=review_input)
     snapshot = evaluation["snapshot"]
     context = {
@@ -161,6 +175,8 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
             membership=membership,
             snapshot=snapshot,
             review_input=review_input,
+            cards=cards,
+            reserved_links=reserved,
         ),
         "currency": review.team.currency,
         "decisions": Decision,
@@ -185,15 +201,11 @@ def _signed_body_key(review: Review) -> str:
 @login_required
 @require_GET
 def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    # A light look-up first: for a signed review the cached page needs nothing more.
-    light = get_scoped_or_404(
-        Review.objects.only("id", "team_id", "state", "version", "title"), request.user, pk=pk
-    )
-    if light.state == ReviewState.APPROVED and not request.htmx:
-        key = _signed_body_key(light)
+    review = _get_review_for_user(request, pk)
+    if review.state == ReviewState.APPROVED and not request.htmx:
+        key = _signed_body_key(review)
         parts = cache.get(key)
         if not isinstance(parts, dict):  # a miss (or an entry of an older layout)
-            review = _get_review_for_user(request, pk)
             context = _detail_context(request, review)
             parts = {
                 part: render_to_string(
@@ -203,14 +215,13 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
             }
             cache.set(key, parts, SIGNED_PAGE_CACHE_SECONDS)
         context = {
-            "review": light,
+            "review": review,
             # Our own rendered and escaped templates, cached above.
             "cached_head": mark_safe(parts["head"]),  # noqa: S308
             "cached_body": mark_safe(parts["body"]),  # noqa: S308
             "can_clone": True,  # any member of the review's team (it was found in their scope)
         }
         return render(request, "reviews/detail.html", context)
-    review = _get_review_for_user(request, pk)
     context = _detail_context(request, review)
     return render_shape(request, "reviews/detail.html", "decision-panel", context)
 

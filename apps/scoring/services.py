@@ -12,7 +12,7 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,11 +40,17 @@ MAX_JOB_ATTEMPTS = 5
 PAUSE_FILE_ENV = "SNAPSHOT_TEST_PAUSE_FILE"
 
 
-def review_checklists(review: Review, candidates) -> dict[str, dict[str, str]]:
-    """{offer id: {q1: answered|unanswered, …}} for every candidate (missing = unanswered)."""
-    answers = ChecklistAnswer.objects.filter(candidate__review=review).values_list(
-        "candidate__offer_id", "question", "status"
-    )
+def review_checklists(
+    review: Review, candidates, answers: Iterable[tuple] | None = None
+) -> dict[str, dict[str, str]]:
+    """{offer id: {q1: answered|unanswered, …}} for every candidate (missing = unanswered).
+
+    `answers`: (offer id, question, status) triples a caller already loaded, else queried.
+    """
+    if answers is None:
+        answers = ChecklistAnswer.objects.filter(candidate__review=review).values_list(
+            "candidate__offer_id", "question", "status"
+        )
     unanswered = AnswerStatus.UNANSWERED.value
     result = {str(c.offer_id): dict.fromkeys(Question.values, unanswered) for c in candidates}
     for offer_id, question, status in answers:
@@ -53,18 +59,35 @@ def review_checklists(review: Review, candidates) -> dict[str, dict[str, str]]:
     return result
 
 
-def build_review_input(review: Review) -> dict:
-    """The engine input of a review: frozen once approved, else built from the current data."""
+def build_review_input(
+    review: Review,
+    *,
+    candidates: list | None = None,
+    answers: Iterable[tuple] | None = None,
+    reserved_link_ids: set[int] | None = None,
+) -> dict:
+    """The engine input of a review: frozen once approved, else built from the current data.
+
+    A page that already loaded the candidates (with offer and site), the answers or the
+    reserved links passes them, so they are not queried twice.
+    """
     if review.frozen_input is not None:
         return review.frozen_input
-    candidates = list(review.candidates.select_related("offer__site").order_by("position", "id"))
+    if candidates is None:
+        candidates = list(
+            review.candidates.select_related("offer__site").order_by("position", "id")
+        )
+    if reserved_link_ids is None:
+        reserved_link_ids = set(review.reserved_links.values_list("id", flat=True))
     task = review.task
+    if task.team_id == review.team_id and "team" in review._state.fields_cache:
+        task.team = review.team  # the same row: no second query for it
     return build_profile_input(
         task,
         offers=[c.offer for c in candidates],
         machines={c.offer_id: c.machines for c in candidates},
-        checklists=review_checklists(review, candidates),
-        reserved_link_ids=set(review.reserved_links.values_list("id", flat=True)),
+        checklists=review_checklists(review, candidates, answers),
+        reserved_link_ids=reserved_link_ids,
     )
 
 
