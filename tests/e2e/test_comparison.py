@@ -4,7 +4,6 @@ charts drawn as SVG; the CSV export downloads with its header row; charts fit a 
 from __future__ import annotations
 
 import csv
-import os
 
 import pytest
 from django.urls import reverse
@@ -14,33 +13,8 @@ from apps.scoring.models import SnapshotJob
 from apps.scoring.tables import COLUMN_KEYS
 from tests.factories import PASSWORD
 from tests.scoring.helpers import make_world
-from tests.services import need_browser
 
 pytestmark = pytest.mark.django_db(transaction=True)
-LAUNCH_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
-]
-
-
-@pytest.fixture
-def browser_page():
-    chromium = need_browser()
-    # Playwright's sync API runs an event loop in this thread; the ORM calls below are plain
-    # synchronous calls between browser steps.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        context = browser.new_context(accept_downloads=True, locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        try:
-            yield page
-        finally:
-            context.close()
-            browser.close()
 
 
 class ComparisonInBrowserTests:

@@ -21,14 +21,11 @@ from apps.benchmarks.models import BenchmarkRecord
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import Review
 from apps.scoring.models import EvaluationSnapshot
+from tests.e2e.conftest import LAUNCH_ARGS
 from tests.services import need_browser
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LAUNCH_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
-]
 LISTEN = """
 window.__csp = [];
 document.addEventListener('securitypolicyviolation', (e) => {

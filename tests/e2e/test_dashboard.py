@@ -3,7 +3,6 @@ in one click."""
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -11,33 +10,8 @@ from django.urls import reverse
 
 from tests.accounts.helpers import moving_review, submit
 from tests.factories import PASSWORD, make_membership, make_team, make_user
-from tests.services import need_browser
 
 pytestmark = pytest.mark.django_db(transaction=True)
-LAUNCH_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
-]
-
-
-@pytest.fixture
-def browser_page():
-    chromium = need_browser()
-    # Playwright's sync API runs an event loop in this thread; the ORM calls in the test are
-    # plain synchronous calls between browser steps.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        context = browser.new_context(locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        try:
-            yield page
-        finally:
-            context.close()
-            browser.close()
 
 
 class DashboardInBrowserTests:

@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from apps.reviews.models import Review
+from tests.e2e.conftest import LAUNCH_ARGS
 from tests.factories import (
     PASSWORD,
     make_membership,
@@ -29,15 +30,6 @@ from tests.services import need_browser
 # before and after the browser block (a connection opened inside it would outlive the test).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 QUESTIONS = ["q1", "q2", "q3", "q4", "q5", "q6"]
 TIMEOUT = 15_000  # ms
 
@@ -88,7 +80,7 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
     detail_url = base + reverse("reviews:detail", args=[review.pk])
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
         try:
             page = browser.new_page()
             page.set_default_timeout(TIMEOUT)

@@ -1,0 +1,36 @@
+"""The browser for the end-to-end tests: Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.services import need_browser
+
+# Headless, and quiet on the network: this machine reaches no host but its own.
+LAUNCH_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+
+
+@pytest.fixture
+def browser_page():
+    """A fresh page (English, downloads allowed); closed with its browser afterwards."""
+    chromium = need_browser()
+    # Playwright's sync API runs an event loop in this thread; the ORM calls in the tests are
+    # plain synchronous calls between browser steps.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+        context = browser.new_context(accept_downloads=True, locale="en-US")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()
