@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from tests.factories import PASSWORD
 from tests.services import need_browser
 
 # Headless, and quiet on the network: this machine reaches no host but its own.
@@ -34,3 +35,14 @@ def browser_page():
         finally:
             context.close()
             browser.close()
+
+
+def log_in(page, base: str, username: str, password: str = PASSWORD, timeout=None) -> None:
+    """Sign in through the login form and wait until the app lets the browser in."""
+    from django.urls import reverse
+
+    page.goto(base + reverse("accounts:login"))
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click(".auth-card button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login" not in url, timeout=timeout)

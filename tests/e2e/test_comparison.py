@@ -11,7 +11,7 @@ from django.urls import reverse
 from apps.scoring import services
 from apps.scoring.models import SnapshotJob
 from apps.scoring.tables import COLUMN_KEYS
-from tests.factories import PASSWORD
+from tests.e2e.conftest import log_in
 from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,11 +26,7 @@ class ComparisonInBrowserTests:
         # A job no worker has picked up yet: the page must show progress until it is done.
         monkeypatch.setattr(services, "_enqueue", lambda job_id: True)
 
-        page.goto(f"{live_server.url}{reverse('accounts:login')}")
-        page.fill("input[name=username]", owner.username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click(".auth-card button[type=submit]")
-        page.wait_for_url(lambda url: "/accounts/login" not in url)
+        log_in(page, live_server.url, owner.username)
 
         page.goto(f"{live_server.url}{reverse('reviews:detail', args=[world.review.pk])}")
         progress = page.wait_for_selector("#review-evaluation .progress")

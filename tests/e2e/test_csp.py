@@ -21,7 +21,7 @@ from apps.benchmarks.models import BenchmarkRecord
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import Review
 from apps.scoring.models import EvaluationSnapshot
-from tests.e2e.conftest import LAUNCH_ARGS
+from tests.e2e.conftest import LAUNCH_ARGS, log_in
 from tests.services import need_browser
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,11 +117,7 @@ class ContentSecurityPolicyInBrowserTests:
             page.on("console", on_console)
             page.on("response", on_response)
             try:
-                page.goto(live_server.url + reverse("accounts:login"))
-                page.fill("input[name=username]", "alice")
-                page.fill("input[name=password]", "demo-pass-123")
-                page.click(".auth-card button[type=submit]")
-                page.wait_for_url(lambda url: "/accounts/login" not in url)
+                log_in(page, live_server.url, "alice", password="demo-pass-123")
                 for label, url, ready in pages:
                     current["label"] = label
                     response = page.goto(live_server.url + url)

@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tests.accounts.helpers import moving_review, submit
-from tests.factories import PASSWORD, make_membership, make_team, make_user
+from tests.e2e.conftest import log_in
+from tests.factories import make_membership, make_team, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,10 +28,7 @@ class DashboardInBrowserTests:
         )
         assert review.state == "submitted"
 
-        page.goto(f"{live_server.url}{reverse('accounts:login')}")
-        page.fill("input[name=username]", bob.username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click(".auth-card button[type=submit]")
+        log_in(page, live_server.url, bob.username)
         page.wait_for_url(f"{live_server.url}/")
 
         waiting = page.locator("#waiting")

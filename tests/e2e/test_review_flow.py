@@ -13,9 +13,8 @@ import pytest
 from django.urls import reverse
 
 from apps.reviews.models import Review
-from tests.e2e.conftest import LAUNCH_ARGS
+from tests.e2e.conftest import LAUNCH_ARGS, log_in
 from tests.factories import (
-    PASSWORD,
     make_membership,
     make_offer,
     make_profile,
@@ -56,14 +55,6 @@ def flow_data(db):
     return review
 
 
-def log_in(page, base: str, username: str) -> None:
-    page.goto(base + reverse("accounts:login"))
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login" not in url, timeout=TIMEOUT)
-
-
 def log_out(page) -> None:
     page.click("form[action$='/accounts/logout/'] button")
     page.wait_for_url("**/accounts/login/**", timeout=TIMEOUT)
@@ -86,7 +77,7 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
             page.set_default_timeout(TIMEOUT)
 
             # alice answers the six questions one by one; each shows "Saved" in place.
-            log_in(page, base, "alice")
+            log_in(page, base, "alice", timeout=TIMEOUT)
             page.goto(base + reverse("checklists:review", args=[review.pk]))
             counter = page.locator(f"#counter-{candidate.pk}")
             expect(counter).to_have_text("6 unanswered")
@@ -123,7 +114,7 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
             log_out(page)
 
             # bob finds it in his approval queue and approves with a comment.
-            log_in(page, base, "bob")
+            log_in(page, base, "bob", timeout=TIMEOUT)
             page.click("nav.mainnav >> text=Approvals")
             row = page.locator(f"#queue-{review.pk}")
             expect(row).to_contain_text("Nightly evaluation on H100")
@@ -145,7 +136,7 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
             log_out(page)
 
             # carol, of another team, gets a 404 for the review.
-            log_in(page, base, "carol")
+            log_in(page, base, "carol", timeout=TIMEOUT)
             response = page.goto(detail_url)
             assert response is not None and response.status == 404
             response = page.goto(base + reverse("checklists:review", args=[review.pk]))
