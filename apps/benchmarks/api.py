@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
 
+from apps.accounts.fields import MAX_PK
 from apps.accounts.models import Membership, Role
 from apps.api.auth import session_auth, token_auth
 
@@ -165,14 +166,13 @@ def benchmark_post(
 
 
 # Ids and offsets are bounded in the schema: a number no column can hold answers 422, not a 500.
-MAX_ID = 2**63 - 1
 MAX_OFFSET = 1_000_000
 
 
 @router.get("", response=list[BenchmarkOut], summary="The caller's teams' benchmark records")
 def benchmark_get(
     request,
-    task: int | None = Query(None, ge=1, le=MAX_ID),
+    task: int | None = Query(None, ge=1, le=MAX_PK),
     kind: Kind | None = None,
     limit: int = Query(100, ge=1, le=500),
     offset: int = Query(0, ge=0, le=MAX_OFFSET),

@@ -20,6 +20,7 @@ from apps.accounts.access import (
     require_current_team,
     require_role,
 )
+from apps.accounts.fields import MAX_PK
 from apps.accounts.models import ApiToken, Role
 from apps.accounts.tokens import api_token_create, api_token_revoke
 from apps.profiles.models import TaskProfile
@@ -36,7 +37,6 @@ from .forms import (
 from .models import BenchmarkKind, BenchmarkRecord, Source
 
 PAGE_SIZE = 25
-MAX_ID = 2**63 - 1
 # Writers of benchmark records: members (the engineers who run them) and owners. Reviewers judge
 # the evidence and do not produce it.
 WRITERS = (Role.MEMBER,)
@@ -52,7 +52,7 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
         value = int(request.GET.get(name, ""))
     except ValueError:
         return None
-    return value if 1 <= value <= MAX_ID else None
+    return value if 1 <= value <= MAX_PK else None
 
 
 def _can_write(request: HttpRequest, team) -> bool:

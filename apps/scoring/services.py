@@ -80,8 +80,8 @@ def build_review_input(
     if reserved_link_ids is None:
         reserved_link_ids = set(review.reserved_links.values_list("id", flat=True))
     task = review.task
-    if task.team_id == review.team_id and "team" in review._state.fields_cache:
-        task.team = review.team  # the same row: no second query for it
+    if task.team_id == review.team_id:
+        task.team = review.team  # the same row: loaded once with the review, not again
     return build_profile_input(
         task,
         offers=[c.offer for c in candidates],
