@@ -83,8 +83,26 @@ SPECS: dict[str, ThresholdSpec] = {
         ),
         ThresholdSpec(
             "loose_cross_hub_hours", _("Loose coupling: cross hub from"), "X", _("hours"),
-            _("A loosely coupled task may cross hubs only when its three latency budgets together "
-              "allow at least this long."), **HOURS,
+            _("A loosely coupled task may be spread over pools across hubs only when it computes "
+              "at least this long and can resume."), **HOURS,
+        ),
+        ThresholdSpec(
+            "scaling_efficiency_min", _("Scaling efficiency that counts as a clear gain"), "R6",
+            _("share of ideal speedup"),
+            _("A recurring task whose measured multi-machine run reaches at least this scaling "
+              "efficiency (speedup ÷ GPU ratio, same offer) makes the distributed job a standard "
+              "part."), **SHARE,
+        ),
+        ThresholdSpec(
+            "long_run_hours", _("Long run without resume from"), "R7", _("hours"),
+            _("A multi-machine job at least this long that cannot resume: one node failure reruns "
+              "all of it, so resume or partial retry is what the distributed layer must give."),
+            **HOURS,
+        ),
+        ThresholdSpec(
+            "engineer_hour_cost", _("Engineer hour cost"), "T", _("money per hour"),
+            _("Prices the migration effort (Q5) as its own line of the bill; 0 leaves it unpriced."),
+            minimum=0.0, maximum=1_000_000.0,
         ),
     )
 }

@@ -8,7 +8,8 @@ ENGINE_VERSION = "1.1.0"
 
 WORKLOADS = (
     "training",
-    "fine_tuning",
+    "fine_tuning",  # full fine-tuning, sized like training (SPEC 6.1)
+    "adapter_tuning",  # LoRA/QLoRA (SPEC 6.1; v1's "fine_tuning")
     "inference",
     "batch_inference",
     "data_processing",
@@ -23,7 +24,9 @@ DATA_INTENSIVE = frozenset({"data_processing", "batch_inference", "rendering", "
 # SPEC A: bytes per parameter.
 BYTES_PER_PARAM = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
 CADENCES = ("one_off", "recurring")
-PARALLELISM = ("data", "tensor", "pipeline")
+PARALLELISM = ("data", "tensor", "pipeline", "sharded")
+# SPEC 6.1: strategies that split one model over GPUs (plain `data` copies it onto every GPU).
+MODEL_SPLITTING = frozenset({"tensor", "pipeline", "sharded"})
 COUPLINGS = ("none", "loose", "tight")
 ACCESS_PATTERNS = ("streaming", "repeated_full_scan")
 PAINS = ("none", "slow", "queueing")
@@ -51,6 +54,12 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
     "buffer_same_city": 0.1,
     "buffer_cross_hub": 0.3,
     "loose_cross_hub_hours": 24.0,
+    # SPEC 6.1 R6: a measured multi-machine gain counts from this scaling efficiency.
+    "scaling_efficiency_min": 0.7,
+    # SPEC 6.1 R7: a multi-machine run at least this long needs resume or partial retry.
+    "long_run_hours": 12.0,
+    # SPEC 6.1 T: price of one engineer hour for the migration-cost line (0 = not priced).
+    "engineer_hour_cost": 0.0,
 }
 
 
