@@ -1,30 +1,70 @@
-"""Throughput of the scoring engine: evaluations per second on one core.
+"""Throughput of the scoring engine next to engine 1.1.0, measured in the same run.
 
-    python bench/engine.py            # human-readable
-    python bench/engine.py --json     # one JSON object
-    python bench/engine.py --seconds 1
+    python bench/engine.py                   # table: current engine, 1.1.0, ratio
+    python bench/engine.py --json            # the same as one JSON line (what bench/run reads)
+    python bench/engine.py --seconds 1       # shorter: timed seconds per engine per input
+    python bench/engine.py --baseline REV    # compare with the engine of another commit
 
-Two inputs: a typical review (5 offers, 4 sites, 10 benchmark records) and a large one
-(50 offers, 20 sites, links between every pair). Each runs ``evaluate`` (parse, score and
-serialise, as the API does) repeatedly for about the given number of seconds.
+The current engine is ``apps.scoring.engine`` as it is on disk. The 1.1.0 engine is taken
+from git history: the newest commit touching ``apps/scoring/engine/`` whose ``schema.py``
+says ``ENGINE_VERSION = "1.1.0"``. Its tree is extracted with ``git archive`` into a temporary
+directory and imported standalone as the package ``engine_v1_1_0`` (the engine imports its own
+modules relatively and nothing of Django).
+
+Three inputs, valid for both engines (1.1.0 fields only, plus ``task.gpus`` which 2.0 requires
+and 1.1.0 accepts), every offer with all six checklist questions answered: a typical review
+(5 offers, 4 sites, 10 benchmark records), a large one (50 offers, 20 sites, links between
+every pair) and a larger one (100 offers). Each engine runs ``evaluate`` (parse, score and
+serialise, as the API does): a warm-up, then timed loops alternating between the two engines,
+and the median of the loops is reported. Loops are timed in CPU time (``time.process_time``):
+evaluations per second of one core, which on an idle machine equals the wall-clock figure and
+on a busy shared one leaves out the time other processes hold the core.
+
+A measurement, not a test: it exits 0 whatever the ratio, and prints "v2 slower than 1.1.0 on
+<input>" when the current engine is slower. An engine that refuses an input (or fails on it) has
+its errors printed and that input measured for the other engine only.
+
+The figures are also written to var/bench/engine.json (``--output`` to change it).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import io
 import json
 import platform
+import re
+import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+import traceback
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from apps.scoring.engine import ENGINE_VERSION, evaluate  # noqa: E402
+ENGINE_DIR = "apps/scoring/engine"
+BASELINE_VERSION = "1.1.0"
+BASELINE_PACKAGE = "engine_v1_1_0"
+DEFAULT_OUTPUT = ROOT / "var" / "bench" / "engine.json"
+VERSION_RE = re.compile(r"""^ENGINE_VERSION\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+# An import of the project from inside the engine: the extracted copy could not resolve it.
+PROJECT_IMPORT_RE = re.compile(r"^\s*(?:from|import)\s+(apps|config|django)\b", re.MULTILINE)
 
 BILLING = ("gpu_hour", "machine_hour", "contract")
 KINDS = ("compute", "managed", "distributed")
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
 
 
 def _sites(count: int) -> list[dict[str, Any]]:
@@ -108,6 +148,7 @@ def _benchmarks(count: int, offers: list[dict[str, Any]]) -> list[dict[str, Any]
 
 
 def build_input(n_offers: int, n_sites: int, n_benchmarks: int) -> dict[str, Any]:
+    """An input both engines accept: 1.1.0's fields only, plus task.gpus (2.0 requires it)."""
     sites = _sites(n_sites)
     offers = _offers(n_offers, sites)
     return {
@@ -118,6 +159,7 @@ def build_input(n_offers: int, n_sites: int, n_benchmarks: int) -> dict[str, Any
             "runs_per_quarter": 3,
             "params_b": 13,
             "precision": "bf16",
+            "gpus": 16,
             "parallelism": ["data", "tensor"],
             "coupling": "loose",
             "input_gb": 1200,
@@ -141,66 +183,353 @@ def build_input(n_offers: int, n_sites: int, n_benchmarks: int) -> dict[str, Any
         "links": _links(sites),
         "offers": offers,
         "benchmarks": _benchmarks(n_benchmarks, offers),
-        "checklists": {
-            o["id"]: {f"q{q}": "answered" if (q + i) % 4 else "unanswered" for q in range(1, 7)}
-            for i, o in enumerate(offers)
-        },
+        "checklists": {o["id"]: {f"q{q}": "answered" for q in range(1, 7)} for o in offers},
     }
 
 
-def measure(data: dict[str, Any], seconds: float) -> dict[str, float]:
-    evaluate(data)  # warm up
-    count = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(20):
-            evaluate(data)
-        count += 20
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-    elapsed = now - start
-    return {
-        "evaluations": count,
-        "seconds": round(elapsed, 3),
-        "per_second": round(count / elapsed, 1),
-        "ms_each": round(1000 * elapsed / count, 4),
-    }
+CASES: dict[str, tuple[int, int, int]] = {
+    # name: (offers, sites, benchmark records)
+    "typical": (5, 4, 10),
+    "large": (50, 20, 10),
+    "xl": (100, 20, 20),
+}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per input")
-    args = parser.parse_args(argv)
-    cases = {
-        "typical": build_input(5, 4, 10),
-        "large": build_input(50, 20, 10),
-    }
-    results: dict[str, Any] = {
-        "engine_version": ENGINE_VERSION,
-        "python": platform.python_version(),
-    }
-    for name, data in cases.items():
+# ---------------------------------------------------------------------------------------------
+# The two engines
+
+
+class BaselineUnavailable(Exception):
+    pass
+
+
+def _git(*args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(ROOT), *args], capture_output=True, check=False, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise BaselineUnavailable(f"git {args[0]}: {exc}") from exc
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip().splitlines()
+        raise BaselineUnavailable(f"git {' '.join(args)}: {message[-1] if message else '?'}")
+    return done.stdout.decode()
+
+
+def schema_version(rev: str) -> str | None:
+    try:
+        text = _git("show", f"{rev}:{ENGINE_DIR}/schema.py")
+    except BaselineUnavailable:
+        return None  # no engine at that commit
+    match = VERSION_RE.search(text)
+    return match.group(1) if match else None
+
+
+def find_baseline_commit(version: str = BASELINE_VERSION) -> str:
+    """The newest commit changing the engine whose schema.py says ENGINE_VERSION = version."""
+    for commit in _git("rev-list", "HEAD", "--", ENGINE_DIR).split():
+        if schema_version(commit) == version:
+            return commit
+    raise BaselineUnavailable(f"no commit in HEAD's history has ENGINE_VERSION = {version!r}")
+
+
+def extract_engine(commit: str, dest: Path, package: str) -> Path:
+    """Write the engine tree of `commit` to dest/package, importable as `package`."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", commit, ENGINE_DIR],
+            capture_output=True,
+            check=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise BaselineUnavailable(f"git archive {commit}: {exc}") from exc
+    target = dest / package
+    prefix = ENGINE_DIR + "/"
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
+        for member in tar.getmembers():
+            if not member.isfile() or not member.name.startswith(prefix):
+                continue
+            relative = Path(member.name[len(prefix) :])
+            if ".." in relative.parts or "__pycache__" in relative.parts:
+                continue
+            source = tar.extractfile(member)
+            assert source is not None
+            content = source.read()
+            if relative.suffix == ".py":
+                text = content.decode()
+                # The engine imports its own modules relatively; should a module name its
+                # package absolutely, point it at the extracted copy. Anything else of the
+                # project cannot be imported standalone.
+                text = re.sub(r"\bapps\.scoring\.engine\b", package, text)
+                if PROJECT_IMPORT_RE.search(text):
+                    raise BaselineUnavailable(
+                        f"{ENGINE_DIR}/{relative} at {commit[:10]} imports the project or "
+                        "Django; it cannot be imported standalone"
+                    )
+                content = text.encode()
+            path = target / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+    if not (target / "__init__.py").is_file():
+        raise BaselineUnavailable(f"{ENGINE_DIR}/__init__.py missing at {commit[:10]}")
+    return target
+
+
+def load_baseline(tmp: Path, rev: str | None) -> tuple[ModuleType, str]:
+    commit = _git("rev-parse", "--verify", f"{rev}^{{commit}}").strip() if rev else None
+    commit = commit or find_baseline_commit()
+    extract_engine(commit, tmp, BASELINE_PACKAGE)
+    sys.path.insert(0, str(tmp))
+    try:
+        module = importlib.import_module(BASELINE_PACKAGE)
+    finally:
+        sys.path.remove(str(tmp))
+    return module, commit
+
+
+# ---------------------------------------------------------------------------------------------
+# Measuring
+
+
+def _loop(evaluate: Callable[[Any], Any], data: dict[str, Any], n: int) -> float:
+    """CPU seconds of n evaluations: the engine is single-threaded, and CPU time leaves out the
+    time other processes of a busy machine hold the core (wall time would count it)."""
+    start = time.process_time()
+    for _ in range(n):
+        evaluate(data)
+    return time.process_time() - start
+
+
+def _calibrate(evaluate: Callable[[Any], Any], data: dict[str, Any], loop_seconds: float) -> int:
+    """Warm up for about a loop's time; return how many evaluations fill one timed loop."""
+    n, elapsed = 1, _loop(evaluate, data, 1)
+    while elapsed < max(loop_seconds / 2, 0.05):
+        n *= 2
+        elapsed = _loop(evaluate, data, n)
+    return max(1, round(n * loop_seconds / elapsed))
+
+
+def measure(
+    engines: dict[str, Callable[[Any], Any]],
+    data: dict[str, Any],
+    seconds: float,
+    repeats: int,
+) -> dict[str, dict[str, Any]]:
+    """Median evaluations/s of each engine over `repeats` timed loops, the engines alternating
+    (ABBA…) so that drift on a shared machine weighs on both alike."""
+    loop_seconds = seconds / repeats
+    sizes = {name: _calibrate(fn, data, loop_seconds) for name, fn in engines.items()}
+    rates: dict[str, list[float]] = {name: [] for name in engines}
+    order = list(engines)
+    for i in range(repeats):
+        for name in order if i % 2 == 0 else reversed(order):
+            rates[name].append(sizes[name] / _loop(engines[name], data, sizes[name]))
+    results: dict[str, dict[str, Any]] = {}
+    for name, values in rates.items():
+        median = statistics.median(values)
         results[name] = {
+            "per_second": round(median, 1),
+            "ms_each": round(1000 / median, 4),
+            "min_per_second": round(min(values), 1),
+            "max_per_second": round(max(values), 1),
+            "loops": repeats,
+            "evaluations_per_loop": sizes[name],
+            "loop_per_second": [round(v, 1) for v in values],
+        }
+    return results
+
+
+def refusal(module: ModuleType, data: dict[str, Any]) -> list[str] | None:
+    """None when `module` evaluates `data`; else lines saying why not."""
+    error_class = getattr(module, "EngineInputError", None)
+    try:
+        module.evaluate(data)
+    except Exception as exc:
+        if error_class is not None and isinstance(exc, error_class):
+            errors = getattr(exc, "errors", None) or [{"field": "", "message": str(exc)}]
+            return [f"{e.get('field') or '<input>'}: {e.get('message')}" for e in errors]
+        frames = traceback.extract_tb(exc.__traceback__)[-3:]
+        return [
+            f"crashed: {''.join(traceback.format_exception_only(exc)).strip()}",
+            *(f"  at {Path(f.filename).name}:{f.lineno} in {f.name}" for f in frames),
+        ]
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace, tmp: Path, say: Callable[[str], None]) -> dict[str, Any]:
+    current: ModuleType | None = None
+    current_error = None
+    try:
+        current = importlib.import_module("apps.scoring.engine")
+    except Exception as exc:  # the engine being rewritten may not import at all
+        current_error = "".join(traceback.format_exception_only(exc)).strip()
+        say(f"current engine does not import: {current_error}")
+    baseline: ModuleType | None = None
+    baseline_commit = None
+    baseline_error = None
+    try:
+        baseline, baseline_commit = load_baseline(tmp, args.baseline)
+    except Exception as exc:  # no git, shallow clone without 1.1.0, extraction failure …
+        baseline_error = "".join(traceback.format_exception_only(exc)).strip()
+        say(f"{BASELINE_VERSION} engine unavailable: {baseline_error}")
+
+    cur_version = getattr(current, "ENGINE_VERSION", None)
+    base_version = getattr(baseline, "ENGINE_VERSION", None)
+    results: dict[str, Any] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "engine_version": cur_version,
+        "current": {"engine_version": cur_version, "source": "working tree", "error": None},
+        "baseline": {
+            "engine_version": base_version,
+            "commit": baseline_commit,
+            "error": baseline_error,
+        },
+        "seconds_per_engine_per_input": args.seconds,
+        "repeats": args.repeats,
+        "slower": [],
+    }
+    if current_error:
+        results["current"]["error"] = current_error
+    if base_version is not None and base_version != BASELINE_VERSION:
+        say(f"note: the baseline engine says {base_version}, not {BASELINE_VERSION}")
+
+    for name, (n_offers, n_sites, n_benchmarks) in CASES.items():
+        data = build_input(n_offers, n_sites, n_benchmarks)
+        case: dict[str, Any] = {
             "offers": len(data["offers"]),
             "sites": len(data["sites"]),
             "links": len(data["links"]),
             "benchmarks": len(data["benchmarks"]),
-            **measure(data, args.seconds),
+            "per_second": None,
+            "baseline_per_second": None,
+            "ratio": None,
         }
-    if args.json:
-        print(json.dumps(results))
-        return 0
-    print(f"scoring engine {ENGINE_VERSION} on Python {results['python']}")
-    for name in cases:
+        engines: dict[str, Callable[[Any], Any]] = {}
+        for role, module in (("current", current), ("baseline", baseline)):
+            if module is None:
+                continue
+            refused = refusal(module, data)
+            version = getattr(module, "ENGINE_VERSION", "?")
+            if refused is None:
+                engines[role] = module.evaluate
+                continue
+            case[f"{role}_error"] = refused
+            say(f"engine {version} ({role}) refuses or fails on the {name} input:")
+            for line in refused[:20]:
+                say(f"    {line}")
+            if len(refused) > 20:
+                say(f"    … and {len(refused) - 20} more")
+        if engines:
+            figures = measure(engines, data, args.seconds, args.repeats)
+            case.update({f"{role}_figures": f for role, f in figures.items()})
+            if "current" in figures:
+                case["per_second"] = figures["current"]["per_second"]
+                case["ms_each"] = figures["current"]["ms_each"]
+            if "baseline" in figures:
+                case["baseline_per_second"] = figures["baseline"]["per_second"]
+            if len(figures) == 2:
+                case["ratio"] = round(case["per_second"] / case["baseline_per_second"], 3)
+                # Loops i of both engines ran back to back: their ratio is immune to slow drift.
+                pairs = zip(
+                    figures["current"]["loop_per_second"],
+                    figures["baseline"]["loop_per_second"],
+                    strict=True,
+                )
+                case["paired_ratio"] = round(statistics.median(a / b for a, b in pairs), 3)
+                if case["ratio"] < 1.0:
+                    results["slower"].append(name)
+        results[name] = case
+    return results
+
+
+def slower_lines(results: dict[str, Any]) -> list[str]:
+    lines = []
+    for name in results["slower"]:
         r = results[name]
-        print(
-            f"  {name:8s} {r['offers']:3d} offers {r['sites']:3d} sites {r['links']:4d} links"
-            f" {r['benchmarks']:3d} benchmarks: {r['per_second']:9.1f} evaluations/s"
-            f" ({r['ms_each']:.3f} ms each)"
+        now, was = r["current_figures"], r["baseline_figures"]
+        overlap = now["max_per_second"] >= was["min_per_second"]
+        lines.append(
+            f"v2 slower than {BASELINE_VERSION} on {name}: {r['ratio']:.3f}× "
+            f"({r['per_second']:.1f} vs {r['baseline_per_second']:.1f} evaluations/s"
+            + ("; the loops' ranges overlap, so this may be noise)" if overlap else ")")
         )
+    return lines
+
+
+def print_table(results: dict[str, Any], say: Callable[[str], None]) -> None:
+    cur = results["current"]["engine_version"] or "current"
+    base = results["baseline"]["engine_version"] or BASELINE_VERSION
+    commit = results["baseline"]["commit"]
+    say(
+        f"scoring engine {cur} (working tree) vs {base} (git {commit[:10] if commit else '-'})"
+        f" on Python {results['python']}; evaluations/s, median of {results['repeats']} loops"
+    )
+    header = (
+        f"  {'input':8s}{'offers':>7s}{'sites':>6s}{'links':>6s}{'records':>8s}"
+        f"{cur + ' now':>12s}{base + ' git':>12s}{'ratio':>8s}   spread min–max (now / git)"
+    )
+    say(header)
+
+    def cell(value: float | None, width: int, fmt: str) -> str:
+        return f"{value:>{width}{fmt}}" if value is not None else f"{'error':>{width}s}"
+
+    for name in CASES:
+        r = results[name]
+        spreads = [
+            f"{f['min_per_second']:.0f}–{f['max_per_second']:.0f}"
+            for f in (r.get("current_figures"), r.get("baseline_figures"))
+            if f
+        ]
+        say(
+            f"  {name:8s}{r['offers']:>7d}{r['sites']:>6d}{r['links']:>6d}{r['benchmarks']:>8d}"
+            f"{cell(r['per_second'], 12, '.1f')}{cell(r['baseline_per_second'], 12, '.1f')}"
+            f"{cell(r['ratio'], 8, '.3f')}   {' / '.join(spreads)}"
+        )
+    for line in slower_lines(results):
+        say(line)
+    say(f"ratio = now / {base} (1.000 or more: not slower); evaluations per CPU second")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object, last")
+    parser.add_argument(
+        "--seconds", type=float, default=1.5, help="timed seconds per engine per input"
+    )
+    parser.add_argument("--repeats", type=int, default=9, help="timed loops per engine per input")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="commit of the engine to compare with (default: 1.1.0)"
+    )
+    parser.add_argument(
+        "--output", type=Path, default=DEFAULT_OUTPUT, help=f"JSON file (default {DEFAULT_OUTPUT})"
+    )
+    args = parser.parse_args(argv)
+    if args.repeats < 1 or args.seconds <= 0:
+        parser.error("--repeats and --seconds must be positive")
+
+    def say(line: str) -> None:
+        # With --json, stdout carries only the JSON line (bench/run parses the last line).
+        print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
+        results = run(args, Path(tmp), say)
+    try:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(json.dumps(results, indent=2) + "\n")
+    except OSError as exc:
+        say(f"could not write {args.output}: {exc}")
+    if args.json:
+        for line in slower_lines(results):
+            say(line)
+        print(json.dumps(results), flush=True)
+    else:
+        print_table(results, say)
+        print(f"results in {args.output}")
     return 0
 
 
