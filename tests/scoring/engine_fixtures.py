@@ -48,6 +48,8 @@ def task(**overrides: Any) -> dict[str, Any]:
         "params_b": 7,
         "precision": "bf16",
         "compute_hours": 10,
+        # One whole 8-GPU machine: what v1 billed when no GPU count was planned.
+        "gpus": 8,
         "home_site": "home",
         **PORTABLE,
         "team": {"has_machines": True},
@@ -171,6 +173,7 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
             "city": draw(st.sampled_from(["bj", "sh", None])),
             "hub": draw(st.sampled_from(["north", "east"])),
             "queue_hours": draw(_hours),
+            "storage_tb": draw(_maybe(st.floats(min_value=0, max_value=30))),
         }
         for code in codes
     ]
@@ -208,6 +211,8 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
             "parallelism": draw(_strategies),
             "relative_speed": draw(st.floats(min_value=0.25, max_value=4)),
             "machines": draw(_maybe(st.integers(1, 4))),
+            "boot_hours": draw(st.floats(min_value=0, max_value=5)),
+            "migration_effort_hours": draw(_maybe(st.floats(min_value=0, max_value=200))),
         }
         if basis == "contract":
             item["contract_hours"] = draw(st.floats(min_value=1, max_value=2000))
@@ -245,6 +250,8 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         "home_site": draw(st.sampled_from(codes)),
         "data_site": draw(st.sampled_from(codes)),
         "result_site": draw(st.sampled_from(codes)),
+        "allowed_sites": draw(st.lists(st.sampled_from(codes), unique=True, max_size=3)),
+        "results_restricted": draw(st.booleans()),
     }
     permissive = ("resumable", "env_simple", "image_packaged", "offsite_allowed")
     for flag in (*permissive, "resume_verified", "env_aligned"):

@@ -9,7 +9,7 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.scoring.engine import evaluate, evaluate_input, parse_input
+from apps.scoring.engine import EngineInputError, evaluate, evaluate_input, parse_input
 from apps.scoring.engine.findings import RULE_RANK
 
 from .engine_fixtures import (
@@ -55,18 +55,15 @@ def test_option_sums_hold(data):
 
 @PROPERTY_SETTINGS
 @given(engine_inputs())
-def test_chosen_has_the_least_objective_within_budget(data):
+def test_chosen_is_feasible_with_the_least_objective(data):
+    """SPEC 6.1: budgets guide, they do not veto; an infeasible option is never chosen."""
     result = evaluate_input(parse_input(data))
     feasible = [o for o in result.options if o.feasible]
-    within = [o for o in feasible if o.within_budget]
     if not feasible:
         assert result.chosen is None
-    elif within:
-        assert result.chosen in within
-        assert all(result.chosen.objective <= o.objective + 1e-9 for o in within)
     else:
         assert result.chosen in feasible
-        assert all(result.chosen.total_hours <= o.total_hours + 1e-9 for o in feasible)
+        assert all(result.chosen.objective <= o.objective + 1e-9 for o in feasible)
 
 
 @PROPERTY_SETTINGS
@@ -101,13 +98,100 @@ def test_a_higher_price_never_makes_an_option_cheaper(data, draw):
 
 @PROPERTY_SETTINGS
 @given(engine_inputs())
-def test_an_ineligible_task_only_waits_locally(data):
-    data["task"]["stateful"] = True  # SPEC X2: not eligible for cross-domain
+def test_an_ineligible_task_stays_local_or_in_its_home_domain(data):
+    """SPEC 6.1 ("留在本地或同域"): X2 keeps every feasible option but waiting locally inside
+    home_site's datacenter, legs included."""
+    data["task"]["stateful"] = True
     out = evaluate(data)
     assert out["cross_domain"]["eligible"] is False
+    sites = {s["code"]: s for s in data["sites"]}
+    home = sites[data["task"]["home_site"]]
+
+    def in_home_domain(code):
+        site = sites[code]
+        return (
+            code == home["code"]
+            or bool(home["datacenter"])
+            and (site["datacenter"] == home["datacenter"])
+        )
+
     for o in out["options"]:
-        if o["feasible"]:
-            assert o["kind"] == "wait_local"
+        if o["feasible"] and o["kind"] != "wait_local":
+            ends = {
+                o["site"],
+                *(leg["from"] for leg in o["legs"]),
+                *(leg["to"] for leg in o["legs"]),
+            }
+            assert all(in_home_domain(code) for code in ends)
+
+
+def _paths(value, path=""):
+    """Every object path of an input, so that an unknown key can be planted anywhere."""
+    if isinstance(value, dict):
+        yield path
+        for key, item in value.items():
+            yield from _paths(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, f"{path}[{i}]")
+
+
+def _at(data, path):
+    node = data
+    for part in path.replace("[", ".[").split("."):
+        if not part:
+            continue
+        node = node[int(part[1:-1])] if part.startswith("[") else node[part]
+    return node
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs(), st.data())
+def test_an_unknown_field_is_always_refused_by_its_path(data, draw):
+    """SPEC 6.2: a typo anywhere is an error naming its path, never silently ignored."""
+    objects = [p for p in _paths(data) if not p.startswith("thresholds")]
+    path = draw.draw(st.sampled_from(objects))
+    _at(data, path)["offsite_alowed"] = True
+    try:
+        parse_input(data)
+    except EngineInputError as exc:
+        expected = f"{path}.offsite_alowed" if path else "offsite_alowed"
+        # Under `checklists` the keys are offer ids: "unknown offer" names the same path.
+        assert any(e["field"] == expected for e in exc.errors)
+    else:
+        raise AssertionError(f"an unknown field at {path or '<top>'} was accepted")
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs(), st.data())
+def test_a_pool_larger_than_the_plan_is_never_too_small(data, draw):
+    """SPEC 6.1 capacity: raising a pool's machines above the plan never makes it infeasible."""
+    index = draw.draw(st.integers(0, len(data["offers"]) - 1))
+    before = evaluate(data)["options"][index]
+    bigger = copy.deepcopy(data)
+    offer = bigger["offers"][index]
+    offer["max_machines"] = before["gpus"] // offer["gpus_per_machine"] + 64
+    after = evaluate(bigger)["options"][index]
+    assert "pool_too_small" not in after["reasons"]
+    if before["feasible"]:
+        assert after["feasible"]
+    assert set(after["reasons"]) <= set(before["reasons"])
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs())
+def test_whole_machine_billing_never_bills_fewer_gpus_than_planned(data):
+    """SPEC 6.1: machine_hour and contract offers bill whole machines, gpu_hour offers GPUs."""
+    out = evaluate(data)
+    offers = {str(o["id"]): o for o in data["offers"]}
+    for o in out["options"]:
+        offer = offers[o["offer"]]
+        assert o["billed_gpus"] >= o["gpus"]
+        if offer["billing_basis"] == "gpu_hour":
+            assert o["billed_gpus"] == o["gpus"]
+        else:
+            assert o["billed_gpus"] % offer["gpus_per_machine"] == 0
+            assert o["billed_gpus"] - o["gpus"] < offer["gpus_per_machine"]
 
 
 @PROPERTY_SETTINGS

@@ -10,12 +10,26 @@ from .schema import Benchmark, EngineInput
 
 @dataclass(slots=True)
 class BenchmarkPair:
+    """SPEC 6.1: the fastest single and the fastest multi run of one offer (same hardware)."""
+
+    offer: str
     single: Benchmark
     multi: Benchmark
+    runs: int  # single and multi runs recorded on the offer
+
+    @property
+    def speedup(self) -> float | None:
+        return self.single.e2e_hours / self.multi.e2e_hours if self.multi.e2e_hours > 0 else None
+
+    @property
+    def scaling_efficiency(self) -> float | None:
+        speedup = self.speedup
+        return None if speedup is None else speedup / (self.multi.gpus / self.single.gpus)
 
 
 @dataclass(slots=True)
 class BenchmarkVerdict:
+    offer: str | None = None  # SPEC 6.1: the offer whose pair is reported
     speedup: float | None = None
     scaling_efficiency: float | None = None
     net_gain_positive: bool | None = None
@@ -36,25 +50,42 @@ def _fastest(records: list[Benchmark]) -> Benchmark | None:
     return best
 
 
-def find_pair(inp: EngineInput) -> BenchmarkPair | None:
-    """SPEC R0/B: the fastest single run and the fastest multi run of the task, if both exist."""
-    single = _fastest([b for b in inp.benchmarks if b.kind == "single"])
-    multi = _fastest([b for b in inp.benchmarks if b.kind == "multi"])
-    if single is None or multi is None:
+def _id_order(offer_id: str) -> tuple[int, int, str]:
+    # "Lowest id": numerically for numeric ids (as the database gives them), else by text.
+    return (0, int(offer_id), "") if offer_id.isdigit() else (1, 0, offer_id)
+
+
+def find_pairs(inp: EngineInput) -> list[BenchmarkPair]:
+    """SPEC 6.1: one like-for-like pair per offer with both kinds of run, in offer input order.
+    Runs on different hardware are never divided by each other."""
+    timed: dict[str, list[Benchmark]] = {}
+    for b in inp.benchmarks:
+        if b.kind in ("single", "multi") and b.offer is not None:
+            timed.setdefault(b.offer, []).append(b)
+    pairs: list[BenchmarkPair] = []
+    for offer in inp.offers:
+        runs = timed.get(offer.id)
+        if not runs:
+            continue
+        single = _fastest([b for b in runs if b.kind == "single"])
+        multi = _fastest([b for b in runs if b.kind == "multi"])
+        if single is not None and multi is not None:
+            pairs.append(BenchmarkPair(offer.id, single, multi, len(runs)))
+    return pairs
+
+
+def reported_pair(pairs: list[BenchmarkPair], chosen_offer: str | None) -> BenchmarkPair | None:
+    """SPEC 6.1: the pair of the offer with the most recorded runs; ties: the chosen option's
+    offer, then the lowest id. R0, R6 and B1–B3 read this pair."""
+    if not pairs:
         return None
-    return BenchmarkPair(single, multi)
+    return min(pairs, key=lambda p: (-p.runs, p.offer != chosen_offer, _id_order(p.offer)))
 
 
-def judge_benchmarks(
-    inp: EngineInput, pair: BenchmarkPair | None
-) -> tuple[BenchmarkVerdict, list[Finding]]:
-    if pair is None:
-        return BenchmarkVerdict(), []
+def pair_verdict(pair: BenchmarkPair) -> BenchmarkVerdict:
+    """SPEC B: speedup, scaling efficiency, net gain and non-compute share of one pair."""
     single, multi = pair.single, pair.multi
-    speedup = single.e2e_hours / multi.e2e_hours if multi.e2e_hours > 0 else None
-    efficiency = None
-    if speedup is not None:
-        efficiency = speedup / (multi.gpus / single.gpus)
+    speedup = pair.speedup
     if multi.e2e_hours <= 0:
         non_compute = None
     elif multi.comm_hours is not None:
@@ -64,9 +95,10 @@ def judge_benchmarks(
     hours_saved = single.e2e_hours - multi.e2e_hours
     # A zero-hour multi run that beats a positive single run is a (degenerate) positive gain.
     gain = speedup > 1 if speedup is not None else hours_saved > 0
-    verdict = BenchmarkVerdict(
+    return BenchmarkVerdict(
+        offer=pair.offer,
         speedup=speedup,
-        scaling_efficiency=efficiency,
+        scaling_efficiency=pair.scaling_efficiency,
         net_gain_positive=gain,
         non_compute_share=non_compute,
         hours_saved=hours_saved,
@@ -76,6 +108,22 @@ def judge_benchmarks(
         multi_index=multi.index,
     )
 
+
+def rerun_loss_eats_gain(pair: BenchmarkPair) -> bool:
+    """SPEC B2: the multi run's expected rerun loss is at least the hours it saves."""
+    saved = pair.single.e2e_hours - pair.multi.e2e_hours
+    return pair.multi.failure_reruns * pair.multi.hours_lost_per_rerun >= saved
+
+
+def judge_benchmarks(
+    inp: EngineInput, pair: BenchmarkPair | None
+) -> tuple[BenchmarkVerdict, list[Finding]]:
+    if pair is None:
+        return BenchmarkVerdict(), []
+    verdict = pair_verdict(pair)
+    single, multi = pair.single, pair.multi
+    speedup, gain, hours_saved = verdict.speedup, verdict.net_gain_positive, verdict.hours_saved
+
     found: list[Finding] = []
     if not gain:
         # SPEC B1: cross-machine gain is negative.
@@ -84,7 +132,7 @@ def judge_benchmarks(
         return verdict, found
     # B2 and B3 weigh costs against a gain, so they are judged only when there is one.
     rerun_loss = multi.failure_reruns * multi.hours_lost_per_rerun
-    if rerun_loss >= hours_saved:
+    if rerun_loss_eats_gain(pair):
         # SPEC B2: expected rerun loss of the multi run eats the hours saved.
         data = {"rerun_loss_hours": rerun_loss, "hours_saved": hours_saved}
         found.append(finding("B2", "warn", "B2", data))

@@ -6,17 +6,20 @@ from dataclasses import dataclass
 
 from .findings import Finding, finding
 from .placement import PlacementOption
-from .schema import EngineInput
+from .schema import EngineInput, Offer
 
 
 @dataclass(slots=True)
 class BillRow:
     offer: str
+    feasible: bool
     unit_price: float
     compute_cost: float
     scheduling_cost: float
     transfer_cost: float | None
     rerun_loss: float
+    migration_effort_hours: float | None
+    migration_cost: float  # SPEC 6.1: its own line (Q5), spread over the runs
     total: float | None  # None when a transfer leg has no link
     rank_unit: int | None = None
     rank_total: int | None = None
@@ -31,40 +34,73 @@ def _ranks(values: dict[str, float]) -> dict[str, int]:
     return {key: first[value] for key, value in values.items()}
 
 
+def migration_effort(inp: EngineInput, offer: Offer) -> float | None:
+    """SPEC 6.1: the candidate's Q5 effort, else the largest of its pilot migration records."""
+    if offer.migration_effort_hours is not None:
+        return offer.migration_effort_hours
+    pilots = [
+        b.migration_effort_hours
+        for b in inp.benchmarks
+        if b.kind == "pilot_migration" and b.offer == offer.id and b.migration_effort_hours
+    ]
+    return max(pilots) if pilots else None
+
+
 def total_bill(
     inp: EngineInput, options: list[PlacementOption]
 ) -> tuple[list[BillRow], list[Finding]]:
+    task = inp.task
     reruns: dict[str, float] = {}
     for b in inp.benchmarks:
         if b.offer is not None:
             reruns[b.offer] = reruns.get(b.offer, 0.0) + b.failure_reruns * b.hours_lost_per_rerun
+    # SPEC 6.1: the migration cost is spread over the runs it serves (a year of a recurring job).
+    runs = (
+        1.0
+        if task.cadence == "one_off" or task.runs_per_quarter <= 0
+        else (task.runs_per_quarter * 4)
+    )
+    hour_cost = inp.thresholds["engineer_hour_cost"]
     rows: list[BillRow] = []
     for option in options:
         oid = option.offer.id
-        # SPEC T: expected rerun loss = reruns × hours lost × hourly burn (gpus × unit price).
+        # SPEC T: expected rerun loss = reruns × hours lost × hourly burn (billed GPUs × price).
         rerun_loss = reruns.get(oid, 0.0) * option.hourly_burn
+        effort = migration_effort(inp, option.offer)
+        migration = (effort or 0.0) * hour_cost / runs
         total = None
         if option.transfer_cost is not None:
-            total = option.compute_cost + option.scheduling_cost + option.transfer_cost + rerun_loss
+            total = (
+                option.compute_cost
+                + option.scheduling_cost
+                + option.transfer_cost
+                + rerun_loss
+                + migration
+            )
         rows.append(
             BillRow(
                 offer=oid,
+                feasible=option.feasible,
                 unit_price=option.effective_price,
                 compute_cost=option.compute_cost,
                 scheduling_cost=option.scheduling_cost,
                 transfer_cost=option.transfer_cost,
                 rerun_loss=rerun_loss,
+                migration_effort_hours=effort,
+                migration_cost=migration,
                 total=total,
             )
         )
-    rank_unit = _ranks({r.offer: r.unit_price for r in rows})
-    rank_total = _ranks({r.offer: r.total for r in rows if r.total is not None})
+    # SPEC 6.1: T and J3 rank feasible candidates only; infeasible rows stay, unranked.
+    ranked = [r for r in rows if r.feasible]
+    rank_unit = _ranks({r.offer: r.unit_price for r in ranked})
+    rank_total = _ranks({r.offer: r.total for r in ranked if r.total is not None})
     for row in rows:
-        row.rank_unit = rank_unit[row.offer]
+        row.rank_unit = rank_unit.get(row.offer)
         row.rank_total = rank_total.get(row.offer)
 
     found: list[Finding] = []
-    known = [r for r in rows if r.total is not None]
+    known = [r for r in ranked if r.total is not None]
     if not known:
         return rows, found
     cheapest_total = min(known, key=lambda r: r.total or 0.0)

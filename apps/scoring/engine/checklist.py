@@ -21,9 +21,12 @@ def checklist_gates(inp: EngineInput) -> tuple[dict[str, ChecklistGate], list[Fi
     # Offer input order, so findings are deterministic whatever order the checklists came in.
     for offer in inp.offers:
         answers = inp.checklists.get(offer.id)
-        if answers is None:
-            continue  # gate C is computed only for offers with a checklist
-        missing = [q for q in QUESTIONS if answers[q] != "answered"]
+        # SPEC 6.1: a candidate without checklist answers is six unanswered.
+        missing = (
+            list(QUESTIONS)
+            if answers is None
+            else [q for q in QUESTIONS if answers[q] != "answered"]
+        )
         gates[offer.id] = ChecklistGate(len(missing), len(missing) < 2, missing)
         data = {"offer": offer.id, "unanswered": len(missing), "questions": missing}
         if len(missing) >= 2:

@@ -1,12 +1,15 @@
-"""SPEC X: cross-domain eligibility (exclusions X1–X5, gates G1–G3), coupling tier limits,
-and the placement hints D1, D2 and K1."""
+"""SPEC X with the corrections of 6.1: exclusions X1–X5, gates G1–G3, the domains an ineligible or
+compliance-restricted task may use, how far a job may be spread, and the hints D1, K1 and X3."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from .findings import Finding, finding
-from .schema import DATA_INTENSIVE, TIER_RANK, EngineInput
+from .schema import DATA_INTENSIVE, EngineInput, Site
+
+# SPEC 6.1: exclusions that keep a task in its home domain (X3 is a finding, X4 has its own limit).
+HOME_DOMAIN_EXCLUSIONS = ("X1", "X2", "X5")
 
 
 @dataclass(slots=True)
@@ -14,31 +17,42 @@ class CrossDomain:
     eligible: bool
     exclusions: list[str]
     gates: dict[str, bool]
-    max_tier: str  # the widest tier the coupling allows
+    # SPEC 6.1: any failed gate or exclusion but X4 keeps the task in home_site's datacenter.
+    home_domain_only: bool
+    # SPEC 6.1 X4: sites where the restricted data may be processed (None: not restricted).
+    allowed_sites: frozenset[str] | None
+    spread_tier: str  # the widest tier over which the job may be spread across pools
     findings: list[Finding] = field(default_factory=list)
 
     @property
     def compliance_restricted(self) -> bool:
-        return "X4" in self.exclusions
-
-    def allows_tier(self, tier: str) -> bool:
-        return TIER_RANK[tier] <= TIER_RANK[self.max_tier]
+        return self.allowed_sites is not None
 
 
-def coupling_tier_limit(inp: EngineInput) -> str:
-    """SPEC X: tight → same_site; loose → same_city, or cross_hub when the three budgets together
-    allow at least loose_cross_hub_hours (a blank budget is unlimited, so it allows); none → any."""
+def same_domain(a: Site, b: Site) -> bool:
+    """SPEC 6.1: a domain is a datacenter (a blank datacenter is a domain of its own site)."""
+    return a.code == b.code or bool(a.datacenter) and a.datacenter == b.datacenter
+
+
+def spread_tier(inp: EngineInput) -> str:
+    """SPEC 6.1 X3/coupling: tight → one pool; loose → up to same_city, cross_hub only for a
+    resumable job of at least loose_cross_hub_hours; none → any tier."""
     task = inp.task
     if task.coupling == "tight":
         return "same_site"
     if task.coupling == "loose":
-        budget = task.latency_budget_hours
-        parts = (budget.transfer, budget.queue, budget.compute)
-        if any(p is None for p in parts):
-            return "cross_hub"
-        total = sum(p for p in parts if p is not None)
-        return "cross_hub" if total >= inp.thresholds["loose_cross_hub_hours"] else "same_city"
+        long = task.compute_hours >= inp.thresholds["loose_cross_hub_hours"]
+        return "cross_hub" if long and task.resumable else "same_city"
     return "cross_hub"
+
+
+def compliance_sites(inp: EngineInput) -> frozenset[str]:
+    """SPEC 6.1 X4: the profile's allowed sites; blank → the sites in the data site's datacenter."""
+    task = inp.task
+    if task.allowed_sites:
+        return frozenset(task.allowed_sites)
+    data = inp.sites[task.data_site]
+    return frozenset(code for code, site in inp.sites.items() if same_domain(site, data))
 
 
 def judge_cross_domain(inp: EngineInput) -> CrossDomain:
@@ -51,17 +65,20 @@ def judge_cross_domain(inp: EngineInput) -> CrossDomain:
     # SPEC X2: stateful.
     if task.stateful:
         exclusions.append("X2")
-    # SPEC X3: tightly coupled distributed training.
-    if task.coupling == "tight":
-        exclusions.append("X3")
     # SPEC X4: compliance restricted; checked before portability (G1).
     if task.compliance_restricted:
         exclusions.append("X4")
     # SPEC X5: strict consistency.
     if task.strict_consistency:
         exclusions.append("X5")
+    allowed = compliance_sites(inp) if task.compliance_restricted else None
     for rule in exclusions:
-        found.append(finding(rule, "warn", rule, {}))
+        data = {"allowed_sites": sorted(allowed or ())} if rule == "X4" else {}
+        key = "X4.results" if rule == "X4" and task.results_restricted else rule
+        found.append(finding(rule, "warn", key, data))
+    # SPEC 6.1 X3: tight coupling limits spreading, not where the whole job runs: info only.
+    if task.coupling == "tight":
+        found.append(finding("X3", "info", "X3", {}))
 
     # SPEC G1: portability.
     missing = [
@@ -94,16 +111,16 @@ def judge_cross_domain(inp: EngineInput) -> CrossDomain:
         "interruption": interruption,
     }
     eligible = not exclusions and portability and latency_tolerance and interruption
+    home_only = any(rule in HOME_DOMAIN_EXCLUSIONS for rule in exclusions) or not all(
+        gates.values()
+    )
 
     # SPEC D1: data-intensive work whose results are under a tenth of the input.
     if task.workload in DATA_INTENSIVE and task.result_gb < task.input_gb / 10:
         data = {"input_gb": task.input_gb, "result_gb": task.result_gb}
         found.append(finding("D1", "info", "D1", data))
-    # SPEC D2: repeated full scans make transfers recur.
-    if task.access_pattern == "repeated_full_scan":
-        found.append(finding("D2", "info", "D2", {"data_passes": task.data_passes}))
-    # SPEC K1: tightly coupled training stays whole in one pool, reserved ahead.
-    if task.workload == "training" and task.coupling == "tight":
+    # SPEC K1 / 6.1: a tightly coupled job stays whole in one pool, reserved ahead.
+    if task.coupling == "tight":
         found.append(finding("K1", "info", "K1", {}))
 
-    return CrossDomain(eligible, exclusions, gates, coupling_tier_limit(inp), found)
+    return CrossDomain(eligible, exclusions, gates, home_only, allowed, spread_tier(inp), found)

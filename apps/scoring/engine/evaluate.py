@@ -1,15 +1,18 @@
-"""The pipeline: sizing → platform → checklists → benchmarks → eligibility → placement →
-indicators → rollout → bill, then findings in a fixed rule order."""
+"""The pipeline: sizing → checklists → eligibility → placement → hints → benchmark pairs →
+platform → benchmark verdicts → indicators → rollout → bill, then findings in a fixed rule order.
+(Placement comes before the platform since 2.0: the reported benchmark pair breaks ties by the
+chosen offer, and R7 reads the chosen plan.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .bench_verdicts import find_pair, judge_benchmarks
+from .bench_verdicts import find_pairs, judge_benchmarks, pair_verdict, reported_pair
 from .bill import total_bill
 from .checklist import checklist_gates
 from .cross_domain import judge_cross_domain
-from .findings import name_offers, ordered
+from .findings import finding, name_offers, ordered
+from .hints import spread_hint, staging_hint
 from .indicators import indicators
 from .network import Network
 from .output import EngineOutput
@@ -24,12 +27,7 @@ from .validation import parse_input
 def evaluate_input(inp: EngineInput) -> EngineOutput:
     """Evaluate parsed input. Pure: reads nothing but its argument and changes nothing."""
     sizing, found = size_task(inp)
-    pair = find_pair(inp)
-    platform, platform_rule, more = choose_platform(inp, sizing, pair)
-    found += more
     gates, more = checklist_gates(inp)
-    found += more
-    verdict, more = judge_benchmarks(inp, pair)
     found += more
     cross = judge_cross_domain(inp)
     found += cross.findings
@@ -40,6 +38,20 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
     ]
     chosen, more = choose_option(options)
     found += more
+    if inp.task.gpus is None:
+        # SPEC 6.1 P3: compute hours without the GPU count they were measured on.
+        found.append(finding("P3", "block", "P3", {}))
+    found += staging_hint(inp, options, chosen)
+    found += spread_hint(inp, net, cross, options)
+
+    # SPEC 6.1: like-for-like pairs per offer; the reported one breaks ties by the chosen offer.
+    pairs = find_pairs(inp)
+    pair = reported_pair(pairs, chosen.offer.id if chosen is not None else None)
+    platform, more = choose_platform(inp, sizing, pair, chosen)
+    found += more
+    verdict, more = judge_benchmarks(inp, pair)
+    found += more
+
     metrics, more = indicators(inp, options, chosen)
     found += more
     readiness, more = rollout(inp, chosen)
@@ -50,10 +62,11 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
     return EngineOutput(
         engine_version=ENGINE_VERSION,
         thresholds=dict(inp.thresholds),
+        currency=inp.currency,
         sizing=sizing,
         platform=platform,
-        platform_rule=platform_rule,
         benchmark=verdict,
+        pairs=[pair_verdict(p) for p in pairs],
         cross_domain=cross,
         options=options,
         chosen=chosen,

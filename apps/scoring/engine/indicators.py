@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .findings import Finding, finding
-from .placement import PlacementOption, over_budget
+from .placement import PlacementOption, cheapest_within_budget, over_budget
 from .schema import EngineInput
 
 
@@ -59,16 +59,27 @@ def indicators(
             data = {"interruption_cost": interruption_cost, "scheduling_benefit": benefit}
             found.append(finding("M2", "warn", "M2", data))
 
-    # SPEC M3: each segment of the chosen option over its budget.
+    # SPEC M3 / 6.1: each segment of the chosen option over its budget, with the cheapest
+    # feasible option that meets every budget and what it costs more.
     metrics.over_budget = over_budget(inp, chosen)
     budget = task.latency_budget_hours
+    alternative = cheapest_within_budget(options) if metrics.over_budget else None
     for segment in metrics.over_budget:
         data = {
             "segment": segment,
             "hours": chosen.segment_hours(segment),
             "budget": budget.get(segment),
         }
-        found.append(finding("M3", "warn", "M3", data))
+        key = "M3"
+        if alternative is not None and alternative.total_cost is not None:
+            key = "M3.alternative"
+            data.update(
+                kind=alternative.kind,
+                site=alternative.site,
+                offer=alternative.offer.id,
+                extra_cost=alternative.total_cost - (chosen.total_cost or 0.0),
+            )
+        found.append(finding("M3", "warn", key, data))
 
     # SPEC M4: network cost share of the chosen option (null when it costs nothing).
     if chosen.total_cost and chosen.transfer_cost is not None:

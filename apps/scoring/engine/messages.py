@@ -40,6 +40,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh_Hans": "没有报价能单机装下该任务,也无法切分(任务支持的并行方式:{parallelism},"
         "没有报价支持):不可行。",
     },
+    "R1a.split": {
+        "en": "One replica does not fit one GPU and no strategy that splits the model "
+        "(tensor, pipeline, sharded) is supported by both the task ({parallelism}) and "
+        "an offer: plain data parallelism copies the whole model onto every GPU, so "
+        "more machines do not help. Not feasible.",
+        "zh_Hans": "单个副本一张卡装不下,而任务({parallelism})和报价没有共同支持的模"
+        "型切分方式(张量并行、流水线并行、分片):纯数据并行会把整个模型复制到每张卡上,"
+        "加机器也没用。不可行。",
+    },
     "R1b": {
         "en": "No offer fits one machine: rent multi-node capacity on demand or a managed offer; "
         "do not build a scheduler for a one-off job.",
@@ -61,6 +70,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh_Hans": "在所有装得下的报价上都接近显存上限(余量不足 {band_pct}%),且没有实测峰值:"
         "先按单机跑一遍拿基线。",
     },
+    "R2.gpus": {
+        "en": "The plan uses {gpus} GPUs, more than one machine of every fitting offer, and "
+        "no single-vs-multi pair is recorded: run a single-machine baseline first, "
+        "then measure the cross-machine gain.",
+        "zh_Hans": "计划用 {gpus} 张卡,超过了每个装得下的报价的一台机器,且没有单机与多机的"
+        "实测对照:先按单机跑一遍拿基线,再量跨机收益。",
+    },
     "R3.distributed": {
         "en": "Jobs keep queueing: a scheduling layer is missing and the team can maintain one: "
         "distributed computing platform.",
@@ -80,6 +96,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The task fits one machine: a compute platform is enough; a distributed layer "
         "would only add communication and debugging cost.",
         "zh_Hans": "单机装得下:只需要算力平台,上分布式只会多出通信和调试成本。",
+    },
+    "R6": {
+        "en": "The cross-machine gain is clear on {offer}: speedup {speedup} at scaling "
+        "efficiency {scaling_efficiency} (at least {limit}), and reruns do not eat it: "
+        "make the distributed job a standard part.",
+        "zh_Hans": "在 {offer} 上跨机收益明确:加速比 {speedup},扩展效率 {sc"
+        "aling_efficiency}(不低于 {limit}),重跑也吃不掉:把分"
+        "布式作业做成标准件。",
+    },
+    "R7": {
+        "en": "A multi-machine run of {compute_hours} h (at least {limit} h) that cannot "
+        "resume: one node failure reruns the whole job. Resume or partial retry is "
+        "what the distributed layer must give you.",
+        "zh_Hans": "多机连续跑 {compute_hours} 小时(不少于 {limit} 小时)且不能续跑:一个节点"
+        "出故障就要整体重跑。分布式层必须提供断点续跑或局部重试。",
+    },
+    "R1e": {
+        "en": "Nobody on the team can maintain a scheduler: buy the distributed layer as a "
+        "managed offer; do not self-host it.",
+        "zh_Hans": "团队没人能维护调度器:分布式这一层买托管的,不要自建。",
     },
     "R-mod": {
         "en": "Recurring job: template it and make it a standard part of the platform.",
@@ -106,6 +142,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "This plan needs a scheduler but nobody on the team can maintain one: using is "
         "not maintaining.",
         "zh_Hans": "误判四:方案需要调度器,但团队没人能维护;会用不等于能维护。",
+    },
+    "J4.self_hosted": {
+        "en": "Candidate {offer} is a self-hosted distributed platform, but nobody on the "
+        "team can maintain a scheduler: choose a managed offer instead.",
+        "zh_Hans": "候选 {offer} 是需要自己运维的分布式平台,但团队没人能维护调度器:改选托管方案。",
     },
     # C. Checklist gate
     "C.block": {
@@ -138,44 +179,54 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # X. Exclusions
     "X1": {
-        "en": "Low-latency online service: excluded from cross-domain scheduling; deploy near "
-        "users, only waiting locally is feasible.",
-        "zh_Hans": "低延迟在线服务:排除在跨域之外,就近部署,只能就近等待。",
+        "en": "Low-latency online service: excluded from cross-domain scheduling; deploy "
+        "near users, only options in the home datacenter are feasible.",
+        "zh_Hans": "低延迟在线服务:排除在跨域之外,就近部署,只能留在本地或同域(本机房)。",
     },
     "X2": {
-        "en": "Stateful service: moving it means starting over; only waiting locally is feasible.",
-        "zh_Hans": "状态重的服务:搬走等于重来,只能就近等待。",
+        "en": "Stateful service: moving it means starting over; only options in the home "
+        "datacenter are feasible.",
+        "zh_Hans": "状态重的服务:搬走等于重来,只能留在本地或同域(本机房)。",
     },
     "X3": {
-        "en": "Tightly coupled distributed training: cross-domain runs lose too much efficiency; "
-        "only waiting locally is feasible.",
-        "zh_Hans": "高频交互的分布式训练:跨域跑效率掉得厉害,只能就近等待。",
+        "en": "Tightly coupled job: it must run whole in one high-speed pool; it may run "
+        "anywhere the checks allow, but is never spread across pools.",
+        "zh_Hans": "紧耦合任务:必须整体放在一个高速互联的池子里;放在哪里由其他检查决定,但不"
+        "能拆到多个池子里跑。",
     },
     "X4": {
-        "en": "Compliance restricted: the data may not leave its domain; no option that moves "
-        "the input data is feasible.",
-        "zh_Hans": "数据合规受限:数据不能出域,任何搬运输入数据的方案都不可行。",
+        "en": "Compliance restricted: the data may be processed only at {allowed_sites}, and "
+        "the input may move only between those sites; results may leave.",
+        "zh_Hans": "数据合规受限:数据只能在 {allowed_sites} 处理,输入数据只能在这些站点之间"
+        "搬运;结果可以带出。",
+    },
+    "X4.results": {
+        "en": "Compliance restricted: the data may be processed only at {allowed_sites}, and "
+        "neither the input nor the results may move outside those sites.",
+        "zh_Hans": "数据合规受限:数据只能在 {allowed_sites} 处理,输入和结果都不能搬出这些站点。",
     },
     "X5": {
-        "en": "Strict consistency required: link jitter turns into business risk; only waiting "
-        "locally is feasible.",
-        "zh_Hans": "要求严格一致:跨域链路抖动会放大成业务风险,只能就近等待。",
+        "en": "Strict consistency required: link jitter turns into business risk; only "
+        "options in the home datacenter are feasible.",
+        "zh_Hans": "要求严格一致:跨域链路抖动会放大成业务风险,只能留在本地或同域(本机房)。",
     },
     # G. Gates
     "G1": {
-        "en": "Portability gate not passed (missing: {missing}): only waiting locally is feasible.",
-        "zh_Hans": "可迁移性未通过(缺:{missing}):只能就近等待。",
+        "en": "Portability gate not passed (missing: {missing}): only options in the home "
+        "datacenter are feasible.",
+        "zh_Hans": "可迁移性未通过(缺:{missing}):只能留在本地或同域(本机房)。",
     },
     "G2": {
-        "en": "Latency tolerance gate not passed: the transfer budget is 0 h; only waiting "
-        "locally is feasible.",
-        "zh_Hans": "时延容忍度未通过:传输预算为 0 小时,只能就近等待。",
+        "en": "Latency tolerance gate not passed: the transfer budget is 0 h; only options "
+        "in the home datacenter are feasible.",
+        "zh_Hans": "时延容忍度未通过:传输预算为 0 小时,只能留在本地或同域(本机房)。",
     },
     "G3": {
         "en": "Interruption gate not passed: not resumable and one interruption loses "
-        "{interruption_cost_hours} h (limit {limit} h); only waiting locally is feasible.",
-        "zh_Hans": "中断成本未通过:不能续跑,中断一次损失 {interruption_cost_hours} 小时"
-        "(上限 {limit} 小时),只能就近等待。",
+        "{interruption_cost_hours} h (limit {limit} h); only options in the home "
+        "datacenter are feasible.",
+        "zh_Hans": "中断成本未通过:不能续跑,中断一次损失 {interruption_cost_h"
+        "ours} 小时(上限 {limit} 小时),只能留在本地或同域(本机房)。",
     },
     "D1": {
         "en": "Data-intensive task with results ({result_gb} GB) under a tenth of its input "
@@ -189,22 +240,49 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh_Hans": "需要反复全量扫描({data_passes} 遍):搬计算占不到便宜,传输会反复发生;"
         "存储要与算力一起规划。",
     },
+    "D2.staged": {
+        "en": "Repeated full scans ({data_passes} passes): transfers recur on every pass; "
+        "stage the data next to the compute once ({input_gb} GB at {site}).",
+        "zh_Hans": "需要反复全量扫描({data_passes} 遍):每一遍都要传一次;把数据一次性落到算"
+        "力旁边({site},{input_gb} GB)。",
+    },
+    "D2.no_room": {
+        "en": "Repeated full scans ({data_passes} passes) and no candidate site has room to "
+        "stage the input: moving compute does not pay; plan storage together with "
+        "compute.",
+        "zh_Hans": "需要反复全量扫描({data_passes} 遍),且没有候选站点放得下输入数据:搬计算"
+        "占不到便宜;存储要与算力一起规划。",
+    },
     "K1": {
-        "en": "Tightly coupled training: keep it whole in one high-speed pool and reserve the "
-        "resources ahead.",
-        "zh_Hans": "紧耦合训练:整体放在一个高速互联的池子里,提前锁定资源。",
+        "en": "Tightly coupled job: keep it whole in one high-speed pool and reserve that "
+        "pool ahead.",
+        "zh_Hans": "紧耦合任务:整体放在一个高速互联的池子里,提前锁定资源。",
+    },
+    "K2": {
+        "en": "No single candidate pool holds the {gpus} GPUs; pools within {tier} that "
+        "together would: {pools}. The engine does not cost spread plans: price one as "
+        "its own offer.",
+        "zh_Hans": "没有哪个候选池子单独装得下 {gpus} 张卡;在{tier}范围内合起来装得下"
+        "的池子组合:{pools}。引擎不计算拆分方案的成本:请把它作为单独的报价录入。",
     },
     # P. Placement
     "P1": {
-        "en": "No option within the latency budget: chose the fastest feasible one ({kind} at "
-        "{site}, offer {offer}, {total_hours} h).",
-        "zh_Hans": "没有方案在时延预算内:改选最快的可行方案({kind},站点 {site},报价 {offer},"
-        "{total_hours} 小时)。",
+        "en": "No feasible option meets every latency budget ({options} feasible options): "
+        "the cheapest overall is chosen; see M3 for the segments over budget.",
+        "zh_Hans": "没有哪个可行方案能满足全部时延预算({options} 个可行方案):按总代价选了最"
+        "划算的;超预算的段见 M3。",
     },
     "P2": {
-        "en": "No feasible placement: none of the {options} options passes links, tier, "
-        "eligibility and capacity checks.",
-        "zh_Hans": "没有可行的放置方案:{options} 个方案都没通过链路、层级、跨域资格或容量检查。",
+        "en": "No feasible placement: none of the {options} options passes capacity, "
+        "parallelism, compliance, eligibility and link checks.",
+        "zh_Hans": "没有可行的放置方案:{options} 个方案都没通过容量、并行方式、合规、跨域资"
+        "格或链路检查。",
+    },
+    "P3": {
+        "en": "No planned GPU count: compute hours are measured on a GPU count, so costs "
+        "cannot be compared. Enter the planned GPUs on the task profile.",
+        "zh_Hans": "没有计划卡数:计算时长是在某个卡数上量出来的,没有卡数就没法比较成本。请"
+        "在任务画像里填写计划卡数。",
     },
     # M. Indicators
     "M1.high": {
@@ -225,6 +303,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The {segment} segment of the chosen option takes {hours} h, over its budget of "
         "{budget} h: adjust that segment.",
         "zh_Hans": "所选方案的{segment}段需 {hours} 小时,超过预算 {budget} 小时:调整这一段的方案。",
+    },
+    "M3.alternative": {
+        "en": "The {segment} segment of the chosen option takes {hours} h, over its budget "
+        "of {budget} h. To meet every budget: {kind} at {site} ({offer}), "
+        "+{extra_cost}.",
+        "zh_Hans": "所选方案的{segment}段需 {hours} 小时,超过预算 {budget"
+        "} 小时。要满足全部预算:{kind},站点 {site}({offer}),多"
+        "花 {extra_cost}。",
     },
     "M4": {
         "en": "Network cost share {share_pct}% > {limit_pct}%: rethink: compress the data, move "
@@ -283,7 +369,8 @@ _TERMS: dict[str, dict[str, str]] = {
         "same_datacenter": "same-datacenter",
         "same_city": "same-city",
         "cross_hub": "cross-hub",
-        "fine_tuning": "fine-tuning",
+        "fine_tuning": "full fine-tuning",
+        "adapter_tuning": "adapter tuning (LoRA)",
         "batch_inference": "batch inference",
         "data_processing": "data processing",
         "scientific_batch": "scientific batch",
@@ -313,7 +400,8 @@ _TERMS: dict[str, dict[str, str]] = {
         "same_city": "同城",
         "cross_hub": "跨枢纽",
         "training": "训练",
-        "fine_tuning": "微调",
+        "fine_tuning": "全参数微调",
+        "adapter_tuning": "适配器微调(LoRA)",
         "inference": "推理",
         "batch_inference": "批量推理",
         "data_processing": "数据处理",
@@ -323,6 +411,7 @@ _TERMS: dict[str, dict[str, str]] = {
         "data": "数据并行",
         "tensor": "张量并行",
         "pipeline": "流水线并行",
+        "sharded": "分片数据并行",
         "env_simple": "环境依赖简单",
         "image_packaged": "镜像已打包",
         "offsite_allowed": "允许异地执行",

@@ -13,6 +13,7 @@ from .cross_domain import CrossDomain
 from .findings import Finding
 from .indicators import Metrics
 from .placement import Leg, PlacementOption
+from .platform import PlatformChoice
 from .rollout import Readiness
 from .signoff import blocking_rules
 from .sizing import Sizing
@@ -57,12 +58,16 @@ def _option(o: PlacementOption) -> dict[str, Any]:
         "tier": o.tier,
         "feasible": o.feasible,
         "reason": o.reason,
+        "reasons": list(o.reasons),
+        "input_mode": o.input_mode,
         "transfer_gb": num(o.transfer_gb),
         "transfer_hours": num(o.transfer_hours),
         "queue_hours": num(o.queue_hours),
         "compute_hours": num(o.compute_hours),
         "total_hours": num(o.total_hours),
         "gpus": o.gpus,
+        "boot_hours": num(o.offer.boot_hours),
+        "billed_gpus": o.billed_gpus,
         "effective_price": num(o.effective_price),
         "compute_cost": num(o.compute_cost),
         "scheduling_cost": num(o.scheduling_cost),
@@ -89,14 +94,32 @@ def _finding(f: Finding) -> dict[str, Any]:
 def _bill_row(row: BillRow) -> dict[str, Any]:
     return {
         "offer": row.offer,
+        "feasible": row.feasible,
         "unit_price": num(row.unit_price),
         "compute_cost": num(row.compute_cost),
         "scheduling_cost": num(row.scheduling_cost),
         "transfer_cost": num(row.transfer_cost),
         "rerun_loss": num(row.rerun_loss),
+        "migration_effort_hours": num(row.migration_effort_hours),
+        "migration_cost": num(row.migration_cost),
         "total": num(row.total),
         "rank_unit": row.rank_unit,
         "rank_total": row.rank_total,
+    }
+
+
+def _verdict(v: BenchmarkVerdict) -> dict[str, Any]:
+    return {
+        "offer": v.offer,
+        "speedup": num(v.speedup),
+        "scaling_efficiency": num(v.scaling_efficiency),
+        "net_gain_positive": v.net_gain_positive,
+        "non_compute_share": num(v.non_compute_share),
+        "hours_saved": num(v.hours_saved),
+        "single_benchmark": v.single_benchmark,
+        "multi_benchmark": v.multi_benchmark,
+        "single_index": v.single_index,
+        "multi_index": v.multi_index,
     }
 
 
@@ -104,10 +127,11 @@ def _bill_row(row: BillRow) -> dict[str, Any]:
 class EngineOutput:
     engine_version: str
     thresholds: dict[str, float]
+    currency: str | None
     sizing: Sizing
-    platform: str
-    platform_rule: str
+    platform: PlatformChoice
     benchmark: BenchmarkVerdict
+    pairs: list[BenchmarkVerdict]
     cross_domain: CrossDomain
     options: list[PlacementOption]
     chosen: PlacementOption | None
@@ -125,6 +149,7 @@ class EngineOutput:
         cross = self.cross_domain
         return {
             "engine_version": self.engine_version,
+            "currency": self.currency,
             "thresholds": {k: num(v) for k, v in self.thresholds.items()},
             "sizing": {
                 "estimated_gpu_mem_gb": num(self.sizing.estimated_gpu_mem_gb),
@@ -143,24 +168,19 @@ class EngineOutput:
                     for s in self.sizing.offers
                 ],
             },
-            "platform": self.platform,
-            "platform_rule": self.platform_rule,
-            "benchmark": {
-                "speedup": num(bench.speedup),
-                "scaling_efficiency": num(bench.scaling_efficiency),
-                "net_gain_positive": bench.net_gain_positive,
-                "non_compute_share": num(bench.non_compute_share),
-                "hours_saved": num(bench.hours_saved),
-                "single_benchmark": bench.single_benchmark,
-                "multi_benchmark": bench.multi_benchmark,
-                "single_index": bench.single_index,
-                "multi_index": bench.multi_index,
-            },
+            "platform": self.platform.platform,
+            "platform_rule": self.platform.rule,
+            "delivery": self.platform.delivery,
+            "benchmark": {**_verdict(bench), "pairs": [_verdict(p) for p in self.pairs]},
             "cross_domain": {
                 "eligible": cross.eligible,
                 "exclusions": list(cross.exclusions),
                 "gates": dict(cross.gates),
-                "max_tier": cross.max_tier,
+                "home_domain_only": cross.home_domain_only,
+                "allowed_sites": None
+                if cross.allowed_sites is None
+                else sorted(cross.allowed_sites),
+                "spread_tier": cross.spread_tier,
             },
             "options": [_option(o) for o in self.options],
             "chosen": None

@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from .cross_domain import CrossDomain
+from .cross_domain import CrossDomain, same_domain
 from .findings import Finding, finding
 from .network import Network
-from .schema import KIND_ORDER, SEGMENTS, TIER_RANK, EngineInput, Link, Offer
+from .schema import (
+    KIND_ORDER,
+    MODEL_SPLITTING,
+    SEGMENTS,
+    TIER_RANK,
+    EngineInput,
+    Link,
+    Offer,
+)
 from .sizing import OfferSizing
 
-# Why an option is not feasible, checked in this order; the first that applies is its reason.
+# Why an option is not feasible, checked in this order; `reason` is the first that applies and
+# `reasons` lists them all.
 REASONS = (
-    "exceeds_max_machines",
-    "no_shared_parallelism",
-    "compliance_moves_data",
-    "not_eligible",
-    "tier_not_allowed",
-    "no_link",
+    "pool_too_small",  # SPEC 6.1 capacity: more GPUs than max_machines × gpus_per_machine
+    "no_shared_parallelism",  # SPEC 6.1 R1a: the model must be split, or spread, and cannot be
+    "compliance_site",  # SPEC 6.1 X4: the site is not among the allowed sites
+    "compliance_moves_data",  # SPEC 6.1 X4: the input leg leaves the allowed sites
+    "compliance_moves_results",  # SPEC 6.1 X4 with results_restricted
+    "not_eligible",  # SPEC 6.1: a failed gate or exclusion keeps the task in its home domain
+    "no_link",  # SPEC P: a transfer leg without a recorded link
 )
 
 
@@ -65,8 +76,11 @@ class PlacementOption:
     tier: str
     feasible: bool
     reason: str | None
+    reasons: list[str]
     legs: list[Leg]
+    input_mode: str | None  # SPEC 6.1: staged | streamed for repeated full scans, else None
     gpus: int
+    billed_gpus: int  # SPEC 6.1: whole machines for machine_hour and contract offers
     effective_price: float
     transfer_gb: float
     transfer_hours: float | None
@@ -82,7 +96,7 @@ class PlacementOption:
 
     @property
     def hourly_burn(self) -> float:
-        return self.gpus * self.effective_price
+        return self.billed_gpus * self.effective_price
 
     def segment_hours(self, segment: str) -> float | None:
         if segment == "transfer":
@@ -91,12 +105,21 @@ class PlacementOption:
 
 
 def planned_gpus(inp: EngineInput, offer: Offer, sized: OfferSizing) -> int:
-    """GPUs billed: the task's planned count, else the candidate's machines, else what fits."""
+    """GPUs planned: the task's count; without one (P3 blocks), the candidate's machines, else
+    what fits, so that the figures are still shown."""
     if inp.task.gpus is not None:
         return inp.task.gpus
     if offer.machines is not None:
         return offer.machines * offer.gpus_per_machine
     return sized.machines_needed * offer.gpus_per_machine
+
+
+def billed_gpus(offer: Offer, gpus: int) -> int:
+    """SPEC 6.1: machine_hour and contract offers bill ceil(gpus / gpus_per_machine) whole
+    machines (idle GPUs on the last one are paid); gpu_hour offers bill GPUs."""
+    if offer.billing_basis == "gpu_hour":
+        return gpus
+    return math.ceil(gpus / offer.gpus_per_machine) * offer.gpus_per_machine
 
 
 def offer_price(offer: Offer) -> float:
@@ -109,9 +132,19 @@ def offer_price(offer: Offer) -> float:
     )
 
 
-def _legs(inp: EngineInput, net: Network, site: str) -> list[Leg]:
+def input_mode(inp: EngineInput, site: str) -> str | None:
+    """SPEC 6.1: repeated full scans are staged once at the option's site when it has room for
+    the input as stored (storage_tb blank or ≥ input_gb / 1000), else streamed on every pass."""
     task = inp.task
-    passes = task.data_passes if task.access_pattern == "repeated_full_scan" else 1
+    if task.access_pattern != "repeated_full_scan" or site == task.data_site or task.input_gb <= 0:
+        return None
+    storage = inp.sites[site].storage_tb
+    return "staged" if storage is None or storage * 1000 >= task.input_gb else "streamed"
+
+
+def _legs(inp: EngineInput, net: Network, site: str, mode: str | None) -> list[Leg]:
+    task = inp.task
+    passes = task.data_passes if mode == "streamed" else 1
     plan = (
         ("input", task.data_site, site, task.input_gb * task.compress_ratio * passes),
         ("image", task.home_site, site, task.image_gb),
@@ -153,28 +186,47 @@ def build_option(
         key=TIER_RANK.__getitem__,
     )
     tier = max((tier, net.tier(site, task.result_site)), key=TIER_RANK.__getitem__)
-    legs = _legs(inp, net, site)
+    mode = input_mode(inp, site)
+    legs = _legs(inp, net, site, mode)
     linked = all(leg.link is not None for leg in legs)
+    gpus = planned_gpus(inp, offer, sized)
+    billed = billed_gpus(offer, gpus)
 
     reasons: list[str] = []
-    if offer.max_machines is not None and sized.machines_needed > offer.max_machines:
-        reasons.append("exceeds_max_machines")
-    if not sized.fits_single_machine and not set(task.parallelism) & set(offer.parallelism):
-        reasons.append("no_shared_parallelism")
-    if cross.compliance_restricted and task.data_site != site:
-        reasons.append("compliance_moves_data")  # SPEC X4: the input data may not move
-    if not cross.eligible and kind != "wait_local":
+    if offer.max_machines is not None and (
+        gpus > offer.max_machines * offer.gpus_per_machine
+        or sized.machines_needed > offer.max_machines
+    ):
+        reasons.append("pool_too_small")  # SPEC 6.1 capacity, whatever the coupling
+    shared = set(task.parallelism) & set(offer.parallelism)
+    if (not sized.fits_single_gpu and not shared & MODEL_SPLITTING) or (
+        not sized.fits_single_machine and not shared
+    ):
+        reasons.append("no_shared_parallelism")  # SPEC 6.1 R1a: plain data copies the model
+    allowed = cross.allowed_sites
+    if allowed is not None:
+        # SPEC 6.1 X4: only at an allowed site, the input moving only between allowed sites.
+        if site not in allowed:
+            reasons.append("compliance_site")
+        for leg in legs:
+            if leg.what == "input" and not {leg.from_site, leg.to_site} <= allowed:
+                reasons.append("compliance_moves_data")
+            if (
+                leg.what == "results"
+                and task.results_restricted
+                and not {leg.from_site, leg.to_site} <= allowed
+            ):
+                reasons.append("compliance_moves_results")
+    if cross.home_domain_only and kind != "wait_local" and not _in_home_domain(inp, site, legs):
         reasons.append("not_eligible")
-    if not cross.allows_tier(tier):
-        reasons.append("tier_not_allowed")
     if not linked:
         reasons.append("no_link")
 
-    gpus = planned_gpus(inp, offer, sized)
     price = offer_price(offer)
-    queue_hours = inp.sites[site].queue_hours
+    # SPEC 6.1: boot time counts in the queue segment.
+    queue_hours = inp.sites[site].queue_hours + offer.boot_hours
     compute_hours = task.compute_hours / offer.relative_speed
-    compute_cost = gpus * compute_hours * price
+    compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     transfer_gb = sum(leg.gb for leg in legs)
     if linked:
@@ -193,8 +245,11 @@ def build_option(
         tier=tier,
         feasible=not reasons,
         reason=reasons[0] if reasons else None,
+        reasons=reasons,
         legs=legs,
+        input_mode=mode,
         gpus=gpus,
+        billed_gpus=billed,
         effective_price=price,
         transfer_gb=transfer_gb,
         transfer_hours=transfer_hours,
@@ -211,6 +266,17 @@ def build_option(
     if linked:
         option.within_budget = not over_budget(inp, option)
     return option
+
+
+def _in_home_domain(inp: EngineInput, site: str, legs: list[Leg]) -> bool:
+    """SPEC 6.1 ("留在本地或同域"): the option's site and both ends of every leg lie in
+    home_site's datacenter."""
+    home = inp.sites[inp.task.home_site]
+    codes = {site}
+    for leg in legs:
+        codes.add(leg.from_site)
+        codes.add(leg.to_site)
+    return all(same_domain(inp.sites[code], home) for code in codes)
 
 
 def over_budget(inp: EngineInput, option: PlacementOption) -> list[str]:
@@ -232,20 +298,23 @@ def _tie_key(option: PlacementOption) -> tuple[int, str, str]:
 def choose_option(
     options: list[PlacementOption],
 ) -> tuple[PlacementOption | None, list[Finding]]:
-    """SPEC P: least objective within budget; else the fastest feasible with P1; else P2."""
+    """SPEC 6.1 (budgets guide, they do not veto): the least objective among all feasible
+    options; P1 when none meets every budget; P2 when none is feasible."""
     feasible = [o for o in options if o.feasible]
     if not feasible:
         # SPEC P2: no feasible placement at all.
         return None, [finding("P2", "block", "P2", {"options": len(options)})]
-    within = [o for o in feasible if o.within_budget]
-    if within:
-        return min(within, key=lambda o: (o.objective, *_tie_key(o))), []
-    # SPEC P1: nothing within the latency budget; fall back to the fastest feasible option.
-    chosen = min(feasible, key=lambda o: (o.total_hours, o.objective, *_tie_key(o)))
-    data = {
-        "kind": chosen.kind,
-        "site": chosen.site,
-        "offer": chosen.offer.id,
-        "total_hours": chosen.total_hours,
-    }
-    return chosen, [finding("P1", "warn", "P1", data)]
+    chosen = min(feasible, key=lambda o: (o.objective, *_tie_key(o)))
+    found: list[Finding] = []
+    if not any(o.within_budget for o in feasible):
+        # SPEC 6.1 P1: no feasible option meets every latency budget.
+        found.append(finding("P1", "warn", "P1", {"options": len(feasible)}))
+    return chosen, found
+
+
+def cheapest_within_budget(options: list[PlacementOption]) -> PlacementOption | None:
+    """SPEC 6.1 M3: the feasible option of least total cost that meets every budget."""
+    within = [o for o in options if o.feasible and o.within_budget]
+    if not within:
+        return None
+    return min(within, key=lambda o: (o.total_cost, o.objective, *_tie_key(o)))

@@ -179,10 +179,18 @@ class Reader:
         # Canonical order, so equal sets give equal outputs.
         return tuple(a for a in allowed if a in picked)
 
-    def obj(self, value: Any, field: str) -> dict[str, Any] | None:
+    def obj(
+        self, value: Any, field: str, known: frozenset[str] | None = None
+    ) -> dict[str, Any] | None:
+        """The object at `field`; with `known`, every other key is refused by its path (SPEC 6.2:
+        a typo must never silently change a decision)."""
         if not isinstance(value, dict):
             self.error(field, "must be an object")
             return None
+        if known is not None and not known.issuperset(value):
+            for key in value:
+                if key not in known:
+                    self.error(f"{field}.{key}" if field else str(key), "unknown field")
         return value
 
 

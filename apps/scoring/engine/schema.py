@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENGINE_VERSION = "1.1.0"
+ENGINE_VERSION = "2.0.0"
 
 WORKLOADS = (
     "training",
@@ -19,6 +19,8 @@ WORKLOADS = (
 )
 # SPEC A: workloads sized like inference (weights only).
 INFERENCE_LIKE = frozenset({"inference", "batch_inference", "online_service"})
+# SPEC 6.1: full training and full fine-tuning are sized alike (weights, gradients, Adam state).
+FULL_TRAINING = frozenset({"training", "fine_tuning"})
 # SPEC D1: data-intensive workloads.
 DATA_INTENSIVE = frozenset({"data_processing", "batch_inference", "rendering", "scientific_batch"})
 # SPEC A: bytes per parameter.
@@ -63,6 +65,11 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
 }
 
 
+# SPEC 6.2: size limits of one input, and how many errors one refusal lists.
+MAX_ITEMS = {"sites": 200, "links": 5_000, "offers": 500, "benchmarks": 10_000}
+MAX_ERRORS = 100
+
+
 class EngineInputError(ValueError):
     """Bad engine input; ``errors`` names every offending field at once."""
 
@@ -91,7 +98,8 @@ class Team:
     has_scheduler: bool = False
     can_maintain_scheduler: bool = False
     pain: str = "none"
-    validated_tiers: tuple[str, ...] = ("same_site", "same_datacenter")
+    # SPEC 6.1 rollout order: a new team has validated only same_site.
+    validated_tiers: tuple[str, ...] = ("same_site",)
 
 
 @dataclass(slots=True)
@@ -107,7 +115,7 @@ class Task:
     params_b: float | None = None
     precision: str = "bf16"
     peak_gpu_mem_gb: float | None = None
-    gpus: int | None = None
+    gpus: int | None = None  # None: no planned GPU count (P3)
     parallelism: tuple[str, ...] = ()
     coupling: str = "none"
     input_gb: float = 0.0
@@ -129,6 +137,9 @@ class Task:
     stateful: bool = False
     compliance_restricted: bool = False
     strict_consistency: bool = False
+    # SPEC 6.1 X4: where the restricted data may be processed (empty: the data site's datacenter).
+    allowed_sites: tuple[str, ...] = ()
+    results_restricted: bool = False
     team: Team = field(default_factory=Team)
 
 
@@ -139,6 +150,8 @@ class Site:
     city: str | None = None
     hub: str | None = None
     queue_hours: float = 0.0
+    storage_tb: float | None = None  # None: room is not limited
+    name: str | None = None
 
 
 @dataclass(slots=True)
@@ -171,6 +184,10 @@ class Offer:
     machines: int | None = None
     name: str | None = None
     provider: str | None = None
+    boot_hours: float = 0.0  # SPEC 6.1: time until usable, counted in the queue segment
+    migration_effort_hours: float | None = None  # SPEC 6.1: from the candidate's Q5 answer
+    currency: str | None = None
+    gpu_model: str | None = None
 
 
 @dataclass(slots=True)
@@ -207,3 +224,4 @@ class EngineInput:
     # offer id -> question -> "answered" | "unanswered" (all six present after parsing)
     checklists: dict[str, dict[str, str]]
     thresholds: dict[str, float]
+    currency: str | None = None

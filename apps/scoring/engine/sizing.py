@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from .findings import Finding, finding
-from .schema import BYTES_PER_PARAM, INFERENCE_LIKE, EngineInput
+from .schema import BYTES_PER_PARAM, FULL_TRAINING, INFERENCE_LIKE, MODEL_SPLITTING, EngineInput
 
 # Guards ceil() against float noise such as 2.0000000000000004 GPUs.
 _EPS = 1e-9
@@ -43,10 +43,11 @@ def estimate_gpu_mem_gb(workload: str, params_b: float | None, precision: str) -
     bpp = BYTES_PER_PARAM[precision]
     if workload in INFERENCE_LIKE:
         return params_b * bpp * 1.2
-    if workload == "training":
-        return params_b * 16 * 1.2  # full training, Adam, mixed precision
-    if workload == "fine_tuning":
-        return params_b * (bpp + 0.16) * 1.2  # adapter fine-tuning
+    if workload in FULL_TRAINING:
+        # SPEC A / 6.1: training and full fine-tuning, Adam, mixed precision: 16 bytes per param.
+        return params_b * 16 * 1.2
+    if workload == "adapter_tuning":
+        return params_b * (bpp + 0.16) * 1.2  # SPEC 6.1: LoRA/QLoRA (v1's "fine_tuning")
     return None
 
 
@@ -74,7 +75,8 @@ def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
         mem, source = formula, "estimate"
     else:
         mem, source = None, "none"
-    splittable = "tensor" in task.parallelism or "pipeline" in task.parallelism
+    # SPEC 6.1: tensor, pipeline and sharded (FSDP, ZeRO-3) split one model over GPUs.
+    splittable = not MODEL_SPLITTING.isdisjoint(task.parallelism)
 
     rows: list[OfferSizing] = []
     for offer in inp.offers:

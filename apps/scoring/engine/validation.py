@@ -14,6 +14,8 @@ from .schema import (
     CADENCES,
     COUPLINGS,
     DEFAULT_THRESHOLDS,
+    MAX_ERRORS,
+    MAX_ITEMS,
     OFFER_KINDS,
     PAINS,
     PARALLELISM,
@@ -31,11 +33,69 @@ from .schema import (
     Team,
 )
 
+# SPEC 6.2: the fields each object may carry; anything else is an error naming its path.
+TOP_FIELDS = frozenset(
+    {"task", "sites", "links", "offers", "benchmarks", "checklists", "thresholds", "currency"}
+)
+TASK_FIELDS = frozenset(
+    {
+        "name", "workload", "cadence", "runs_per_quarter", "params_b", "precision",
+        "peak_gpu_mem_gb", "gpus", "parallelism", "coupling", "input_gb", "result_gb",
+        "compress_ratio", "image_gb", "access_pattern", "data_passes", "compute_hours",
+        "resumable", "resume_verified", "env_aligned", "interruption_cost_hours",
+        "latency_budget_hours", "delay_cost_per_hour", "env_simple", "image_packaged",
+        "offsite_allowed", "low_latency_online", "stateful", "compliance_restricted",
+        "strict_consistency", "allowed_sites", "results_restricted", "team", "home_site",
+        "data_site", "result_site",
+    }
+)  # fmt: skip
+TEAM_FIELDS = frozenset(
+    {"has_machines", "has_scheduler", "can_maintain_scheduler", "pain", "validated_tiers"}
+)
+BUDGET_FIELDS = frozenset({"transfer", "queue", "compute"})
+SITE_FIELDS = frozenset({"code", "name", "datacenter", "city", "hub", "queue_hours", "storage_tb"})
+LINK_FIELDS = frozenset(
+    {"from", "to", "bandwidth_gbps", "rtt_ms", "price_per_gb", "buffer", "reserved", "reservable"}
+)
+OFFER_FIELDS = frozenset(
+    {
+        "id", "name", "provider", "kind", "site", "gpu_model", "gpu_mem_gb", "gpus_per_machine",
+        "max_machines", "billing_basis", "price", "contract_hours", "expected_utilization",
+        "scheduling_fee_pct", "parallelism", "relative_speed", "machines", "boot_hours",
+        "migration_effort_hours", "currency",
+    }
+)  # fmt: skip
+BENCHMARK_FIELDS = frozenset(
+    {
+        "id", "kind", "offer", "nodes", "gpus_per_node", "e2e_hours", "compute_hours",
+        "comm_hours", "peak_gpu_mem_gb", "failure_reruns", "hours_lost_per_rerun",
+        "migration_effort_hours", "cost", "tier", "succeeded",
+    }
+)  # fmt: skip
+ANSWER_FIELDS = frozenset(QUESTIONS)
+
+
+def _currency(r: Reader, data: dict[str, Any], path: str) -> str | None:
+    """SPEC 6.2: an ISO 4217 code (three capital letters), or absent."""
+    code = data.get("currency")
+    if code is None:
+        return None
+    if not (
+        isinstance(code, str)
+        and len(code) == 3
+        and code.isascii()
+        and code.isalpha()
+        and code.isupper()
+    ):
+        r.error(f"{path}.currency" if path else "currency", "must be an ISO 4217 code like CNY")
+        return None
+    return str.__str__(code)
+
 
 def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
     if raw is None or raw is MISSING:
         return LatencyBudget()
-    data = r.obj(raw, path)
+    data = r.obj(raw, path, BUDGET_FIELDS)
     if data is None:
         return LatencyBudget()
     return LatencyBudget(
@@ -48,12 +108,10 @@ def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
 def _parse_team(r: Reader, raw: Any, path: str) -> Team:
     if raw is None or raw is MISSING:
         return Team()
-    data = r.obj(raw, path)
+    data = r.obj(raw, path, TEAM_FIELDS)
     if data is None:
         return Team()
-    tiers = r.choices(
-        data, "validated_tiers", path, TIERS, default=("same_site", "same_datacenter")
-    )
+    tiers = r.choices(data, "validated_tiers", path, TIERS, default=("same_site",))
     if "same_site" not in tiers:
         tiers = ("same_site", *tiers)  # same_site is always validated
     return Team(
@@ -70,9 +128,18 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
     if raw is MISSING or raw is None:
         r.error(p, "is required")
         return None
-    t = r.obj(raw, p)
+    t = r.obj(raw, p, TASK_FIELDS)
     if t is None:
         return None
+    allowed = _site_list(r, t, "allowed_sites", p, site_codes)
+    # SPEC 6.1: compute hours are measured on a GPU count, so the key is required; an explicit
+    # null (a stored profile without it) is evaluated and blocked by P3.
+    if "gpus" not in t:
+        r.error(
+            f"{p}.gpus",
+            "is required: the planned GPU count compute_hours is measured on "
+            "(null when unknown, which blocks with P3)",
+        )
     home = r.text(t, "home_site", p, required=True)
     # A blank data or result site means "same as home", as a web form would send it.
     data_site = r.text(t, "data_site", p) or None
@@ -113,11 +180,32 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
         stateful=r.boolean(t, "stateful", p),
         compliance_restricted=r.boolean(t, "compliance_restricted", p),
         strict_consistency=r.boolean(t, "strict_consistency", p),
+        allowed_sites=allowed,
+        results_restricted=r.boolean(t, "results_restricted", p),
         team=_parse_team(r, t.get("team", MISSING), f"{p}.team"),
         home_site=home or "",
         data_site=data_site or home or "",
         result_site=result_site or home or "",
     )
+
+
+def _site_list(
+    r: Reader, data: dict[str, Any], key: str, path: str, site_codes: set[str]
+) -> tuple[str, ...]:
+    raw = data.get(key, MISSING)
+    if raw is MISSING or raw is None:
+        return ()
+    field = f"{path}.{key}"
+    if not isinstance(raw, (list, tuple)):
+        r.error(field, "must be a list of site codes")
+        return ()
+    codes: list[str] = []
+    for i, code in enumerate(raw):
+        if not isinstance(code, str) or code not in site_codes:
+            r.error(f"{field}[{i}]", f"unknown site {code!r}")
+        elif code not in codes:
+            codes.append(str.__str__(code))
+    return tuple(sorted(codes))
 
 
 def _list(r: Reader, data: dict[str, Any], key: str) -> list[Any]:
@@ -127,6 +215,11 @@ def _list(r: Reader, data: dict[str, Any], key: str) -> list[Any]:
     if not isinstance(raw, (list, tuple)):
         r.error(key, "must be a list")
         return []
+    limit = MAX_ITEMS[key]
+    if len(raw) > limit:
+        # SPEC 6.2: refuse oversized lists whole, without reading their items.
+        r.error(key, f"at most {limit} items (got {len(raw)})")
+        return []
     return raw
 
 
@@ -134,12 +227,14 @@ def _parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
     sites: dict[str, Site] = {}
     for i, raw in enumerate(items):
         p = f"sites[{i}]"
-        s = r.obj(raw, p)
+        s = r.obj(raw, p, SITE_FIELDS)
         if s is None:
             continue
         code = r.text(s, "code", p, required=True)
         site = Site(
             code=code or "",
+            name=r.text(s, "name", p),
+            storage_tb=r.number(s, "storage_tb", p, nullable=True),
             datacenter=r.text(s, "datacenter", p),
             city=r.text(s, "city", p),
             hub=r.text(s, "hub", p),
@@ -159,7 +254,7 @@ def _parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Lin
     seen: set[tuple[str, str]] = set()
     for i, raw in enumerate(items):
         p = f"links[{i}]"
-        d = r.obj(raw, p)
+        d = r.obj(raw, p, LINK_FIELDS)
         if d is None:
             continue
         ends = []
@@ -190,14 +285,27 @@ def _parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Lin
     return tuple(links)
 
 
-def _parse_offers(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Offer, ...]:
+def _parse_offers(
+    r: Reader, items: list[Any], site_codes: set[str], currency: str | None
+) -> tuple[Offer, ...]:
     offers: list[Offer] = []
     ids: set[str] = set()
     for i, raw in enumerate(items):
         p = f"offers[{i}]"
-        d = r.obj(raw, p)
+        d = r.obj(raw, p, OFFER_FIELDS)
         if d is None:
             continue
+        own_currency = _currency(r, d, p)
+        if own_currency is not None:
+            if currency is None:
+                currency = own_currency  # without a top-level currency the first offer sets it
+            elif own_currency != currency:
+                # SPEC 6.2: no conversion is guessed.
+                r.error(
+                    f"{p}.currency",
+                    f"'{own_currency}' differs from the input's currency "
+                    f"'{currency}' (no conversion)",
+                )
         oid = offer_id(d.get("id", MISSING), f"{p}.id", r)
         if oid is not None:
             if oid in ids:
@@ -229,6 +337,10 @@ def _parse_offers(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Of
                 machines=r.number(d, "machines", p, nullable=True, minimum=1, integer=True),
                 name=r.text(d, "name", p),
                 provider=r.text(d, "provider", p),
+                boot_hours=r.number(d, "boot_hours", p, default=0.0),
+                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True),
+                currency=own_currency,
+                gpu_model=r.text(d, "gpu_model", p),
             )
         )
     return tuple(offers)
@@ -238,7 +350,7 @@ def _parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple
     records: list[Benchmark] = []
     for i, raw in enumerate(items):
         p = f"benchmarks[{i}]"
-        d = r.obj(raw, p)
+        d = r.obj(raw, p, BENCHMARK_FIELDS)
         if d is None:
             continue
         kind = r.choice(d, "kind", p, BENCHMARK_KINDS)
@@ -297,7 +409,7 @@ def _parse_checklists(r: Reader, raw: Any, offer_ids: set[str]) -> dict[str, dic
         if key not in offer_ids:
             r.error(p, f"unknown offer '{key}'")
             continue
-        values = r.obj(answers, p)
+        values = r.obj(answers, p, ANSWER_FIELDS)
         if values is None:
             continue
         parsed: dict[str, str] = {}
@@ -324,7 +436,7 @@ def _parse_thresholds(r: Reader, raw: Any) -> dict[str, float]:
             continue
         if key == "headroom":
             value = r.number(data, key, p, above=0.0, maximum=1.0)
-        elif key in ("near_capacity_band", "network_cost_share"):
+        elif key in ("near_capacity_band", "network_cost_share", "scaling_efficiency_min"):
             value = r.number(data, key, p, maximum=1.0)
         else:
             value = r.number(data, key, p)
@@ -340,17 +452,24 @@ def parse_input(data: Any) -> EngineInput:
     if not isinstance(data, dict):
         raise EngineInputError([{"field": "", "message": "input must be a JSON object"}])
     r = Reader()
+    r.obj(data, "", TOP_FIELDS)
+    currency = _currency(r, data, "")
     sites = _parse_sites(r, _list(r, data, "sites"))
     codes = set(sites)
     task = _parse_task(r, data.get("task", MISSING), codes)
     links = _parse_links(r, _list(r, data, "links"), codes)
-    offers = _parse_offers(r, _list(r, data, "offers"), codes)
+    offers = _parse_offers(r, _list(r, data, "offers"), codes, currency)
     offer_ids = {o.id for o in offers if o.id}
     benchmarks = _parse_benchmarks(r, _list(r, data, "benchmarks"), offer_ids)
     checklists = _parse_checklists(r, data.get("checklists", MISSING), offer_ids)
     thresholds = _parse_thresholds(r, data.get("thresholds", MISSING))
     if r.errors or task is None:
-        raise EngineInputError(r.errors)
+        errors = r.errors
+        if len(errors) > MAX_ERRORS:
+            # SPEC 6.2: at most 100 errors, then how many more there were.
+            more = len(errors) - MAX_ERRORS
+            errors = [*errors[:MAX_ERRORS], {"field": "", "message": f"… and {more} more"}]
+        raise EngineInputError(errors or [{"field": "task", "message": "is required"}])
     return EngineInput(
         task=task,
         sites=sites,
@@ -359,4 +478,5 @@ def parse_input(data: Any) -> EngineInput:
         benchmarks=benchmarks,
         checklists=checklists,
         thresholds=thresholds,
+        currency=currency,
     )

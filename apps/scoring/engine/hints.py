@@ -1,0 +1,78 @@
+"""Placement hints that read the options: D2 (where to stage repeated full scans) and K2 (which
+pools together would hold a job that no single pool holds)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .cross_domain import CrossDomain
+from .findings import Finding, finding
+from .network import Network
+from .placement import PlacementOption
+from .schema import TIER_RANK, EngineInput
+
+# K2 names at most this many sets, and looks at sets of at most this many pools.
+K2_SETS = 3
+K2_MAX_POOLS = 4
+# Combinations examined before K2 gives up looking for more sets (500 offers stay fast).
+K2_BUDGET = 20_000
+
+
+def staging_hint(
+    inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption | None
+) -> list[Finding]:
+    """SPEC 6.1 D2: repeated full scans are staged once next to the compute when there is room;
+    when no site has room, moving compute does not pay."""
+    task = inp.task
+    if task.access_pattern != "repeated_full_scan":
+        return []
+    staged = [o for o in options if o.input_mode == "staged"]
+    streamed = [o for o in options if o.input_mode == "streamed"]
+    if staged:
+        at = chosen if chosen is not None and chosen.input_mode == "staged" else staged[0]
+        data = {"data_passes": task.data_passes, "input_gb": task.input_gb, "site": at.site}
+        return [finding("D2", "info", "D2.staged", data)]
+    if streamed:
+        return [finding("D2", "info", "D2.no_room", {"data_passes": task.data_passes})]
+    # Nothing moves the input (every option runs next to the data): the v1 advice stands.
+    return [finding("D2", "info", "D2", {"data_passes": task.data_passes})]
+
+
+def spread_hint(
+    inp: EngineInput, net: Network, cross: CrossDomain, options: list[PlacementOption]
+) -> list[Finding]:
+    """SPEC 6.1 K2: when every candidate pool is too small for the job, name the sets of pools
+    within the allowed spread tier whose GPUs together would hold it (fewest pools first).
+    The engine does not cost spread plans; a tightly coupled job is never spread."""
+    if not options or any(o.reason != "pool_too_small" for o in options):
+        return []
+    if inp.task.coupling == "tight":
+        return []
+    need = max(o.gpus for o in options)
+    pools = sorted(
+        options,
+        key=lambda o: (-(o.offer.max_machines or 0) * o.offer.gpus_per_machine, o.offer.id),
+    )
+    limit = TIER_RANK[cross.spread_tier]
+    examined = 0
+    found: list[tuple[PlacementOption, ...]] = []
+    for size in range(2, min(K2_MAX_POOLS, len(pools)) + 1):
+        for group in combinations(pools, size):
+            examined += 1
+            if examined > K2_BUDGET or len(found) >= K2_SETS:
+                break
+            capacity = sum((o.offer.max_machines or 0) * o.offer.gpus_per_machine for o in group)
+            ids = {id(o) for o in group}
+            if capacity < need or any({id(o) for o in smaller} <= ids for smaller in found):
+                continue  # too small, or a named set plus a pool it does not need
+            if all(TIER_RANK[net.tier(a.site, b.site)] <= limit for a, b in combinations(group, 2)):
+                found.append(group)
+    if not found:
+        return []
+    data = {
+        "gpus": need,
+        "tier": cross.spread_tier,
+        "sets": [[o.offer.id for o in group] for group in found],
+        "pools": [" + ".join(o.offer.name or o.offer.id for o in group) for group in found],
+    }
+    return [finding("K2", "info", "K2", data)]
