@@ -148,13 +148,15 @@ def _benchmarks(count: int, offers: list[dict[str, Any]]) -> list[dict[str, Any]
 
 
 def build_input(n_offers: int, n_sites: int, n_benchmarks: int) -> dict[str, Any]:
-    """An input both engines accept: 1.1.0's fields only, plus task.gpus (2.0 requires it)."""
+    """An input both engines accept and read alike: 1.1.0's fields only, plus task.gpus (2.0
+    requires it); workload `training` (`fine_tuning` changed meaning in 2.0) and the validated
+    tiers spelled out (the web input always carries them; the default changed in 2.0)."""
     sites = _sites(n_sites)
     offers = _offers(n_offers, sites)
     return {
         "task": {
             "name": "bench",
-            "workload": "fine_tuning",
+            "workload": "training",
             "cadence": "recurring",
             "runs_per_quarter": 3,
             "params_b": 13,
@@ -174,7 +176,12 @@ def build_input(n_offers: int, n_sites: int, n_benchmarks: int) -> dict[str, Any
             "env_simple": True,
             "image_packaged": True,
             "offsite_allowed": True,
-            "team": {"has_machines": True, "has_scheduler": True, "pain": "slow"},
+            "team": {
+                "has_machines": True,
+                "has_scheduler": True,
+                "pain": "slow",
+                "validated_tiers": ["same_site", "same_datacenter"],
+            },
             "home_site": sites[0]["code"],
             "data_site": sites[1 % n_sites]["code"],
             "result_site": sites[0]["code"],

@@ -41,15 +41,6 @@ class BenchmarkVerdict:
     multi_index: int | None = None
 
 
-def _fastest(records: list[Benchmark]) -> Benchmark | None:
-    # Ties keep the first record in input order.
-    best: Benchmark | None = None
-    for record in records:
-        if best is None or record.e2e_hours < best.e2e_hours:
-            best = record
-    return best
-
-
 def _id_order(offer_id: str) -> tuple[int, int, str]:
     # "Lowest id": numerically for numeric ids (as the database gives them), else by text.
     return (0, int(offer_id), "") if offer_id.isdigit() else (1, 0, offer_id)
@@ -58,19 +49,22 @@ def _id_order(offer_id: str) -> tuple[int, int, str]:
 def find_pairs(inp: EngineInput) -> list[BenchmarkPair]:
     """SPEC 6.1: one like-for-like pair per offer with both kinds of run, in offer input order.
     Runs on different hardware are never divided by each other."""
-    timed: dict[str, list[Benchmark]] = {}
+    fastest: dict[tuple[str, str], Benchmark] = {}  # (offer, kind) → fastest run
+    runs: dict[str, int] = {}
     for b in inp.benchmarks:
-        if b.kind in ("single", "multi") and b.offer is not None:
-            timed.setdefault(b.offer, []).append(b)
+        if (b.kind == "single" or b.kind == "multi") and b.offer is not None:
+            runs[b.offer] = runs.get(b.offer, 0) + 1
+            key = (b.offer, b.kind)
+            best = fastest.get(key)
+            if best is None or b.e2e_hours < best.e2e_hours:  # ties keep the first in order
+                fastest[key] = b
     pairs: list[BenchmarkPair] = []
     for offer in inp.offers:
-        runs = timed.get(offer.id)
-        if not runs:
-            continue
-        single = _fastest([b for b in runs if b.kind == "single"])
-        multi = _fastest([b for b in runs if b.kind == "multi"])
-        if single is not None and multi is not None:
-            pairs.append(BenchmarkPair(offer.id, single, multi, len(runs)))
+        if offer.id in runs:
+            single = fastest.get((offer.id, "single"))
+            multi = fastest.get((offer.id, "multi"))
+            if single is not None and multi is not None:
+                pairs.append(BenchmarkPair(offer.id, single, multi, runs[offer.id]))
     return pairs
 
 
@@ -116,11 +110,13 @@ def rerun_loss_eats_gain(pair: BenchmarkPair) -> bool:
 
 
 def judge_benchmarks(
-    inp: EngineInput, pair: BenchmarkPair | None
+    inp: EngineInput, pair: BenchmarkPair | None, verdict: BenchmarkVerdict | None = None
 ) -> tuple[BenchmarkVerdict, list[Finding]]:
+    """SPEC B1–B3 on the reported pair (its verdict may be passed in when already computed)."""
     if pair is None:
         return BenchmarkVerdict(), []
-    verdict = pair_verdict(pair)
+    if verdict is None:
+        verdict = pair_verdict(pair)
     single, multi = pair.single, pair.multi
     speedup, gain, hours_saved = verdict.speedup, verdict.net_gain_positive, verdict.hours_saved
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .findings import Finding, finding
 from .placement import PlacementOption
-from .schema import EngineInput, Offer
+from .schema import EngineInput
 
 
 @dataclass(slots=True)
@@ -34,26 +34,19 @@ def _ranks(values: dict[str, float]) -> dict[str, int]:
     return {key: first[value] for key, value in values.items()}
 
 
-def migration_effort(inp: EngineInput, offer: Offer) -> float | None:
-    """SPEC 6.1: the candidate's Q5 effort, else the largest of its pilot migration records."""
-    if offer.migration_effort_hours is not None:
-        return offer.migration_effort_hours
-    pilots = [
-        b.migration_effort_hours
-        for b in inp.benchmarks
-        if b.kind == "pilot_migration" and b.offer == offer.id and b.migration_effort_hours
-    ]
-    return max(pilots) if pilots else None
-
-
 def total_bill(
     inp: EngineInput, options: list[PlacementOption]
 ) -> tuple[list[BillRow], list[Finding]]:
     task = inp.task
     reruns: dict[str, float] = {}
+    pilot_effort: dict[str, float] = {}
     for b in inp.benchmarks:
         if b.offer is not None:
             reruns[b.offer] = reruns.get(b.offer, 0.0) + b.failure_reruns * b.hours_lost_per_rerun
+            if b.kind == "pilot_migration" and b.migration_effort_hours:
+                pilot_effort[b.offer] = max(
+                    pilot_effort.get(b.offer, 0.0), b.migration_effort_hours
+                )
     # SPEC 6.1: the migration cost is spread over the runs it serves (a year of a recurring job).
     runs = (
         1.0
@@ -66,7 +59,10 @@ def total_bill(
         oid = option.offer.id
         # SPEC T: expected rerun loss = reruns × hours lost × hourly burn (billed GPUs × price).
         rerun_loss = reruns.get(oid, 0.0) * option.hourly_burn
-        effort = migration_effort(inp, option.offer)
+        # SPEC 6.1: the candidate's Q5 effort, else the largest of its pilot migration records.
+        effort = option.offer.migration_effort_hours
+        if effort is None:
+            effort = pilot_effort.get(oid)
         migration = (effort or 0.0) * hour_cost / runs
         total = None
         if option.transfer_cost is not None:

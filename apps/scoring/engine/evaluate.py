@@ -11,7 +11,7 @@ from .bench_verdicts import find_pairs, judge_benchmarks, pair_verdict, reported
 from .bill import total_bill
 from .checklist import checklist_gates
 from .cross_domain import judge_cross_domain
-from .findings import finding, name_offers, ordered
+from .findings import finding, ordered, render_messages
 from .hints import spread_hint, staging_hint
 from .indicators import indicators
 from .network import Network
@@ -33,8 +33,10 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
     found += cross.findings
 
     net = Network(inp.sites, inp.links)
+    plans: dict = {}
     options = [
-        build_option(inp, net, cross, offer, sizing.by_offer[offer.id]) for offer in inp.offers
+        build_option(inp, net, cross, offer, sizing.by_offer[offer.id], plans)
+        for offer in inp.offers
     ]
     chosen, more = choose_option(options)
     found += more
@@ -49,7 +51,8 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
     pair = reported_pair(pairs, chosen.offer.id if chosen is not None else None)
     platform, more = choose_platform(inp, sizing, pair, chosen)
     found += more
-    verdict, more = judge_benchmarks(inp, pair)
+    verdicts = [pair_verdict(p) for p in pairs]
+    verdict, more = judge_benchmarks(inp, pair, verdicts[pairs.index(pair)] if pair else None)
     found += more
 
     metrics, more = indicators(inp, options, chosen)
@@ -66,14 +69,14 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
         sizing=sizing,
         platform=platform,
         benchmark=verdict,
-        pairs=[pair_verdict(p) for p in pairs],
+        pairs=verdicts,
         cross_domain=cross,
         options=options,
         chosen=chosen,
         metrics=metrics,
         readiness=readiness,
         checklists=gates,
-        findings=ordered(name_offers(found, {o.id: o.name for o in inp.offers if o.name})),
+        findings=ordered(render_messages(found, {o.id: o.name for o in inp.offers if o.name})),
         bill=bill,
         offer_ids=[o.id for o in inp.offers],
     )

@@ -65,25 +65,24 @@ class Finding:
     key: str
     data: dict[str, Any]
     offer: str | None
-    message: str
-    message_zh: str
+    message: str = ""  # both languages are rendered once, by render_messages()
+    message_zh: str = ""
 
 
 def finding(
     rule: str, severity: str, key: str, data: dict[str, Any], offer: str | None = None
 ) -> Finding:
-    message, message_zh = render(key, data)
-    return Finding(rule, severity, key, data, offer, message, message_zh)
+    return Finding(rule, severity, key, data, offer)
 
 
-def name_offers(findings: list[Finding], names: dict[str, str]) -> list[Finding]:
-    """Show offers by name in messages ("H100 on demand (#4)"); `data["offer"]` stays the id."""
+def render_messages(findings: list[Finding], names: dict[str, str]) -> list[Finding]:
+    """Render every message once, in both languages, showing offers by name ("H100 on demand
+    (#4)"); `data["offer"]` stays the id."""
     for f in findings:
         offer_id = f.data.get("offer")
         name = names.get(offer_id) if type(offer_id) is str else None
-        if name:
-            shown = dict(f.data, offer=f"{name} (#{offer_id})")
-            f.message, f.message_zh = render(f.key, shown)
+        shown = dict(f.data, offer=f"{name} (#{offer_id})") if name else f.data
+        f.message, f.message_zh = render(f.key, shown)
     return findings
 
 

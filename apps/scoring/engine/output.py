@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import isfinite
 from typing import Any
 
 from .bench_verdicts import BenchmarkVerdict
@@ -21,7 +20,12 @@ from .sizing import Sizing
 
 def num(value: float | None) -> float | None:
     """Money and hours: 6 decimals, never NaN or infinity, never -0.0."""
-    if value is None or not isfinite(value):
+    if value is None:
+        return None
+    if value == 0:
+        return 0.0  # the commonest figure (no fee, no transfer), and never -0.0
+    # x - x is 0.0 for every finite float and NaN for NaN and ±infinity.
+    if value - value != 0:
         return None
     return round(value, 6) + 0.0
 
@@ -66,7 +70,7 @@ def _option(o: PlacementOption) -> dict[str, Any]:
         "compute_hours": num(o.compute_hours),
         "total_hours": num(o.total_hours),
         "gpus": o.gpus,
-        "boot_hours": num(o.offer.boot_hours),
+        "boot_hours": o.offer.boot_hours,  # an input, finite and ≥ 0 after validation
         "billed_gpus": o.billed_gpus,
         "effective_price": num(o.effective_price),
         "compute_cost": num(o.compute_cost),
@@ -150,7 +154,8 @@ class EngineOutput:
         return {
             "engine_version": self.engine_version,
             "currency": self.currency,
-            "thresholds": {k: num(v) for k, v in self.thresholds.items()},
+            # Inputs (or defaults), finite and in range after validation: shown as given.
+            "thresholds": dict(self.thresholds),
             "sizing": {
                 "estimated_gpu_mem_gb": num(self.sizing.estimated_gpu_mem_gb),
                 "source": self.sizing.source,

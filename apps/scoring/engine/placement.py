@@ -169,11 +169,24 @@ def _legs(inp: EngineInput, net: Network, site: str, mode: str | None) -> list[L
     return legs
 
 
-def build_option(
-    inp: EngineInput, net: Network, cross: CrossDomain, offer: Offer, sized: OfferSizing
-) -> PlacementOption:
+@dataclass(slots=True)
+class SitePlan:
+    """What running at one site means, the same for every offer there: worked out once per site
+    and evaluation."""
+
+    kind: str
+    tier: str
+    input_mode: str | None
+    legs: list[Leg]
+    linked: bool
+    reasons: list[str]  # the site's own reasons (compliance, eligibility, links), in REASONS order
+    transfer_gb: float
+    transfer_hours: float | None
+    transfer_cost: float | None
+
+
+def site_plan(inp: EngineInput, net: Network, cross: CrossDomain, site: str) -> SitePlan:
     task = inp.task
-    site = offer.site
     # SPEC P: kind by where the offer sits.
     if site == task.home_site:
         kind = "wait_local"
@@ -181,28 +194,20 @@ def build_option(
         kind = "move_compute"
     else:
         kind = "move_data"
+    # SPEC P: the widest of the tiers between the site and the data, home and result sites.
     tier = max(
-        (net.tier(site, task.data_site), net.tier(site, task.home_site)),
+        (
+            net.tier(site, task.data_site),
+            net.tier(site, task.home_site),
+            net.tier(site, task.result_site),
+        ),
         key=TIER_RANK.__getitem__,
     )
-    tier = max((tier, net.tier(site, task.result_site)), key=TIER_RANK.__getitem__)
     mode = input_mode(inp, site)
     legs = _legs(inp, net, site, mode)
     linked = all(leg.link is not None for leg in legs)
-    gpus = planned_gpus(inp, offer, sized)
-    billed = billed_gpus(offer, gpus)
 
     reasons: list[str] = []
-    if offer.max_machines is not None and (
-        gpus > offer.max_machines * offer.gpus_per_machine
-        or sized.machines_needed > offer.max_machines
-    ):
-        reasons.append("pool_too_small")  # SPEC 6.1 capacity, whatever the coupling
-    shared = set(task.parallelism) & set(offer.parallelism)
-    if (not sized.fits_single_gpu and not shared & MODEL_SPLITTING) or (
-        not sized.fits_single_machine and not shared
-    ):
-        reasons.append("no_shared_parallelism")  # SPEC 6.1 R1a: plain data copies the model
     allowed = cross.allowed_sites
     if allowed is not None:
         # SPEC 6.1 X4: only at an allowed site, the input moving only between allowed sites.
@@ -222,36 +227,82 @@ def build_option(
     if not linked:
         reasons.append("no_link")
 
+    transfer_hours = transfer_cost = None
+    if linked:
+        transfer_hours = sum(leg.hours for leg in legs if leg.hours is not None)
+        transfer_cost = sum(leg.cost for leg in legs if leg.cost is not None)
+    return SitePlan(
+        kind,
+        tier,
+        mode,
+        legs,
+        linked,
+        reasons,
+        sum(leg.gb for leg in legs),
+        transfer_hours,
+        transfer_cost,
+    )
+
+
+def build_option(
+    inp: EngineInput,
+    net: Network,
+    cross: CrossDomain,
+    offer: Offer,
+    sized: OfferSizing,
+    plans: dict[str, SitePlan] | None = None,
+) -> PlacementOption:
+    task = inp.task
+    site = offer.site
+    plans = {} if plans is None else plans
+    plan = plans.get(site)
+    if plan is None:
+        plan = plans[site] = site_plan(inp, net, cross, site)
+    gpus = planned_gpus(inp, offer, sized)
+    billed = billed_gpus(offer, gpus)
+
+    reasons: list[str] = []
+    if offer.max_machines is not None and (
+        gpus > offer.max_machines * offer.gpus_per_machine
+        or sized.machines_needed > offer.max_machines
+    ):
+        reasons.append("pool_too_small")  # SPEC 6.1 capacity, whatever the coupling
+    shared = set(task.parallelism).intersection(offer.parallelism)
+    if (not sized.fits_single_gpu and shared.isdisjoint(MODEL_SPLITTING)) or (
+        not sized.fits_single_machine and not shared
+    ):
+        reasons.append("no_shared_parallelism")  # SPEC 6.1 R1a: plain data copies the model
+    reasons += plan.reasons
+
     price = offer_price(offer)
     # SPEC 6.1: boot time counts in the queue segment.
     queue_hours = inp.sites[site].queue_hours + offer.boot_hours
     compute_hours = task.compute_hours / offer.relative_speed
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
-    transfer_gb = sum(leg.gb for leg in legs)
-    if linked:
-        transfer_hours: float | None = sum(leg.hours for leg in legs if leg.hours is not None)
-        transfer_cost: float | None = sum(leg.cost for leg in legs if leg.cost is not None)
+    transfer_hours = plan.transfer_hours
+    transfer_cost = plan.transfer_cost
+    if transfer_hours is not None and transfer_cost is not None:
         total_hours: float | None = transfer_hours + queue_hours + compute_hours
         total_cost: float | None = compute_cost + scheduling_cost + transfer_cost
         objective: float | None = total_cost + task.delay_cost_per_hour * total_hours
     else:
         # Unknown transfer: the sums are unknown too, never guessed.
-        transfer_hours = transfer_cost = total_hours = total_cost = objective = None
+        total_hours = total_cost = objective = None
     option = PlacementOption(
-        kind=kind,
+        kind=plan.kind,
         site=site,
         offer=offer,
-        tier=tier,
+        tier=plan.tier,
         feasible=not reasons,
         reason=reasons[0] if reasons else None,
         reasons=reasons,
-        legs=legs,
-        input_mode=mode,
+        legs=plan.legs,
+        input_mode=plan.input_mode,
         gpus=gpus,
         billed_gpus=billed,
         effective_price=price,
-        transfer_gb=transfer_gb,
+        transfer_gb=plan.transfer_gb,
         transfer_hours=transfer_hours,
         queue_hours=queue_hours,
         compute_hours=compute_hours,
@@ -263,7 +314,7 @@ def build_option(
         objective=objective,
         within_budget=None,
     )
-    if linked:
+    if plan.linked:
         option.within_budget = not over_budget(inp, option)
     return option
 

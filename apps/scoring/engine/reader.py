@@ -44,6 +44,13 @@ class Reader:
         integer: bool = False,
     ) -> Any:
         value = obj.get(key)
+        if value is None:  # absent or null: the commonest case for optional fields
+            if nullable:
+                return None if default is MISSING else default
+            if default is not MISSING:
+                return default
+            self.error(f"{path}.{key}", "is required")
+            return None
         kind = type(value)
         if kind is not float and kind is not int and kind is not bool:
             value = _plain_number(value)
@@ -68,13 +75,6 @@ class Reader:
                 ):
                     return value
             return self._out_of_range(value, key, path, minimum, above, maximum)
-        if value is None:
-            if nullable:
-                return None if default is MISSING else default
-            if default is not MISSING:
-                return default
-            self.error(f"{path}.{key}", "is required")
-            return None
         return self._bad_number(value, key, path, integer)
 
     def _bad_number(self, value: Any, key: str, path: str, integer: bool) -> None:
@@ -109,8 +109,8 @@ class Reader:
         return None
 
     def boolean(self, obj: dict[str, Any], key: str, path: str, default: bool = False) -> bool:
-        value = obj.get(key, MISSING)
-        if value is MISSING or value is None:
+        value = obj.get(key)
+        if value is None:
             return default
         if type(value) is not bool:
             self.error(f"{path}.{key}", "must be true or false")
@@ -128,6 +128,8 @@ class Reader:
         nullable: bool = False,
     ) -> Any:
         value = obj.get(key, MISSING)
+        if type(value) is str and value in allowed:
+            return value  # fast path: a plain str that is one of the choices
         field = f"{path}.{key}"
         absent, fallback = self._absent(value, field, default, nullable)
         if absent:
@@ -140,9 +142,11 @@ class Reader:
     def text(
         self, obj: dict[str, Any], key: str, path: str, *, required: bool = False
     ) -> str | None:
-        value = obj.get(key, MISSING)
+        value = obj.get(key)
+        if type(value) is str and (not required or value.strip()):
+            return value  # fast path: a plain, non-blank str
         field = f"{path}.{key}"
-        if value is MISSING or value is None:
+        if value is None:
             if required:
                 self.error(field, "is required")
             return None
@@ -163,10 +167,10 @@ class Reader:
         allowed: tuple[str, ...],
         default: tuple[str, ...] = (),
     ) -> tuple[str, ...]:
-        value = obj.get(key, MISSING)
-        field = f"{path}.{key}"
-        if value is MISSING or value is None:
+        value = obj.get(key)
+        if value is None:
             return default
+        field = f"{path}.{key}"
         if not isinstance(value, (list, tuple)):
             self.error(field, f"must be a list of {', '.join(allowed)}")
             return default
