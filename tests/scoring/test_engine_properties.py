@@ -167,10 +167,13 @@ def test_an_unknown_field_is_always_refused_by_its_path(data, draw):
 def test_a_pool_larger_than_the_plan_is_never_too_small(data, draw):
     """SPEC 6.1 capacity: raising a pool's machines above the plan never makes it infeasible."""
     index = draw.draw(st.integers(0, len(data["offers"]) - 1))
-    before = evaluate(data)["options"][index]
+    out = evaluate(data)
+    before = out["options"][index]
+    needed = out["sizing"]["offers"][index]["machines_needed"]  # what one replica's memory needs
     bigger = copy.deepcopy(data)
     offer = bigger["offers"][index]
-    offer["max_machines"] = before["gpus"] // offer["gpus_per_machine"] + 64
+    # Above the plan: more machines than the planned GPUs and the model's memory take.
+    offer["max_machines"] = max(before["gpus"] // offer["gpus_per_machine"], needed) + 1
     after = evaluate(bigger)["options"][index]
     assert "pool_too_small" not in after["reasons"]
     if before["feasible"]:

@@ -49,23 +49,30 @@ def _id_order(offer_id: str) -> tuple[int, int, str]:
 def find_pairs(inp: EngineInput) -> list[BenchmarkPair]:
     """SPEC 6.1: one like-for-like pair per offer with both kinds of run, in offer input order.
     Runs on different hardware are never divided by each other."""
-    fastest: dict[tuple[str, str], Benchmark] = {}  # (offer, kind) → fastest run
+    singles: dict[str, Benchmark] = {}  # offer → its fastest run of the kind
+    multis: dict[str, Benchmark] = {}
     runs: dict[str, int] = {}
     for b in inp.benchmarks:
-        if (b.kind == "single" or b.kind == "multi") and b.offer is not None:
-            runs[b.offer] = runs.get(b.offer, 0) + 1
-            key = (b.offer, b.kind)
-            best = fastest.get(key)
-            if best is None or b.e2e_hours < best.e2e_hours:  # ties keep the first in order
-                fastest[key] = b
-    pairs: list[BenchmarkPair] = []
-    for offer in inp.offers:
-        if offer.id in runs:
-            single = fastest.get((offer.id, "single"))
-            multi = fastest.get((offer.id, "multi"))
-            if single is not None and multi is not None:
-                pairs.append(BenchmarkPair(offer.id, single, multi, runs[offer.id]))
-    return pairs
+        if b.kind == "single":
+            fastest = singles
+        elif b.kind == "multi":
+            fastest = multis
+        else:
+            continue
+        offer = b.offer
+        if offer is None:
+            continue
+        runs[offer] = runs.get(offer, 0) + 1
+        best = fastest.get(offer)
+        if best is None or b.e2e_hours < best.e2e_hours:  # ties keep the first in input order
+            fastest[offer] = b
+    if not singles or not multis:
+        return []
+    return [
+        BenchmarkPair(o.id, singles[o.id], multis[o.id], runs[o.id])
+        for o in inp.offers
+        if o.id in singles and o.id in multis
+    ]
 
 
 def reported_pair(pairs: list[BenchmarkPair], chosen_offer: str | None) -> BenchmarkPair | None:

@@ -54,7 +54,13 @@ def _leg(leg: Leg) -> dict[str, Any]:
     }
 
 
-def _option(o: PlacementOption) -> dict[str, Any]:
+def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    # Options at one site share their legs (placement.site_plan): each is shown once, then copied.
+    shown = legs.get(id(o.legs))
+    if shown is None:
+        shown = legs[id(o.legs)] = [_leg(leg) for leg in o.legs]
+    else:
+        shown = [dict(leg) for leg in shown]
     return {
         "kind": o.kind,
         "site": o.site,
@@ -79,7 +85,7 @@ def _option(o: PlacementOption) -> dict[str, Any]:
         "total_cost": num(o.total_cost),
         "objective": num(o.objective),
         "within_budget": o.within_budget,
-        "legs": [_leg(leg) for leg in o.legs],
+        "legs": shown,
     }
 
 
@@ -148,6 +154,7 @@ class EngineOutput:
 
     def to_dict(self) -> dict[str, Any]:
         findings = [_finding(f) for f in self.findings]
+        legs: dict[int, list[dict[str, Any]]] = {}
         chosen = self.chosen
         bench = self.benchmark
         cross = self.cross_domain
@@ -187,7 +194,7 @@ class EngineOutput:
                 else sorted(cross.allowed_sites),
                 "spread_tier": cross.spread_tier,
             },
-            "options": [_option(o) for o in self.options],
+            "options": [_option(o, legs) for o in self.options],
             "chosen": None
             if chosen is None
             else {"kind": chosen.kind, "site": chosen.site, "offer": chosen.offer.id},

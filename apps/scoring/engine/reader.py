@@ -52,6 +52,15 @@ class Reader:
             self.error(f"{path}.{key}", "is required")
             return None
         kind = type(value)
+        if (
+            kind is float
+            and not integer
+            and 0.0 <= value <= MAX_MAGNITUDE  # false for NaN, and for ±infinity
+            and minimum == 0.0
+            and above is None
+            and maximum is None
+        ):
+            return value  # the commonest case: a plain non-negative float with default bounds
         if kind is not float and kind is not int and kind is not bool:
             value = _plain_number(value)
             kind = type(value)

@@ -295,7 +295,7 @@ def _parse_offers(
         d = r.obj(raw, p, OFFER_FIELDS)
         if d is None:
             continue
-        own_currency = _currency(r, d, p)
+        own_currency = _currency(r, d, p) if "currency" in d else None
         if own_currency is not None:
             if currency is None:
                 currency = own_currency  # without a top-level currency the first offer sets it
@@ -334,13 +334,18 @@ def _parse_offers(
                 scheduling_fee_pct=r.number(d, "scheduling_fee_pct", p, default=0.0),
                 parallelism=r.choices(d, "parallelism", p, PARALLELISM),
                 relative_speed=r.number(d, "relative_speed", p, default=1.0, above=0.0),
-                machines=r.number(d, "machines", p, nullable=True, minimum=1, integer=True),
+                # Optional fields are read only when present.
+                machines=r.number(d, "machines", p, nullable=True, minimum=1, integer=True)
+                if "machines" in d
+                else None,
                 name=r.text(d, "name", p),
                 provider=r.text(d, "provider", p),
-                boot_hours=r.number(d, "boot_hours", p, default=0.0),
-                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True),
+                boot_hours=r.number(d, "boot_hours", p, default=0.0) if "boot_hours" in d else 0.0,
+                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True)
+                if "migration_effort_hours" in d
+                else None,
                 currency=own_currency,
-                gpu_model=r.text(d, "gpu_model", p),
+                gpu_model=r.text(d, "gpu_model", p) if "gpu_model" in d else None,
             )
         )
     return tuple(offers)
@@ -364,7 +369,7 @@ def _parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple
         hours_default = MISSING if timed else 0.0
         e2e = r.number(d, "e2e_hours", p, default=hours_default)
         compute = r.number(d, "compute_hours", p, default=hours_default)
-        comm = r.number(d, "comm_hours", p, nullable=True)
+        comm = r.number(d, "comm_hours", p, nullable=True) if "comm_hours" in d else None
         if e2e is not None and compute is not None and compute > e2e:
             r.error(f"{p}.compute_hours", "must be ≤ e2e_hours")
         if e2e is not None and comm is not None and comm > e2e:
@@ -380,12 +385,17 @@ def _parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple
                 e2e_hours=e2e if e2e is not None else 0.0,
                 compute_hours=compute if compute is not None else 0.0,
                 comm_hours=comm,
-                peak_gpu_mem_gb=r.number(d, "peak_gpu_mem_gb", p, nullable=True),
+                # Optional figures are read only when present: most records carry few of them.
+                peak_gpu_mem_gb=r.number(d, "peak_gpu_mem_gb", p, nullable=True)
+                if "peak_gpu_mem_gb" in d
+                else None,
                 failure_reruns=r.number(d, "failure_reruns", p, default=0, integer=True),
                 hours_lost_per_rerun=r.number(d, "hours_lost_per_rerun", p, default=0.0),
-                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True),
-                cost=r.number(d, "cost", p, nullable=True),
-                tier=r.choice(d, "tier", p, TIERS, nullable=True),
+                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True)
+                if "migration_effort_hours" in d
+                else None,
+                cost=r.number(d, "cost", p, nullable=True) if "cost" in d else None,
+                tier=r.choice(d, "tier", p, TIERS, nullable=True) if "tier" in d else None,
                 succeeded=(None if d.get("succeeded") is None else r.boolean(d, "succeeded", p)),
                 id=None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
             )
