@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-import json
-
 from ninja import Status
 
 from apps.scoring import engine
 
 from .api import api
+from .body import (
+    BodyTooLarge,
+    ErrorsOut,
+    InvalidJsonBody,
+    TooLargeOut,
+    read_json_body,
+    too_large_response,
+)
 
 
 @api.post(
     "/evaluate",
     summary="Evaluate an engine input (SPEC section 4)",
-    response={200: dict, 422: dict},
+    response={200: dict, 413: TooLargeOut, 422: ErrorsOut},
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -24,12 +30,13 @@ from .api import api
 )
 def evaluate(request):
     try:
-        data = json.loads(request.body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return Status(422, {"errors": [{"field": "", "message": f"body is not valid JSON: {exc}"}]})
-    except RecursionError:  # "[[[[…" thousands deep: refused, not a 500
-        return Status(422, {"errors": [{"field": "", "message": "body is nested too deeply"}]})
+        data = read_json_body(request)
+    except BodyTooLarge:
+        return too_large_response()
+    except InvalidJsonBody as exc:
+        return Status(422, {"errors": exc.errors})
     try:
         return Status(200, engine.evaluate(data))
     except engine.EngineInputError as exc:
+        # The engine lists at most 100 errors itself, then "… and N more" (SPEC 6.2).
         return Status(422, {"errors": exc.errors})

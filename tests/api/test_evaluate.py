@@ -84,3 +84,43 @@ class EvaluateApiTests:
         schema = client.get("/api/v1/openapi.json").json()
         assert schema["openapi"].startswith("3.")
         assert "/api/v1/evaluate" in schema["paths"]
+
+
+class StrictInputTests:
+    """SPEC 6.2 at the HTTP edge: the engine's refusals come back as 422 naming each path."""
+
+    @pytest.fixture
+    def auth(self, team):
+        _, raw = api_token_create(team=team, name="pipeline")
+        return {"HTTP_AUTHORIZATION": f"Bearer {raw}"}
+
+    @pytest.mark.parametrize(
+        ("raw", "message"),
+        [
+            ("[]", "body must be a JSON object, not an array"),
+            ('"task"', "body must be a JSON object, not a string"),
+            ("null", "body must be a JSON object, not null"),
+            ("  ", "body is empty: send a JSON object"),
+            (b"\xff\xfe{", "body is not valid JSON: it is not UTF-8 text"),
+        ],
+    )
+    def test_a_body_that_is_not_a_json_object_is_422(self, client, auth, raw, message):
+        response = post(client, raw, **auth)
+        assert response.status_code == 422
+        assert response.json() == {"errors": [{"field": "", "message": message}]}
+
+    def test_an_unknown_field_is_422_naming_its_path(self, client, auth):
+        body = make_input(task(offsite_alowed=True), offers=[offer("a", prise=2)])
+        response = post(client, body, **auth)
+        assert response.status_code == 422
+        errors = {e["field"]: e["message"] for e in response.json()["errors"]}
+        assert errors["task.offsite_alowed"] == "unknown field"
+        assert errors["offers[0].prise"] == "unknown field"
+
+    def test_at_most_100_errors_are_listed_then_how_many_more(self, client, auth):
+        body = make_input(task(**{f"typo_{i}": 1 for i in range(130)}), offers=[offer("a")])
+        response = post(client, body, **auth)
+        assert response.status_code == 422
+        errors = response.json()["errors"]
+        assert len(errors) == 101
+        assert errors[-1] == {"field": "", "message": "… and 30 more"}

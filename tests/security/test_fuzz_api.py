@@ -195,7 +195,7 @@ class HostileBodyTests:
 EVALUATE_INPUT = {
     "task": {
         "name": "t", "workload": "inference", "params_b": 7, "precision": "bf16",
-        "compute_hours": 10, "input_gb": 100, "result_gb": 5, "data_site": "a",
+        "compute_hours": 10, "gpus": 1, "input_gb": 100, "result_gb": 5, "data_site": "a",
         "home_site": "a", "result_site": "a",
         "team": {"has_machines": True, "has_scheduler": False, "can_maintain_scheduler": False,
                  "pain": "none", "validated_tiers": ["same_site"]},
@@ -214,25 +214,29 @@ EVALUATE_INPUT = {
 
 
 class HugeInputTests:
-    """DoS by size: bodies over the 10 MB limit and JSON nested thousands deep are refused."""
+    """DoS by size: bodies over 2 MB (SPEC 6.2) and JSON nested thousands deep are refused."""
 
-    def test_a_body_over_10_mb_is_400(self, world):
+    def test_a_body_over_2_mb_is_413_and_stores_nothing(self, world):
         client = Client(raise_request_exception=False)
-        big = json.dumps({"notes": "x" * (11 * 1024 * 1024)})
-        for url in ("/api/v1/benchmarks", "/api/v1/evaluate"):
-            with rolled_back():
-                response = post_raw(client, url, big, world.a.token_raw)
-                assert response.status_code == 400, url
-                assert not BenchmarkRecord.objects.filter(source="api").exists()
+        for size in (2 * 1024 * 1024, 11 * 1024 * 1024):  # over the API's and Django's limits
+            big = json.dumps({"notes": "x" * size, "idempotency_key": "k-big"})
+            for url in ("/api/v1/benchmarks", "/api/v1/evaluate"):
+                with rolled_back():
+                    before = BenchmarkRecord.objects.count()
+                    response = post_raw(client, url, big, world.a.token_raw)
+                    assert response.status_code == 413, (url, size)
+                    assert json.loads(response.content)["limit_bytes"] == 2 * 1024 * 1024
+                    assert BenchmarkRecord.objects.count() == before
+                    assert not BenchmarkRecord.objects.filter(idempotency_key="k-big").exists()
 
     def test_json_nested_thousands_deep_is_refused(self, world):
         client = Client(raise_request_exception=False)
         deep = "[" * 100_000 + "]" * 100_000
-        response = post_raw(client, "/api/v1/evaluate", deep, world.a.token_raw)
-        assert response.status_code == 422
-        assert json.loads(response.content)["errors"][0]["message"] == "body is nested too deeply"
-        response = post_raw(client, "/api/v1/benchmarks", deep, world.a.token_raw)
-        assert response.status_code in (400, 422)
+        for url in ("/api/v1/evaluate", "/api/v1/benchmarks"):
+            response = post_raw(client, url, deep, world.a.token_raw)
+            assert response.status_code == 422, url
+            message = json.loads(response.content)["errors"][0]["message"]
+            assert message == "body is nested too deeply"
 
 
 def post_raw(client: Client, url: str, raw: str, token: str):
