@@ -3,7 +3,8 @@
 Authentication: `Authorization: Bearer <team token>` (no CSRF needed), or the session of a
 signed-in member (CSRF enforced). A token writes to its own team only: a task or offer of another
 team is "unknown" and answers 422 naming the field, exactly as a wrong id would (no 404, so ids of
-other teams cannot be probed). Validation errors answer 422 {"errors": [{"field", "message"}]}.
+other teams cannot be probed). Validation errors answer 422 {"errors": [{"field", "message"}]},
+an unknown field included (a typo is never ignored); a body over 2 MB answers 413 (SPEC 6.2).
 An idempotency key (body field, or the Idempotency-Key header) makes a retry create nothing: the
 first record comes back with 200 instead of 201.
 """
@@ -16,10 +17,12 @@ from typing import Literal
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
+from pydantic import ConfigDict
 
 from apps.accounts.fields import MAX_PK
 from apps.accounts.models import Membership, Role
 from apps.api.auth import session_auth, token_auth
+from apps.api.body import ErrorsOut, TooLargeOut, capped
 
 from . import services
 from .models import BenchmarkRecord, Source
@@ -33,6 +36,9 @@ Kind = Literal["single", "multi", "network_probe", "pilot_migration"]
 
 
 class BenchmarkIn(Schema):
+    # An unknown field is a 422 naming it: a misspelt field must not be dropped silently.
+    model_config = ConfigDict(extra="forbid")
+
     task: int = Field(description="Id of a task profile of the token's team.")
     kind: Kind
     offer: int | None = Field(None, description="Offer id; required for single and multi runs.")
@@ -99,15 +105,6 @@ class BenchmarkOut(Schema):
     url: str
 
 
-class FieldError(Schema):
-    field: str
-    message: str
-
-
-class ErrorsOut(Schema):
-    errors: list[FieldError]
-
-
 def record_out(record: BenchmarkRecord) -> dict:
     data = {name: getattr(record, name) for name in BenchmarkOut.model_fields if
             hasattr(record, name) and name not in ("team", "task", "offer", "from_site", "to_site")}
@@ -129,7 +126,13 @@ def _errors(field: str, message: str) -> dict:
 
 @router.post(
     "",
-    response={200: BenchmarkOut, 201: BenchmarkOut, 403: ErrorsOut, 422: ErrorsOut},
+    response={
+        200: BenchmarkOut,
+        201: BenchmarkOut,
+        403: ErrorsOut,
+        413: TooLargeOut,
+        422: ErrorsOut,
+    },
     summary="Record a benchmark run, network probe or pilot migration",
     description=__doc__,
 )
@@ -161,7 +164,7 @@ def benchmark_post(
             team=team, data=data, source=Source.API, created_by=principal.user
         )
     except services.BenchmarkValidationError as exc:
-        return Status(422, {"errors": exc.as_list()})
+        return Status(422, {"errors": capped(exc.as_list())})
     return Status(201 if created else 200, record_out(record))
 
 

@@ -170,6 +170,69 @@ class ValidationTests:
         assert _fields(response) == {"from_site", "to_site", "rtt_ms"}
 
 
+class StrictBodyTests:
+    """SPEC 6.2: a typo is never ignored, at most 100 errors are listed, a refused body stores
+    nothing (the idempotency key is a column of the record: no row, no key)."""
+
+    def test_an_unknown_field_is_422_naming_it_and_nothing_is_stored(
+        self, client, world, raw_token
+    ):
+        data = single_data(world, compute_hour=9, idempotency_key="run-7")
+        response = api_post(client, data, token=raw_token)
+        assert response.status_code == 422
+        assert response.json()["errors"] == [{"field": "compute_hour", "message": "unknown field"}]
+        assert not BenchmarkRecord.objects.exists()
+        # The key was not used up by the refused call.
+        retry = api_post(client, single_data(world, idempotency_key="run-7"), token=raw_token)
+        assert retry.status_code == 201
+
+    def test_unknown_and_wrong_fields_are_named_together(self, client, world, raw_token):
+        response = api_post(
+            client, single_data(world, nodes="two", gpus_per_nod=8), token=raw_token
+        )
+        assert response.status_code == 422
+        assert _fields(response) == {"nodes", "gpus_per_nod"}
+
+    def test_at_most_100_errors_are_listed_then_how_many_more(self, client, world, raw_token):
+        data = single_data(world, **{f"typo_{i:03}": 1 for i in range(130)})
+        response = api_post(client, data, token=raw_token)
+        assert response.status_code == 422
+        errors = response.json()["errors"]
+        assert len(errors) == 101
+        assert all(e["message"] == "unknown field" for e in errors[:100])
+        assert errors[-1] == {"field": "", "message": "… and 30 more"}
+        assert not BenchmarkRecord.objects.exists()
+
+    @pytest.mark.parametrize(
+        ("raw", "message"),
+        [
+            ("{not json", "body is not valid JSON: Expecting property name enclosed in double "
+                          "quotes at line 1 column 2"),
+            ("[1, 2]", "body must be a JSON object, not an array"),
+            ("[" * 100_000 + "]" * 100_000, "body is nested too deeply"),
+        ],
+    )
+    def test_a_body_that_is_not_a_json_object_is_422(
+        self, client, world, raw_token, raw, message
+    ):
+        response = api_post(client, None, token=raw_token, raw=raw)
+        assert response.status_code == 422
+        assert response.json() == {"errors": [{"field": "", "message": message}]}
+        assert not BenchmarkRecord.objects.exists()
+
+    def test_the_session_path_refuses_unknown_fields_too(self, world, member):
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(member)
+        client.get("/benchmarks/")
+        response = api_post(
+            client, single_data(world, e2e_hour=3),
+            HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value,
+        )
+        assert response.status_code == 422
+        assert _fields(response) == {"e2e_hour"}
+        assert not BenchmarkRecord.objects.exists()
+
+
 class ListTests:
     def test_it_lists_only_the_callers_team_records(
         self, client, world, team, other_team, raw_token
@@ -201,4 +264,5 @@ class OpenApiTests:
         ref = post["requestBody"]["content"]["application/json"]["schema"]["$ref"]
         body = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
         assert {"task", "kind", "e2e_hours", "idempotency_key"} <= set(body["properties"])
-        assert {"201", "200", "422"} <= set(post["responses"])
+        assert body["additionalProperties"] is False  # unknown fields are refused
+        assert {"201", "200", "413", "422"} <= set(post["responses"])
