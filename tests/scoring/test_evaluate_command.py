@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from apps.scoring import engine
 from tests.scoring.engine_fixtures import make_input, offer, task
 from tests.workers import ROOT
@@ -51,3 +53,56 @@ class EvaluateCommandTests:
         missing = run(str(tmp_path / "missing.json"))
         assert missing.returncode == 2 and "cannot read" in missing.stderr
         assert "Traceback" not in bad.stderr + missing.stderr
+
+
+class EvaluateCommandInputTests:
+    """Bad input of any kind: exit 2, every problem named on stderr, nothing on stdout, no
+    traceback (SPEC 4 and 6.2)."""
+
+    @staticmethod
+    def assert_refused(out: subprocess.CompletedProcess, *expected: str) -> None:
+        assert out.returncode == 2, out.stderr
+        assert out.stdout == ""
+        assert "Traceback" not in out.stderr
+        for text in expected:
+            assert text in out.stderr
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("[1, 2]", "(input): must be a JSON object, not an array"),
+            ('"task"', "(input): must be a JSON object, not a string"),
+            ("null", "(input): must be a JSON object, not null"),
+            ("", "not valid JSON: Expecting value at line 1 column 1"),
+            ("[" * 100_000, "not valid JSON: nested too deeply"),
+        ],
+    )
+    def test_a_value_that_is_not_a_json_object_exits_2(self, text, expected):
+        self.assert_refused(run("-", stdin=text), expected)
+
+    def test_bytes_that_are_not_utf8_exit_2(self, tmp_path):
+        path = tmp_path / "input.json"
+        path.write_bytes(b'{"task": "\xff\xfe"}')
+        self.assert_refused(run(str(path)), "not UTF-8 text")
+
+    def test_a_directory_exits_2(self, tmp_path):
+        self.assert_refused(run(str(tmp_path)), f"cannot read {tmp_path}")
+
+    def test_an_unknown_field_exits_2_naming_its_path(self):
+        body = make_input(task(offsite_alowed=True), offers=[offer("a", prise=2)])
+        out = run("-", stdin=json.dumps(body))
+        self.assert_refused(out, "task.offsite_alowed: unknown field", "offers[0].prise: unknown field")
+
+    def test_an_input_larger_than_max_bytes_exits_2(self, tmp_path):
+        path = tmp_path / "input.json"
+        path.write_text(json.dumps(make_input(task(), offers=[offer("a")])) + " " * 1000)
+        self.assert_refused(run(str(path), "--max-bytes", "500"), "larger than 500 bytes")
+
+    def test_an_input_over_the_apis_2_mb_is_evaluated(self, tmp_path):
+        """The 2 MB cap is the API's; the CLI reads up to 64 MB (docs/decisions.md)."""
+        body = make_input(task(), offers=[offer("a")])
+        path = tmp_path / "input.json"
+        path.write_text(json.dumps(body) + " " * (3 * 1024 * 1024))
+        out = run(str(path))
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout) == engine.evaluate(body)
