@@ -1,4 +1,4 @@
-"""One test per rule id of SPEC 3 that fires, and one where it does not.
+"""One test per rule id of SPEC 3 (as corrected by SPEC 6.1) that fires, and one where it does not.
 
 Every expected figure is a literal worked out by hand in the comment beside it.
 """
@@ -60,7 +60,17 @@ def multi(e2e, *, offer_id="local", nodes=2, gpn=8, **kw):
     }
 
 
-# 70B full training needs 70 × 16 × 1.2 = 1344 GB: 19 GPUs of 72 usable GB, 3 machines of 8.
+# Every candidate's six questions answered, so that the C gate (SPEC 6.1: a candidate without
+# answers is six unanswered, a block) stays out of tests about other rules.
+ANSWERED = {f"q{i}": "answered" for i in range(1, 7)}
+
+
+def answered(*offer_ids):
+    return {oid: dict(ANSWERED) for oid in offer_ids}
+
+
+# 70B full training needs 70 × 16 × 1.2 = 1344 GB: 19 GPUs of 72 usable GB, 3 machines of 8,
+# so the plan is 24 GPUs (3 × 8).
 def big_training(**team_and_task):
     team = {"has_machines": True}
     team.update(
@@ -70,6 +80,7 @@ def big_training(**team_and_task):
             if k in ("has_machines", "has_scheduler", "can_maintain_scheduler", "pain")
         }
     )
+    team_and_task.setdefault("gpus", 24)
     return task(workload="training", params_b=70, team=team, **team_and_task)
 
 
@@ -88,13 +99,16 @@ class TestSizing:
         assert a["key"] == "A.estimate" and a["severity"] == "info"
         assert a["data"]["mem_gb"] == 16.8
 
-    def test_A_training_and_fine_tuning_formulas(self):
+    def test_A_training_full_fine_tuning_and_adapter_tuning_formulas(self):
         out = evaluate(make_input(task(workload="training", params_b=7)))
         # 7 × 16 × 1.2 = 134.4 GB → ceil(134.4 / 72) = 2 GPUs, one machine of 8
         assert out["sizing"]["estimated_gpu_mem_gb"] == 134.4
         assert sizing_row(out, "local")["gpus_needed"] == 2
+        # SPEC 6.1: fine_tuning is full fine-tuning, sized like training: 7 × 16 × 1.2 = 134.4 GB
         out = evaluate(make_input(task(workload="fine_tuning", params_b=7, precision="bf16")))
-        # 7 × (2 + 0.16) × 1.2 = 18.144 GB
+        assert out["sizing"]["estimated_gpu_mem_gb"] == 134.4
+        # SPEC 6.1: adapter_tuning (LoRA, v1's fine_tuning): 7 × (2 + 0.16) × 1.2 = 18.144 GB
+        out = evaluate(make_input(task(workload="adapter_tuning", params_b=7, precision="bf16")))
         assert out["sizing"]["estimated_gpu_mem_gb"] == 18.144
         out = evaluate(make_input(task(workload="inference", params_b=70, precision="int4")))
         # 70 × 0.5 × 1.2 = 42 GB
@@ -140,7 +154,12 @@ class TestPlatformRules:
         out = evaluate(make_input(benchmarks=[single(10), multi(12)]))
         assert out["platform"] == "compute_platform"
         assert out["platform_rule"] == "R0"
-        assert findings_of(out, "R0")[0]["data"] == {"single_e2e": 10.0, "multi_e2e": 12.0}
+        # SPEC 6.1: the pair is like-for-like, and the finding names its offer
+        assert findings_of(out, "R0")[0]["data"] == {
+            "single_e2e": 10.0,
+            "multi_e2e": 12.0,
+            "offer": "local",
+        }
 
     def test_R0_does_not_fire_when_multi_is_faster(self):
         out = evaluate(make_input(benchmarks=[single(10), multi(5)]))
@@ -153,7 +172,7 @@ class TestPlatformRules:
         assert evaluate(make_input(benchmarks=bench))["platform_rule"] == "R0"
 
     def test_R1a_no_fit_and_no_split_is_not_feasible(self):
-        out = evaluate(make_input(big_training(parallelism=[])))
+        out = evaluate(make_input(big_training(parallelism=[]), checklists=answered("local")))
         assert sizing_row(out, "local")["machines_needed"] == 3  # ceil(19 / 8)
         assert out["platform"] == "not_feasible"
         [f] = findings_of(out, "R1a")
@@ -167,55 +186,81 @@ class TestPlatformRules:
         assert out["platform_rule"] == "R1a"
 
     def test_R1a_does_not_fire_when_an_offer_shares_a_strategy(self):
-        offers = [offer("local", parallelism=["data"])]
-        out = evaluate(make_input(big_training(parallelism=["data"]), offers=offers))
+        # pipeline splits the model (SPEC 6.1), and both the task and the offer support it
+        offers = [offer("local", parallelism=["pipeline"])]
+        out = evaluate(make_input(big_training(parallelism=["pipeline"]), offers=offers))
         assert "R1a" not in rules(out)
 
+    def test_R1a_fires_when_only_plain_data_parallelism_is_shared(self):
+        # SPEC 6.1 R1a v2: one replica (1344 GB) does not fit one 72 GB GPU, and plain data
+        # parallelism copies the whole model onto every GPU: more machines do not help.
+        offers = [offer("local", parallelism=["data"])]
+        out = evaluate(make_input(big_training(parallelism=["data"]), offers=offers))
+        assert (out["platform"], out["platform_rule"]) == ("not_feasible", "R1a")
+        [f] = findings_of(out, "R1a")
+        assert f["severity"] == "block" and f["data"] == {"parallelism": ["data"]}
+        assert option_of(out, "local")["reason"] == "no_shared_parallelism"
+
     def test_R1b_one_off_without_scheduler_rents_compute(self):
-        out = evaluate(make_input(big_training(parallelism=["data"], cadence="one_off")))
+        out = evaluate(make_input(big_training(parallelism=["tensor"], cadence="one_off")))
         assert (out["platform"], out["platform_rule"]) == ("compute_platform", "R1b")
         assert findings_of(out, "R1b")[0]["severity"] == "info"
 
     def test_R1b_does_not_fire_when_recurring(self):
-        out = evaluate(make_input(big_training(parallelism=["data"], cadence="recurring")))
+        out = evaluate(make_input(big_training(parallelism=["tensor"], cadence="recurring")))
         assert "R1b" not in rules(out)
         assert out["platform_rule"] == "R1d"  # the base task's team has machines
 
     def test_R1c_no_machines_needs_both_layers(self):
-        t = big_training(parallelism=["data"], cadence="recurring", has_machines=False)
+        t = big_training(parallelism=["tensor"], cadence="recurring", has_machines=False)
         out = evaluate(make_input(t))
         assert (out["platform"], out["platform_rule"]) == ("both", "R1c")
 
     def test_R1c_does_not_fire_with_machines(self):
-        t = big_training(parallelism=["data"], cadence="recurring", has_machines=True)
+        t = big_training(parallelism=["tensor"], cadence="recurring", has_machines=True)
         assert evaluate(make_input(t))["platform_rule"] != "R1c"
 
     def test_R1d_machines_but_no_fit_needs_distributed(self):
-        t = big_training(parallelism=["data"], has_machines=True, can_maintain_scheduler=True)
+        t = big_training(parallelism=["tensor"], has_machines=True, can_maintain_scheduler=True)
         out = evaluate(make_input(t))
         assert (out["platform"], out["platform_rule"]) == ("distributed_platform", "R1d")
 
     def test_R1d_does_not_fire_without_machines(self):
-        t = big_training(parallelism=["data"], has_machines=False, can_maintain_scheduler=True)
+        t = big_training(parallelism=["tensor"], has_machines=False, can_maintain_scheduler=True)
         assert evaluate(make_input(t))["platform_rule"] == "R1c"
 
     def test_R2_only_just_fits_runs_baseline_first(self):
         offers = [offer("local", gpu_mem_gb=20, gpus_per_machine=1)]
         # 16.8 GB on 20 × 0.9 = 18 usable; 16.8 > 0.85 × 18 = 15.3 → near capacity everywhere
-        out = evaluate(make_input(task(params_b=7), offers=offers))
+        # (one planned GPU, so the v2 "more GPUs than one machine" branch of R2 stays out)
+        out = evaluate(make_input(task(params_b=7, gpus=1), offers=offers))
         assert sizing_row(out, "local")["near_capacity"]
         assert (out["platform"], out["platform_rule"]) == ("baseline_first", "R2")
         assert findings_of(out, "R2")[0]["data"] == {"band_pct": 15.0}
 
     def test_R2_does_not_fire_with_a_measured_peak(self):
         offers = [offer("local", gpu_mem_gb=20, gpus_per_machine=1)]
-        out = evaluate(make_input(task(params_b=7, peak_gpu_mem_gb=16.8), offers=offers))
+        out = evaluate(make_input(task(params_b=7, peak_gpu_mem_gb=16.8, gpus=1), offers=offers))
         assert sizing_row(out, "local")["near_capacity"]
         assert out["platform_rule"] == "R5"
 
     def test_R2_does_not_fire_when_one_fitting_offer_has_room(self):
         offers = [offer("tight", gpu_mem_gb=20, gpus_per_machine=1), offer("roomy")]
         assert evaluate(make_input(task(params_b=7), offers=offers))["platform_rule"] == "R5"
+
+    def test_R2_planned_gpus_beyond_one_machine_without_a_pair_runs_baseline_first(self):
+        # SPEC 6.1 R2 v2: 16 planned GPUs > 8 per machine of the only fitting offer, no pair
+        out = evaluate(make_input(task(gpus=16)))
+        assert not sizing_row(out, "local")["near_capacity"]  # 16.8 < 0.85 × 8 × 72 = 489.6
+        assert (out["platform"], out["platform_rule"]) == ("baseline_first", "R2")
+        [f] = findings_of(out, "R2")
+        assert (f["key"], f["data"]) == ("R2.gpus", {"gpus": 16})
+
+    def test_R2_planned_gpus_beyond_one_machine_with_a_pair_does_not_fire(self):
+        # a single/multi pair is recorded (speedup 10 / 5 = 2); one-off, so R6 does not apply
+        out = evaluate(make_input(task(gpus=16), benchmarks=[single(10), multi(5)]))
+        assert "R2" not in rules(out)
+        assert out["platform_rule"] == "R5"
 
     def test_R3_queueing_with_maintainers_goes_distributed(self):
         t = task(team={"pain": "queueing", "can_maintain_scheduler": True, "has_machines": True})
@@ -259,7 +304,7 @@ class TestPlatformRules:
 
     def test_R_mod_recurring_distributed_gets_template_advice(self):
         t = big_training(
-            parallelism=["data"],
+            parallelism=["tensor"],
             cadence="recurring",
             has_machines=True,
             can_maintain_scheduler=True,
@@ -269,7 +314,10 @@ class TestPlatformRules:
 
     def test_R_mod_does_not_fire_for_one_off(self):
         t = big_training(
-            parallelism=["data"], cadence="one_off", has_machines=True, can_maintain_scheduler=True
+            parallelism=["tensor"],
+            cadence="one_off",
+            has_machines=True,
+            can_maintain_scheduler=True,
         )
         out = evaluate(make_input(t))
         assert out["platform"] == "distributed_platform"
@@ -278,26 +326,26 @@ class TestPlatformRules:
 
 class TestMisjudgement:
     def test_J1_distributed_without_compute_anywhere(self):
-        t = big_training(parallelism=["data"], cadence="recurring", has_machines=False)
-        offers = [offer("local", kind="distributed", parallelism=["data"])]
+        t = big_training(parallelism=["tensor"], cadence="recurring", has_machines=False)
+        offers = [offer("local", kind="distributed", parallelism=["tensor"])]
         out = evaluate(make_input(t, offers=offers))
         assert out["platform"] == "both"
         assert findings_of(out, "J1")[0]["severity"] == "warn"
 
     def test_J1_does_not_fire_with_a_compute_offer(self):
-        t = big_training(parallelism=["data"], cadence="recurring", has_machines=False)
+        t = big_training(parallelism=["tensor"], cadence="recurring", has_machines=False)
         out = evaluate(make_input(t, offers=[offer("local", kind="managed")]))
         assert out["platform"] == "both"
         assert "J1" not in rules(out)
 
     def test_J2_distributed_without_a_pair(self):
-        t = big_training(parallelism=["data"], has_machines=True, can_maintain_scheduler=True)
+        t = big_training(parallelism=["tensor"], has_machines=True, can_maintain_scheduler=True)
         out = evaluate(make_input(t, benchmarks=[single(10)]))
         [f] = findings_of(out, "J2")
         assert f["data"] == {"has_single": True, "has_multi": False}
 
     def test_J2_does_not_fire_with_a_measured_pair(self):
-        t = big_training(parallelism=["data"], has_machines=True, can_maintain_scheduler=True)
+        t = big_training(parallelism=["tensor"], has_machines=True, can_maintain_scheduler=True)
         out = evaluate(make_input(t, benchmarks=[single(10), multi(4)]))
         assert out["platform"] == "distributed_platform"
         assert "J2" not in rules(out)
@@ -321,14 +369,29 @@ class TestMisjudgement:
         assert "J3" not in rules(evaluate(three_way_input()))
 
     def test_J4_plan_needs_scheduler_nobody_maintains(self):
-        t = big_training(parallelism=["data"], cadence="recurring", has_machines=False)
+        t = big_training(parallelism=["tensor"], cadence="recurring", has_machines=False)
         out = evaluate(make_input(t))
         assert out["platform"] == "both"
         assert findings_of(out, "J4")[0]["data"] == {"platform": "both", "rule": "R1c"}
 
+    def test_J4_blocks_a_self_hosted_distributed_candidate_nobody_can_maintain(self):
+        # SPEC 6.1: both layers needed (R1c), nobody maintains a scheduler → delivery managed,
+        # R1e; the `distributed` candidate gets J4 as a block, the `managed` one does not
+        t = big_training(parallelism=["tensor"], cadence="recurring", has_machines=False)
+        offers = [offer("dist", kind="distributed"), offer("man", kind="managed")]
+        out = evaluate(make_input(t, offers=offers, checklists=answered("dist", "man")))
+        assert (out["platform"], out["delivery"]) == ("both", "managed")
+        assert findings_of(out, "R1e")[0]["severity"] == "info"
+        blocks = [
+            (f["offer"], f["key"]) for f in findings_of(out, "J4") if f["severity"] == "block"
+        ]
+        assert blocks == [("dist", "J4.self_hosted")]
+        assert out["signoff"]["dist"] == {"blocked": True, "rules": ["J4"]}
+        assert out["signoff"]["man"] == {"blocked": False, "rules": []}
+
     def test_J4_does_not_fire_when_the_team_can_maintain(self):
         t = big_training(
-            parallelism=["data"],
+            parallelism=["tensor"],
             cadence="recurring",
             has_machines=False,
             can_maintain_scheduler=True,
@@ -360,11 +423,27 @@ class TestChecklistGate:
         assert findings_of(out, "C")[0]["severity"] == "warn"
         assert out["signoff"]["local"]["blocked"] is False
 
-    def test_C_does_not_fire_when_all_answered_or_without_a_checklist(self):
-        answers = {f"q{i}": "answered" for i in range(1, 7)}
-        out = evaluate(make_input(offers=[offer("a"), offer("b")], checklists={"a": answers}))
+    def test_C_does_not_fire_when_all_answered(self):
+        out = evaluate(make_input(offers=[offer("a"), offer("b")], checklists=answered("a", "b")))
         assert "C" not in rules(out)
-        assert list(out["checklists"]) == ["a"]  # b has no checklist: gate not computed
+        assert out["checklists"]["a"] == {
+            "unanswered": 0,
+            "ready_to_sign": True,
+            "unanswered_questions": [],
+        }
+
+    def test_C_a_candidate_without_answers_is_six_unanswered_and_blocks(self):
+        # SPEC 6.1: no checklist answers = all six unanswered (6 ≥ 2 → block), in the API too
+        out = evaluate(make_input(offers=[offer("a"), offer("b")], checklists=answered("a")))
+        assert out["checklists"]["b"] == {
+            "unanswered": 6,
+            "ready_to_sign": False,
+            "unanswered_questions": ["q1", "q2", "q3", "q4", "q5", "q6"],
+        }
+        [f] = findings_of(out, "C")
+        assert (f["severity"], f["offer"], f["data"]["unanswered"]) == ("block", "b", 6)
+        assert out["signoff"]["a"] == {"blocked": False, "rules": []}
+        assert out["signoff"]["b"] == {"blocked": True, "rules": ["C"]}
 
 
 class TestBenchmarkVerdict:
@@ -464,31 +543,79 @@ class TestEligibility:
         assert rule not in rules(out)
         assert out["cross_domain"]["eligible"] is True
 
-    def test_X3_tight_coupling_same_site_only(self):
-        # data at home, so the local option moves nothing and stays on same_site
-        out = evaluate(three_way_input(coupling="tight", data_site="home"))
-        assert out["cross_domain"]["exclusions"] == ["X3"]
-        assert out["cross_domain"]["max_tier"] == "same_site"
-        assert option_of(out, "L")["tier"] == "same_site"
-        assert out["chosen"]["offer"] == "L"
-
-    def test_X3_tight_coupling_with_remote_data_has_no_placement(self):
-        # the local option spans home–data (same_city) > same_site → infeasible → P2
+    def test_X3_tight_coupling_is_an_info_finding_not_an_exclusion(self):
+        # SPEC 6.1 X3: coupling limits spreading a job over pools, not where it runs whole
         out = evaluate(three_way_input(coupling="tight"))
-        assert option_of(out, "L")["reason"] == "tier_not_allowed"
-        assert out["chosen"] is None
+        assert out["cross_domain"]["exclusions"] == []
+        assert out["cross_domain"]["eligible"] is True
+        assert out["cross_domain"]["spread_tier"] == "same_site"
+        [f] = findings_of(out, "X3")
+        assert f["severity"] == "info"
 
-    def test_X4_compliance_blocks_every_option_that_moves_input(self):
-        out = evaluate(three_way_input(compliance_restricted=True))
-        reasons = {o["offer"]: o["reason"] for o in out["options"]}
-        # L (home) would pull data → compliance; M sits at the data but is not wait_local
-        assert reasons == {
-            "L": "compliance_moves_data",
-            "M": "not_eligible",
-            "D": "compliance_moves_data",
+    def test_X3_tight_coupling_no_longer_limits_the_tier(self):
+        # v1 refused L (home–data is same_city) and D (cross_hub) for a tight job; SPEC 6.1
+        # removes that tier limit: the costs are those of the plain job, M is still chosen
+        out = evaluate(three_way_input(coupling="tight"))
+        tiers = {o["offer"]: (o["tier"], o["feasible"]) for o in out["options"]}
+        assert tiers == {
+            "L": ("same_city", True),
+            "M": ("same_city", True),
+            "D": ("cross_hub", True),
         }
+        assert out["chosen"] == {"kind": "move_compute", "site": "data", "offer": "M"}
+
+    def test_X3_tight_job_needs_one_pool_that_holds_it(self):
+        # SPEC 6.1: 16 GPUs; L holds 1 machine × 8 = 8 < 16 → pool_too_small; M holds 2 × 8 = 16
+        data = three_way_input(coupling="tight", gpus=16)
+        data["offers"][0]["max_machines"] = 1
+        data["offers"][1]["max_machines"] = 2
+        out = evaluate(data)
+        assert option_of(out, "L")["reason"] == "pool_too_small"
+        near = option_of(out, "M")
+        assert near["feasible"] is True
+        # M: 16 GPUs × 5 h × 16/8 = 160, fee 10 % = 16, transfers 0.3 → 176.3
+        assert (near["compute_cost"], near["scheduling_cost"], near["total_cost"]) == (
+            160.0,
+            16.0,
+            176.3,
+        )
+        assert out["chosen"]["offer"] == "M"
+
+    def test_X4_compliance_allows_processing_next_to_the_data(self):
+        # SPEC 6.1 X4: allowed sites blank → the data site's datacenter dc-d = {data}.
+        out = evaluate(three_way_input(compliance_restricted=True))
+        assert out["cross_domain"]["allowed_sites"] == ["data"]
+        reasons = {o["offer"]: o["reasons"] for o in out["options"]}
+        # L (home) and D (far) are not allowed sites and would pull the input out of dc-d;
+        # M runs next to the data (image in, results out: both may move) → feasible
+        assert reasons == {
+            "L": ["compliance_site", "compliance_moves_data"],
+            "M": [],
+            "D": ["compliance_site", "compliance_moves_data"],
+        }
+        assert out["chosen"] == {"kind": "move_compute", "site": "data", "offer": "M"}
+        [f] = findings_of(out, "X4")
+        assert (f["key"], f["data"]) == ("X4", {"allowed_sites": ["data"]})
+
+    def test_X4_results_restricted_keeps_results_in_the_allowed_sites(self):
+        # M's results leg data → home leaves {data}; D's far → home too → nothing feasible
+        out = evaluate(three_way_input(compliance_restricted=True, results_restricted=True))
+        assert option_of(out, "M")["reasons"] == ["compliance_moves_results"]
+        assert option_of(out, "D")["reasons"] == [
+            "compliance_site",
+            "compliance_moves_data",
+            "compliance_moves_results",
+        ]
+        assert findings_of(out, "X4")[0]["key"] == "X4.results"
         assert out["chosen"] is None
         assert "P2" in rules(out)
+
+    def test_X4_allowed_sites_of_the_profile_replace_the_data_domain(self):
+        out = evaluate(three_way_input(compliance_restricted=True, allowed_sites=["home", "data"]))
+        # L at home may now pull the input data → home; D at far still may not
+        assert option_of(out, "L")["feasible"] is True
+        assert option_of(out, "D")["reason"] == "compliance_site"
+        assert out["chosen"]["offer"] == "M"  # 88.3 < L's 165
 
     def test_X4_wait_local_is_fine_when_data_is_home(self):
         out = evaluate(three_way_input(compliance_restricted=True, data_site="home"))
@@ -531,25 +658,20 @@ class TestEligibility:
         )
         assert "G3" not in rules(evaluate(three_way_input(interruption_cost_hours=5)))
 
-    def test_loose_coupling_reaches_cross_hub_only_with_24_h_of_budget(self):
-        # budgets 1 + 10 + 10 = 21 h < 24 h → far (cross_hub) is out
-        out = evaluate(
-            three_way_input(
-                coupling="loose", latency_budget_hours={"transfer": 1, "queue": 10, "compute": 10}
-            )
-        )
-        assert out["cross_domain"]["max_tier"] == "same_city"
-        assert option_of(out, "D")["reason"] == "tier_not_allowed"
-        # 5 + 10 + 10 = 25 h ≥ 24 h → allowed
-        out = evaluate(
-            three_way_input(
-                coupling="loose", latency_budget_hours={"transfer": 5, "queue": 10, "compute": 10}
-            )
-        )
-        assert option_of(out, "D")["feasible"] is True
-        # a blank budget is unlimited, so it allows cross_hub
-        out = evaluate(three_way_input(coupling="loose", latency_budget_hours={"transfer": 1}))
-        assert out["cross_domain"]["max_tier"] == "cross_hub"
+    def test_loose_coupling_spreads_to_cross_hub_only_for_long_resumable_jobs(self):
+        # SPEC 6.1: loose → spread up to same_city; cross_hub only when compute_hours ≥ 24 and
+        # the task is resumable. Placement of the whole job is no longer tier-limited, and
+        # budgets no longer count (v1 summed them against 24 h).
+        budgets = {"transfer": 1, "queue": 10, "compute": 10}
+        out = evaluate(three_way_input(coupling="loose", latency_budget_hours=budgets))
+        assert out["cross_domain"]["spread_tier"] == "same_city"  # 10 h < 24 h
+        assert option_of(out, "D")["feasible"] is True  # cross_hub, run whole: allowed
+        out = evaluate(three_way_input(coupling="loose", compute_hours=24))
+        assert out["cross_domain"]["spread_tier"] == "cross_hub"  # 24 h ≥ 24 h, resumable
+        out = evaluate(three_way_input(coupling="loose", compute_hours=24, resumable=False))
+        assert out["cross_domain"]["spread_tier"] == "same_city"  # not resumable
+        out = evaluate(three_way_input(coupling="none"))
+        assert out["cross_domain"]["spread_tier"] == "cross_hub"
 
     def test_D1_results_under_a_tenth_of_input(self):
         [f] = findings_of(evaluate(three_way_input()), "D1")  # 20 GB < 500 / 10 = 50 GB
@@ -559,12 +681,41 @@ class TestEligibility:
         assert "D1" not in rules(evaluate(three_way_input(result_gb=60)))
         assert "D1" not in rules(evaluate(three_way_input(workload="training")))
 
-    def test_D2_repeated_full_scan_multiplies_the_input_leg(self):
-        out = evaluate(three_way_input(access_pattern="repeated_full_scan", data_passes=3))
-        assert findings_of(out, "D2")[0]["data"] == {"data_passes": 3}
-        leg = option_of(out, "L")["legs"][0]
+    def test_D2_repeated_full_scan_is_staged_once_where_there_is_room(self):
+        # SPEC 6.1: no storage_tb recorded → room is not limited → the input is staged once
+        data = three_way_input(access_pattern="repeated_full_scan", data_passes=3)
+        data["offers"] = [data["offers"][0], data["offers"][2]]  # L and D: both move the input
+        out = evaluate(data)
+        local = option_of(out, "L")
+        assert local["input_mode"] == "staged"
+        # 500 GB once: 500 × 8 / (10 Gbit/s × 3600) × 1.1 = 0.122222 h; 500 × 0.01 = 5.0
+        assert [(leg["gb"], leg["hours"], leg["cost"]) for leg in local["legs"]] == [
+            (500.0, 0.122222, 5.0)
+        ]
+        # chosen L: 8 × 10 × 2.0 = 160 + 5 = 165 < D: 400 + 10 + 0.3 + 0.6 = 410.9
+        assert out["chosen"]["offer"] == "L"
+        [f] = findings_of(out, "D2")
+        assert (f["key"], f["data"]) == (
+            "D2.staged",
+            {"data_passes": 3, "input_gb": 500.0, "site": "home"},
+        )
+
+    def test_D2_repeated_full_scan_is_streamed_every_pass_without_room(self):
+        data = three_way_input(access_pattern="repeated_full_scan", data_passes=3)
+        data["sites"][0]["storage_tb"] = 0.4  # home: 0.4 × 1000 = 400 GB < 500 GB
+        data["sites"][2]["storage_tb"] = 0.4  # far: the same
+        out = evaluate(data)
+        local = option_of(out, "L")
+        assert local["input_mode"] == "streamed"
         # 500 GB × 3 passes = 1500 GB; 1500 × 8 / (10 × 3600) × 1.1 = 0.366667 h; × 0.01 = 15
+        [leg] = local["legs"]
         assert (leg["gb"], leg["hours"], leg["cost"]) == (1500.0, 0.366667, 15.0)
+        assert option_of(out, "M")["input_mode"] is None  # runs next to the data
+        [f] = findings_of(out, "D2")
+        assert (f["key"], f["data"]) == ("D2.no_room", {"data_passes": 3})
+        # at the boundary 0.5 × 1000 = 500 GB ≥ 500 GB: room, staged once
+        data["sites"][0]["storage_tb"] = 0.5
+        assert option_of(evaluate(data), "L")["input_mode"] == "staged"
 
     def test_D2_does_not_fire_for_streaming(self):
         assert "D2" not in rules(evaluate(three_way_input()))
@@ -638,9 +789,26 @@ class TestPlacement:
     def test_P_gpus_come_from_task_then_candidate_then_sizing(self):
         data = three_way_input(gpus=4)
         assert option_of(evaluate(data), "L")["compute_cost"] == 80.0  # 4 × 10 h × 2.0
-        data = three_way_input()
+        # SPEC 6.1: without a planned count (explicit null) P3 blocks, and the figures still
+        # shown use the candidate's machines, else what fits
+        data = three_way_input(gpus=None)
         data["offers"][0]["machines"] = 2
-        assert option_of(evaluate(data), "L")["gpus"] == 16  # 2 machines × 8
+        out = evaluate(data)
+        assert option_of(out, "L")["gpus"] == 16  # 2 machines × 8
+        assert option_of(out, "M")["gpus"] == 8  # no memory figure: 1 machine × 8
+        [f] = findings_of(out, "P3")
+        assert (f["severity"], f["offer"]) == ("block", None)
+
+    def test_P_machine_and_contract_offers_bill_whole_machines(self):
+        # SPEC 6.1: 4 planned GPUs; machine_hour and contract bill ceil(4 / 8) = 1 machine of 8
+        out = evaluate(three_way_input(gpus=4))
+        local, near, far = (option_of(out, k) for k in ("L", "M", "D"))
+        assert (local["gpus"], local["billed_gpus"]) == (4, 4)  # gpu_hour bills GPUs
+        assert (near["gpus"], near["billed_gpus"]) == (4, 8)
+        assert (far["gpus"], far["billed_gpus"]) == (4, 8)
+        assert local["compute_cost"] == 80.0  # 4 × 10 h × 2.0
+        assert near["compute_cost"] == 80.0  # 8 × 5 h × 16/8
+        assert far["compute_cost"] == 400.0  # 8 × 10 h × 5.0
 
     def test_P_delay_cost_enters_the_objective(self):
         out = evaluate(three_way_input(delay_cost_per_hour=10))
@@ -668,18 +836,26 @@ class TestPlacement:
         assert [leg["cost"] for leg in near["legs"]] == [5.0, 0.2]
 
     def test_P_capacity_limits(self):
-        # 70B training needs 3 machines of 8 (1344 GB / 72 GB → 19 GPUs)
-        t = big_training(parallelism=["data"], can_maintain_scheduler=True)
+        # 70B training needs 3 machines of 8 (1344 GB / 72 GB → 19 GPUs); 24 GPUs planned
+        t = big_training(parallelism=["tensor"], can_maintain_scheduler=True)
         offers = [
-            offer("small", max_machines=2),
-            offer("nosplit", parallelism=["tensor"]),
-            offer("ok", max_machines=4, parallelism=["data"]),
+            offer("small", max_machines=2),  # 2 × 8 = 16 < 24 GPUs
+            offer("nosplit", parallelism=["data"]),  # shares nothing that splits the model
+            offer("ok", max_machines=3, parallelism=["tensor"]),  # 3 × 8 = 24 ≥ 24
         ]
         out = evaluate(make_input(t, offers=offers))
-        assert option_of(out, "small")["reason"] == "exceeds_max_machines"
+        assert option_of(out, "small")["reason"] == "pool_too_small"
         assert option_of(out, "nosplit")["reason"] == "no_shared_parallelism"
         assert option_of(out, "ok")["feasible"] is True
-        assert option_of(out, "ok")["gpus"] == 24  # 3 machines × 8
+        assert option_of(out, "ok")["gpus"] == 24  # the task's planned count
+
+    def test_P_capacity_limits_a_job_that_fits_one_gpu_too(self):
+        # SPEC 6.1 capacity, whatever the coupling or memory: 64 planned GPUs on a pool of
+        # 1 machine × 8 = 8 GPUs is infeasible (v1 billed 64 GPUs on it)
+        out = evaluate(make_input(task(gpus=64), offers=[offer("local", max_machines=1)]))
+        assert sizing_row(out, "local")["fits_single_gpu"] is True
+        assert option_of(out, "local")["reason"] == "pool_too_small"
+        assert out["chosen"] is None
 
     def test_P_tie_break_prefers_wait_local_then_site_code(self):
         data = make_input(task(), offers=[offer("b", "home"), offer("a", "home")])
@@ -693,19 +869,42 @@ class TestPlacement:
         assert option_of(out, "x")["objective"] == option_of(out, "y")["objective"] == 160.0
         assert out["chosen"]["kind"] == "wait_local"
 
-    def test_P1_nothing_within_budget_takes_the_fastest(self):
-        out = evaluate(three_way_input(latency_budget_hours={"compute": 4}))
-        # compute segments 10, 5, 10 h all exceed 4 h; fastest total is M at 6.007333 h
+    def test_P1_nothing_within_budget_warns_and_keeps_the_least_objective(self):
+        data = three_way_input(latency_budget_hours={"compute": 2})
+        data["offers"][2]["relative_speed"] = 4
+        out = evaluate(data)
+        # compute segments: L 10 h, M 10 / 2 = 5 h, D 10 / 4 = 2.5 h: all over 2 h.
+        # D is fastest: 0.089556 + 0 + 2.5 = 2.589556 h, but costs 8 × 2.5 × 5.0 = 100
+        # + 10.9 = 110.9; M (6.007333 h) costs 88.3. SPEC 6.1: budgets guide, they do not
+        # veto, so the least objective M is chosen (v1 took the fastest, D).
         assert all(o["within_budget"] is False for o in out["options"])
+        assert option_of(out, "D")["total_hours"] == 2.589556
+        assert option_of(out, "D")["total_cost"] == 110.9
         assert out["chosen"]["offer"] == "M"
         [f] = findings_of(out, "P1")
-        assert f["data"]["total_hours"] == 6.007333 and f["severity"] == "warn"
+        assert (f["severity"], f["data"]) == ("warn", {"options": 3})
 
-    def test_P1_does_not_fire_when_one_option_fits_the_budget(self):
+    def test_P1_does_not_fire_when_one_option_meets_the_budget(self):
         out = evaluate(three_way_input(latency_budget_hours={"queue": 0.5}))
-        # only D (queue 0 h) fits the queue budget: chosen despite its 410.9 cost
-        assert out["chosen"]["offer"] == "D"
+        # only D (queue 0 h) meets the queue budget; SPEC 6.1: M (queue 1 h) is still chosen
+        # on least objective, and M3 names D with its extra cost 410.9 − 88.3 = 322.6
+        within = {o["offer"]: o["within_budget"] for o in out["options"]}
+        assert within == {"L": False, "M": False, "D": True}
+        assert out["chosen"]["offer"] == "M"
         assert "P1" not in rules(out)
+        [f] = findings_of(out, "M3")
+        assert (f["key"], f["data"]) == (
+            "M3.alternative",
+            {
+                "segment": "queue",
+                "hours": 1.0,
+                "budget": 0.5,
+                "kind": "move_data",
+                "site": "far",
+                "offer": "D",
+                "extra_cost": 322.6,
+            },
+        )
 
     def test_P2_no_feasible_placement_blocks(self):
         data = three_way_input()
@@ -766,7 +965,7 @@ class TestIndicator:
 
     def test_M3_names_each_segment_over_budget(self):
         out = evaluate(three_way_input(latency_budget_hours={"compute": 4, "queue": 0.5}))
-        # chosen M (fastest): compute 5 > 4, queue 1 > 0.5
+        # chosen M (least objective, 88.3): compute 5 > 4, queue 1 > 0.5
         assert out["metrics"]["over_budget"] == ["queue", "compute"]
         assert [f["data"]["segment"] for f in findings_of(out, "M3")] == ["queue", "compute"]
 
@@ -792,7 +991,7 @@ class TestIndicator:
 
 class TestRollout:
     def test_H1_unvalidated_tier_pilots_first(self):
-        out = evaluate(three_way_input())  # chosen M is same_city; team validated up to dc
+        out = evaluate(three_way_input())  # chosen M is same_city; new teams: same_site only
         [f] = findings_of(out, "H1")
         assert (f["key"], f["data"]["tier"]) == ("H1", "same_city")
 
@@ -808,7 +1007,9 @@ class TestRollout:
         assert "H1" not in rules(evaluate(three_way_input(team=team)))
 
     def test_H2_moving_plan_without_readiness_blocks(self):
-        out = evaluate(three_way_input(resume_verified=True))
+        data = three_way_input(resume_verified=True)
+        data["checklists"] = answered("L", "M", "D")
+        out = evaluate(data)
         [f] = findings_of(out, "H2")
         assert (f["severity"], f["offer"]) == ("block", None)
         assert f["data"]["missing"] == ["channel_reserved", "env_aligned"]
@@ -842,11 +1043,14 @@ class TestTotalBill:
         # rerun loss 2 × 1.5 h × burn (8 GPUs × 2.0) = 48; total 160 + 0 + 5 + 48 = 213
         assert row == {
             "offer": "L",
+            "feasible": True,
             "unit_price": 2.0,
             "compute_cost": 160.0,
             "scheduling_cost": 0.0,
             "transfer_cost": 5.0,
             "rerun_loss": 48.0,
+            "migration_effort_hours": None,  # no Q5 effort, no pilot record
+            "migration_cost": 0.0,  # engineer_hour_cost defaults to 0: not priced
             "total": 213.0,
             "rank_unit": 1,
             "rank_total": 2,
@@ -867,7 +1071,10 @@ class TestTotalBill:
 class TestSignoff:
     def test_S_blocked_by_the_candidate_checklist_only(self):
         out = evaluate(
-            make_input(offers=[offer("a"), offer("b")], checklists={"a": {"q1": "answered"}})
+            make_input(
+                offers=[offer("a"), offer("b")],
+                checklists={"a": {"q1": "answered"}, **answered("b")},
+            )
         )
         blocked = signoff_check(
             out,
@@ -892,7 +1099,7 @@ class TestSignoff:
         assert allowed == {"allowed": True, "reasons": []}
 
     def test_S_author_repeat_and_stale_snapshot_are_refused(self):
-        out = evaluate(make_input())
+        out = evaluate(make_input(checklists=answered("local")))
         result = signoff_check(
             out,
             offer_id="local",

@@ -10,6 +10,8 @@ import pytest
 from apps.scoring.engine import EngineInputError, evaluate, parse_input
 
 from .engine_fixtures import (
+    LINKS,
+    SITES,
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
     make_input,
     offer,
@@ -26,13 +28,14 @@ def errors_of(data) -> dict[str, str]:
 class TestValidation:
     def test_it_accepts_the_minimal_input(self):
         data = {
-            "task": {"workload": "inference", "compute_hours": 1, "home_site": "h"},
+            "task": {"workload": "inference", "compute_hours": 1, "gpus": 1, "home_site": "h"},
             "sites": [{"code": "h"}],
         }
         parsed = parse_input(data)
         assert parsed.task.data_site == parsed.task.result_site == "h"
         assert parsed.task.image_gb == 10.0
-        assert parsed.task.team.validated_tiers == ("same_site", "same_datacenter")
+        # SPEC 6.1 rollout order: a new team has validated same_site only
+        assert parsed.task.team.validated_tiers == ("same_site",)
         assert evaluate(data)["chosen"] is None  # no offers → P2
 
     def test_it_rejects_a_top_level_list_with_one_error(self):
@@ -82,13 +85,18 @@ class TestValidation:
         )
         assert set(errors) == {"task.workload", "task.precision", "task.parallelism[0]"}
 
-    def test_it_requires_workload_compute_hours_and_home_site(self):
+    def test_it_requires_workload_compute_hours_gpus_and_home_site(self):
         errors = errors_of({"task": {}, "sites": [{"code": "h"}]})
-        assert errors == {
-            "task.workload": "is required",
-            "task.compute_hours": "is required",
-            "task.home_site": "is required",
-        }
+        assert sorted(errors) == [
+            "task.compute_hours",
+            "task.gpus",
+            "task.home_site",
+            "task.workload",
+        ]
+        assert errors["task.workload"] == "is required"
+        assert errors["task.compute_hours"] == "is required"
+        assert errors["task.home_site"] == "is required"
+        assert errors["task.gpus"].startswith("is required")  # SPEC 6.1: the planned count
 
     def test_it_checks_site_references(self):
         data = make_input(task(data_site="mars"), offers=[offer("a", site="moon")])
@@ -154,9 +162,31 @@ class TestValidation:
             "links[3].to": "a link joins two different sites",
         }
 
-    def test_it_ignores_unknown_keys_inside_objects(self):
-        data = make_input(task(colour="blue"), offers=[offer("a", gpu_model="H100")])
-        assert parse_input(data).offers[0].id == "a"
+    def test_it_refuses_unknown_keys_by_path(self):
+        # SPEC 6.2: a typo must never silently change a decision
+        t = task(offsite_alowed=True, latency_budget_hours={"transfr": 1})
+        t["team"]["has_machine"] = True
+        data = make_input(
+            t,
+            offers=[offer("a", gpu_model="H100", colour="blue")],
+            benchmarks=[{"kind": "network_probe", "bandwith_gbps": 1}],
+            checklists={"a": {"q1": "answered", "q7": "answered"}},
+        )
+        data["sites"][1]["storage"] = 5
+        data["links"][2]["latency_ms"] = 3
+        data["extra"] = {}
+        errors = errors_of(data)
+        assert errors == {
+            "extra": "unknown field",
+            "sites[1].storage": "unknown field",
+            "task.offsite_alowed": "unknown field",
+            "task.latency_budget_hours.transfr": "unknown field",
+            "task.team.has_machine": "unknown field",
+            "links[2].latency_ms": "unknown field",
+            "offers[0].colour": "unknown field",  # gpu_model is a known offer field
+            "benchmarks[0].bandwith_gbps": "unknown field",
+            "checklists.a.q7": "unknown field",
+        }
 
     def test_it_reports_wrong_container_types(self):
         errors = errors_of({"task": "train", "sites": {}, "offers": [3]})
@@ -186,3 +216,138 @@ class TestValidation:
         assert type(estimate["data"]["workload"]) is str
         assert estimate["data"]["workload"] == "inference"
         assert list(out["checklists"]) == ["7"]
+
+
+def error_list(data) -> list[dict[str, str]]:
+    with pytest.raises(EngineInputError) as caught:
+        parse_input(data)
+    return caught.value.errors
+
+
+ANSWERED = {f"q{i}": "answered" for i in range(1, 7)}
+
+
+class TestPlannedGpus:
+    """SPEC 6.1: compute hours are measured on a GPU count, so task.gpus is required."""
+
+    def test_an_absent_gpu_count_is_an_error_naming_task_gpus(self):
+        t = task()
+        del t["gpus"]
+        errors = errors_of(make_input(t))
+        assert list(errors) == ["task.gpus"]
+        assert errors["task.gpus"].startswith("is required")
+
+    def test_an_explicit_null_is_accepted_and_blocked_by_P3(self):
+        out = evaluate(make_input(task(gpus=None), checklists={"local": dict(ANSWERED)}))
+        p3 = [f for f in out["findings"] if f["rule"] == "P3"]
+        assert [(f["severity"], f["offer"]) for f in p3] == [("block", None)]
+        assert out["signoff"]["local"] == {"blocked": True, "rules": ["P3"]}
+
+    def test_a_planned_count_is_accepted_without_P3(self):
+        out = evaluate(make_input(task(gpus=8), checklists={"local": dict(ANSWERED)}))
+        assert "P3" not in [f["rule"] for f in out["findings"]]
+        assert out["signoff"]["local"] == {"blocked": False, "rules": []}
+
+
+class TestCurrency:
+    """SPEC 6.2: `currency` (top level) and `offers[].currency`, ISO 4217, never converted."""
+
+    def test_matching_currencies_are_accepted(self):
+        data = make_input(offers=[offer("a", currency="CNY"), offer("b", currency="CNY")])
+        data["currency"] = "CNY"
+        assert evaluate(data)["currency"] == "CNY"
+        # both are optional
+        assert parse_input(make_input()).currency is None
+
+    def test_an_offer_in_another_currency_is_an_error_naming_it(self):
+        data = make_input(
+            offers=[offer("a", currency="CNY"), offer("b", currency="USD"), offer("c")]
+        )
+        data["currency"] = "CNY"
+        errors = errors_of(data)
+        assert list(errors) == ["offers[1].currency"]
+        assert "USD" in errors["offers[1].currency"] and "CNY" in errors["offers[1].currency"]
+
+    def test_offers_in_two_currencies_without_a_top_level_one_are_an_error(self):
+        data = make_input(offers=[offer("a", currency="CNY"), offer("b", currency="USD")])
+        assert list(errors_of(data)) == ["offers[1].currency"]
+
+    @pytest.mark.parametrize("code", ["yuan", "usd", "US", 156, "U$D"])
+    def test_a_malformed_code_is_an_error(self, code):
+        data = make_input(offers=[offer("a", currency=code)])
+        data["currency"] = code
+        assert sorted(errors_of(data)) == ["currency", "offers[0].currency"]
+
+
+def _sites(n: int) -> list[dict[str, object]]:
+    """The three fixture sites and n − 3 more."""
+    return [*SITES, *({"code": f"s{i}"} for i in range(n - 3))]
+
+
+class TestSizeLimits:
+    """SPEC 6.2: at most 200 sites, 5,000 links, 500 offers, 10,000 benchmarks."""
+
+    def test_it_accepts_every_list_at_its_limit(self):
+        sites = _sites(200)
+        extra = [s["code"] for s in sites[3:]]
+        pairs = [(a, b) for a in extra for b in extra if a != b][: 5000 - len(LINKS)]
+        links = [
+            *LINKS,
+            *({"from": a, "to": b, "bandwidth_gbps": 1, "price_per_gb": 0} for a, b in pairs),
+        ]
+        data = make_input(
+            sites=sites,
+            links=links,
+            offers=[offer(f"o{i}") for i in range(500)],
+            benchmarks=[{"kind": "network_probe"}] * 10_000,
+        )
+        parsed = parse_input(data)
+        assert (len(parsed.sites), len(parsed.links)) == (200, 5000)
+        assert (len(parsed.offers), len(parsed.benchmarks)) == (500, 10_000)
+
+    @pytest.mark.parametrize(
+        ("key", "item", "limit"),
+        [
+            ("links", {"from": "home", "to": "far", "bandwidth_gbps": 1, "price_per_gb": 0}, 5000),
+            ("offers", offer("o"), 500),
+            ("benchmarks", {"kind": "network_probe"}, 10_000),
+        ],
+    )
+    def test_one_item_too_many_is_one_error_naming_the_list(self, key, item, limit):
+        data = make_input()
+        data[key] = [item] * (limit + 1)  # items are not read, so repeats do not matter
+        assert error_list(data) == [
+            {"field": key, "message": f"at most {limit} items (got {limit + 1})"}
+        ]
+
+    def test_too_many_sites_is_one_error_naming_the_list(self):
+        # Every site the task, links and offer name is in the list; only its length is wrong,
+        # so "sites" is the one offending field (SPEC 4: every *offending* field is named).
+        data = make_input(sites=_sites(201))
+        assert error_list(data) == [{"field": "sites", "message": "at most 200 items (got 201)"}]
+
+
+class TestErrorCap:
+    """SPEC 6.2: at most 100 errors reported, then `{"field": "", "message": "… and N more"}`."""
+
+    @staticmethod
+    def _bad_offers(n: int) -> dict[str, object]:
+        # each offer has exactly one bad field: n errors in all
+        return make_input(offers=[offer(f"o{i}", price="x") for i in range(n)])
+
+    def test_150_errors_report_100_then_how_many_more(self):
+        errors = error_list(self._bad_offers(150))
+        assert len(errors) == 101
+        assert errors[:100] == [
+            {"field": f"offers[{i}].price", "message": "must be a number"} for i in range(100)
+        ]
+        assert errors[100] == {"field": "", "message": "… and 50 more"}  # 150 − 100
+
+    def test_101_errors_report_100_and_1_more(self):
+        errors = error_list(self._bad_offers(101))
+        assert (len(errors), errors[-1]) == (101, {"field": "", "message": "… and 1 more"})
+
+    def test_100_errors_are_all_reported(self):
+        errors = error_list(self._bad_offers(100))
+        assert len(errors) == 100
+        assert errors[-1] == {"field": "offers[99].price", "message": "must be a number"}
