@@ -326,6 +326,12 @@ class TestSizeLimits:
         data = make_input(sites=_sites(201))
         assert error_list(data) == [{"field": "sites", "message": "at most 200 items (got 201)"}]
 
+    def test_too_many_offers_is_one_error_even_when_benchmarks_and_checklists_name_them(self):
+        offers = [offer(f"o{i}") for i in range(501)]
+        run = {"kind": "single", "offer": "o7", "e2e_hours": 2, "compute_hours": 2}
+        data = make_input(offers=offers, benchmarks=[run], checklists={"o7": {"q1": "answered"}})
+        assert error_list(data) == [{"field": "offers", "message": "at most 500 items (got 501)"}]
+
 
 class TestErrorCap:
     """SPEC 6.2: at most 100 errors reported, then `{"field": "", "message": "… and N more"}`."""

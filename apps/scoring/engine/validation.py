@@ -208,18 +208,30 @@ def _site_list(
     return tuple(sorted(codes))
 
 
-def _list(r: Reader, data: dict[str, Any], key: str) -> list[Any]:
+class _Anything(set):
+    """Stands for the codes of a list that was refused whole: every reference to it is taken as
+    known, so the one error naming the list is not buried under false "unknown" ones."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_ANY = _Anything()
+
+
+def _list(r: Reader, data: dict[str, Any], key: str) -> list[Any] | None:
+    """The list at `key` ([] when absent); None when refused whole (not a list, or too long)."""
     raw = data.get(key, MISSING)
     if raw is MISSING or raw is None:
         return []
     if not isinstance(raw, (list, tuple)):
         r.error(key, "must be a list")
-        return []
+        return None
     limit = MAX_ITEMS[key]
     if len(raw) > limit:
         # SPEC 6.2: refuse oversized lists whole, without reading their items.
         r.error(key, f"at most {limit} items (got {len(raw)})")
-        return []
+        return None
     return raw
 
 
@@ -464,13 +476,15 @@ def parse_input(data: Any) -> EngineInput:
     r = Reader()
     r.obj(data, "", TOP_FIELDS)
     currency = _currency(r, data, "")
-    sites = _parse_sites(r, _list(r, data, "sites"))
-    codes = set(sites)
+    raw_sites = _list(r, data, "sites")
+    sites = _parse_sites(r, raw_sites or [])
+    codes: set[str] = set(sites) if raw_sites is not None else _ANY
     task = _parse_task(r, data.get("task", MISSING), codes)
-    links = _parse_links(r, _list(r, data, "links"), codes)
-    offers = _parse_offers(r, _list(r, data, "offers"), codes, currency)
-    offer_ids = {o.id for o in offers if o.id}
-    benchmarks = _parse_benchmarks(r, _list(r, data, "benchmarks"), offer_ids)
+    links = _parse_links(r, _list(r, data, "links") or [], codes)
+    raw_offers = _list(r, data, "offers")
+    offers = _parse_offers(r, raw_offers or [], codes, currency)
+    offer_ids: set[str] = {o.id for o in offers if o.id} if raw_offers is not None else _ANY
+    benchmarks = _parse_benchmarks(r, _list(r, data, "benchmarks") or [], offer_ids)
     checklists = _parse_checklists(r, data.get("checklists", MISSING), offer_ids)
     thresholds = _parse_thresholds(r, data.get("thresholds", MISSING))
     if r.errors or task is None:
