@@ -85,6 +85,8 @@ def make_profile(team: Team, site=None, **kw):
         "params_b": 7,
         "precision": "bf16",
         "compute_hours": 10,
+        # SPEC 6.1: compute hours are measured on a GPU count (one machine of make_offer).
+        "gpus": 8,
         "input_gb": 100,
         "result_gb": 5,
         "data_site": site,

@@ -177,7 +177,7 @@ class OfferForm(TeamSitesMixin, forms.ModelForm):
             ),
             "scheduling_fee_pct": _("Percent added on top of compute by the scheduling layer."),
             "relative_speed": _("1.0 = reference speed; 1.5 finishes the same job 1.5× faster."),
-            "boot_hours": _("Time until the resources are usable."),
+            "boot_hours": _("Time from order to a usable machine; counts in the queue segment."),
             "max_machines": _("Blank = no limit."),
         }
         widgets = {"exit_path": forms.Textarea(attrs={"rows": 2})}

@@ -54,7 +54,11 @@ class Site(models.Model):
         help_text=_("Typical wait for capacity now, in hours."),
     )
     storage_tb = models.FloatField(
-        _("storage (TB)"), null=True, blank=True, validators=[MinValueValidator(0)]
+        _("storage (TB)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Room to stage a task's input next to the compute; blank = unlimited."),
     )
 
     objects = TeamScopedQuerySet.as_manager()
@@ -155,6 +159,11 @@ class Parallelism(models.TextChoices):
     DATA = "data", _("Data parallel")
     TENSOR = "tensor", _("Tensor parallel")
     PIPELINE = "pipeline", _("Pipeline parallel")
+    # SPEC 6.1: parameters, gradients and optimizer state split over the data-parallel GPUs.
+    SHARDED = "sharded", _("Sharded data parallel (FSDP, ZeRO-3)")
+
+
+PARALLELISM_CHOICE_ERROR = _("Choose among data, tensor, pipeline and sharded.")
 
 
 class Offer(models.Model):
@@ -252,7 +261,7 @@ class Offer(models.Model):
                 )
         parallelism = self.parallelism if isinstance(self.parallelism, list) else None
         if parallelism is None or not set(parallelism) <= set(Parallelism.values):
-            add("parallelism", _("Choose among data, tensor and pipeline."), "invalid_choice")
+            add("parallelism", PARALLELISM_CHOICE_ERROR, "invalid_choice")
         if self.site_id and self.team_id is not None and self.site.team_id != self.team_id:
             add("site", _("Choose a site of this team."), "other_team")
         raise_if(errors)

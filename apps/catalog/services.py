@@ -37,6 +37,10 @@ def _count_phrase(label: str, count: int) -> str:
             "%(n)d review (as a candidate)", "%(n)d reviews (as a candidate)", n
         ),
         "profiles.TaskProfile": lambda n: ngettext("%(n)d task profile", "%(n)d task profiles", n),
+        # One row per profile and site (unique), so allowed-site rows count profiles.
+        "profiles.AllowedSite": lambda n: ngettext(
+            "%(n)d task profile (as an allowed site)", "%(n)d task profiles (as an allowed site)", n
+        ),
         "benchmarks.BenchmarkRecord": lambda n: ngettext(
             "%(n)d benchmark record", "%(n)d benchmark records", n
         ),

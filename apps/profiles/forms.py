@@ -6,6 +6,7 @@ from django import forms
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.fields import SafeModelMultipleChoiceField
 from apps.accounts.models import Team
 from apps.catalog.forms import (
     FiniteFloatField,
@@ -22,8 +23,9 @@ HELP_TEXTS = {
     "name": _("What the team calls this job."),
     "description": _("Optional: anything a reviewer should know."),
     "workload": _(
-        "Sets the memory formula (training, fine-tuning, inference-like), whether the job is "
-        "data-intensive (D1) and whether it is an online service (X1)."
+        "Sets the memory formula (training and full fine-tuning; adapter tuning such as LoRA or "
+        "QLoRA; inference-like), whether the job is data-intensive (D1) and whether it is an "
+        "online service (X1)."
     ),
     "cadence": _("Recurring jobs are worth templating; a one-off job rarely pays for a scheduler."),
     "runs_per_quarter": _("How often it runs; retrofit effort is weighed against a year of runs."),
@@ -35,10 +37,14 @@ HELP_TEXTS = {
     "peak_gpu_mem_gb": _(
         "Measured peak GPU memory of one replica; overrides the estimate. Blank = not measured."
     ),
-    "gpus": _("GPUs you plan to run on. Blank = as many as the memory needs, whole machines."),
+    "gpus": _(
+        "GPUs you plan to run on: the GPU count compute hours were measured on. Machine-hour "
+        "and contract offers bill whole machines."
+    ),
     "parallelism": _(
-        "Split strategies the job's framework supports. Without tensor or pipeline, a model "
-        "larger than one GPU cannot be split."
+        "Split strategies the job's framework supports. Without tensor, pipeline or sharded "
+        "(FSDP, ZeRO-3), a model larger than one GPU cannot be split: plain data parallel "
+        "copies the whole model onto every GPU."
     ),
     "coupling": _(
         "How much the parts talk while running: tight keeps the job in one site; loose allows "
@@ -53,7 +59,7 @@ HELP_TEXTS = {
     "data_site": _("Where the input data sits now."),
     "home_site": _("Where the team runs today: running here is waiting locally."),
     "result_site": _("Where the results must end up."),
-    "compute_hours": _("The compute segment on the planned configuration, at relative speed 1.0."),
+    "compute_hours": _("The compute segment on the planned GPUs, at relative speed 1.0."),
     "budget_transfer_hours": _("Longest acceptable transfer time. Blank = no limit; 0 = none."),
     "budget_queue_hours": _("Longest acceptable wait for capacity. Blank = no limit."),
     "budget_compute_hours": _("Longest acceptable compute time. Blank = no limit."),
@@ -70,6 +76,13 @@ HELP_TEXTS = {
     "low_latency_online": _("Serves users under a tight latency bound (X1: stays local)."),
     "stateful": _("Holds state that moving would lose (X2)."),
     "compliance_restricted": _("The data may not leave its domain (X4)."),
+    "allowed_sites": _(
+        "Compliance only (X4): the sites where the data may be processed. None chosen = the "
+        "sites in the data site's datacenter."
+    ),
+    "results_restricted": _(
+        "Compliance only (X4): the results may not leave the allowed sites either."
+    ),
     "strict_consistency": _("Link jitter would become a business risk (X5)."),
     "has_machines": _("The team already owns or rents machines."),
     "has_scheduler": _("A scheduling layer already runs the team's jobs."),
@@ -88,6 +101,14 @@ class TaskProfileForm(TeamSitesMixin, forms.ModelForm):
         widget=forms.CheckboxSelectMultiple,
         help_text=HELP_TEXTS["parallelism"],
     )
+    allowed_sites = SafeModelMultipleChoiceField(
+        label=capfirst(_("allowed sites")),
+        queryset=Site.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=HELP_TEXTS["allowed_sites"],
+        error_messages={"invalid_choice": _("Choose sites of this team.")},
+    )
 
     class Meta:
         model = TaskProfile
@@ -100,6 +121,13 @@ class TaskProfileForm(TeamSitesMixin, forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.team = team
         self.restrict_sites(team)
+        self.fields["allowed_sites"].queryset = Site.objects.for_team(team).order_by("code")
+        # SPEC 6.1: compute hours are measured on a GPU count, so it is required with them
+        # (compute hours always are). The column stays nullable for older profiles (P3).
+        self.fields["gpus"].required = True
+        self.fields["gpus"].error_messages["required"] = _(
+            "Enter the planned GPU count: the compute hours were measured on it."
+        )
         for name in (
             "params_b",
             "peak_gpu_mem_gb",
@@ -190,7 +218,10 @@ class SizingForm(forms.Form):
         label=capfirst(_("workload")),
         choices=Workload.choices,
         initial=Workload.INFERENCE,
-        help_text=_("Training counts weights, gradients and Adam states (16 bytes a parameter)."),
+        help_text=_(
+            "Training and full fine-tuning count weights, gradients and Adam states (16 bytes a "
+            "parameter); adapter tuning (LoRA/QLoRA) adds 0.16 bytes a parameter to the weights."
+        ),
     )
     peak_gpu_mem_gb = FiniteFloatField(
         label=capfirst(_("measured peak GPU memory (GB)")),
@@ -204,5 +235,7 @@ class SizingForm(forms.Form):
         required=False,
         initial=["data", "tensor"],
         widget=forms.CheckboxSelectMultiple,
-        help_text=_("With tensor or pipeline, a model larger than one GPU can fill a machine."),
+        help_text=_(
+            "With tensor, pipeline or sharded, a model larger than one GPU can fill a machine."
+        ),
     )

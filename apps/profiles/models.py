@@ -10,12 +10,21 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team, TeamScopedQuerySet
-from apps.catalog.models import Parallelism, Site, non_finite_errors, raise_if
+from apps.catalog.models import (
+    PARALLELISM_CHOICE_ERROR,
+    Parallelism,
+    Site,
+    non_finite_errors,
+    raise_if,
+)
 
 
 class Workload(models.TextChoices):
     TRAINING = "training", _("Training")
-    FINE_TUNING = "fine_tuning", _("Fine-tuning")
+    # SPEC 6.1: "fine_tuning" is full fine-tuning (sized like training); LoRA/QLoRA is
+    # "adapter_tuning" (v1's "fine_tuning": migration 0003 renamed the stored ones).
+    FINE_TUNING = "fine_tuning", _("Full fine-tuning")
+    ADAPTER_TUNING = "adapter_tuning", _("Adapter tuning (LoRA/QLoRA)")
     INFERENCE = "inference", _("Inference")
     BATCH_INFERENCE = "batch_inference", _("Batch inference")
     DATA_PROCESSING = "data_processing", _("Data processing")
@@ -140,6 +149,16 @@ class TaskProfile(models.Model):
     low_latency_online = models.BooleanField(_("low-latency online"), default=False)
     stateful = models.BooleanField(_("stateful"), default=False)
     compliance_restricted = models.BooleanField(_("compliance restricted"), default=False)
+    # SPEC 6.1 X4: where a compliance-restricted task's data may be processed (none chosen: the
+    # sites in the data site's datacenter), and whether its results are bound to them too.
+    allowed_sites = models.ManyToManyField(
+        Site,
+        through="AllowedSite",
+        blank=True,
+        related_name="+",
+        verbose_name=_("allowed sites"),
+    )
+    results_restricted = models.BooleanField(_("results restricted"), default=False)
     strict_consistency = models.BooleanField(_("strict consistency"), default=False)
 
     # Team situation
@@ -199,9 +218,28 @@ class TaskProfile(models.Model):
                 add(name, _("Enter at least 1."), "min")
         parallelism = self.parallelism if isinstance(self.parallelism, list) else None
         if parallelism is None or not set(parallelism) <= set(Parallelism.values):
-            add("parallelism", _("Choose among data, tensor and pipeline."), "invalid_choice")
+            add("parallelism", PARALLELISM_CHOICE_ERROR, "invalid_choice")
         for name in ("data_site", "home_site", "result_site"):
             site = getattr(self, name) if getattr(self, f"{name}_id") else None
             if site is not None and self.team_id is not None and site.team_id != self.team_id:
                 add(name, _("Choose a site of this team."), "other_team")
         raise_if(errors)
+
+
+class AllowedSite(models.Model):
+    """One site where a compliance-restricted profile's data may be processed (SPEC 6.1 X4).
+
+    A site in such a list cannot be deleted: dropping it silently would widen where the data
+    may go (an empty list means the whole datacenter of the data site).
+    """
+
+    profile = models.ForeignKey(TaskProfile, on_delete=models.CASCADE, related_name="+")
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["profile", "site"], name="allowed_site_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.profile} · {self.site.code}"

@@ -64,6 +64,8 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
             "low_latency_online",
             "stateful",
             "compliance_restricted",
+            "allowed_sites",
+            "results_restricted",
             "strict_consistency",
         ),
     ),
@@ -92,6 +94,8 @@ CROSS_DOMAIN_FIELDS = (
     "low_latency_online",
     "stateful",
     "compliance_restricted",
+    "allowed_sites",
+    "results_restricted",
     "strict_consistency",
 )
 
@@ -127,13 +131,16 @@ def shown_value(profile, name: str, currency: str) -> str:
     if name == "parallelism":
         labels = dict(Parallelism.choices)
         return ", ".join(str(labels.get(p, p)) for p in value) if value else gettext("none")
+    if name == "allowed_sites":
+        codes = sorted(site.code for site in value.all())
+        return ", ".join(codes) if codes else gettext("the sites in the data site's datacenter")
     if field.is_relation:
         return str(value) if value is not None else "—"
     if value is None:
         if name in _BUDGETS:
             return gettext("no limit")
         if name == "gpus":
-            return gettext("as many as the memory needs")
+            return gettext("not given: costs cannot be compared (P3)")
         if name == "peak_gpu_mem_gb":
             return gettext("not measured")
         return "—"

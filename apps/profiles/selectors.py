@@ -35,7 +35,7 @@ def profiles_for_page() -> QuerySet[TaskProfile]:
     """The queryset detail pages look a profile up in (then scoped to the user's teams)."""
     return TaskProfile.objects.select_related(
         "team", "data_site", "home_site", "result_site", "created_by"
-    )
+    ).prefetch_related("allowed_sites")
 
 
 def profile_evaluation(*, profile: TaskProfile) -> dict:
@@ -69,12 +69,14 @@ def sizing_estimate(
     sites = [site_input(s) for s in Site.objects.for_team(team).order_by("code")]
     here = sites[0]["code"]
     data = {
+        "currency": team.currency,
         "task": {
             "name": "sizing",
             "workload": workload,
             "params_b": params_b,
             "precision": precision,
             "peak_gpu_mem_gb": peak_gpu_mem_gb,
+            "gpus": None,  # no plan here: sizing says how many GPUs the memory needs
             "parallelism": sorted(parallelism or []),
             "compute_hours": 1.0,
             "home_site": here,
@@ -119,6 +121,7 @@ def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> 
     if data is None and profile is None:
         context["unbound"] = True
         return context
+    allowed_sites = None  # the saved ones
     if data is None:
         probe = profile
     else:
@@ -130,6 +133,8 @@ def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> 
         context["show_cross"] = not set(bad) & set(CROSS_DOMAIN_FIELDS)
         context["show_all"] = not bad
         probe = form.instance
+        if "allowed_sites" not in form.errors:
+            allowed_sites = [site.code for site in form.cleaned_data.get("allowed_sites", [])]
     first_site = Site.objects.for_team(team).order_by("code").first()
     context["no_sites"] = first_site is None
     if first_site is None or not (context["show_sizing"] or context["show_cross"]):
@@ -140,7 +145,7 @@ def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> 
     if probe.compute_hours is None:
         probe.compute_hours = 0.0
     probe.team = team
-    engine_input = build_profile_input(probe)
+    engine_input = build_profile_input(probe, allowed_sites=allowed_sites)
     context["offer_count"] = len(engine_input["offers"])
     try:
         output = engine.evaluate(engine_input)

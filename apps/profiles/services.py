@@ -3,31 +3,67 @@ profile that reviews, benchmarks or snapshots use is refused and nothing is dele
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Team
+from apps.catalog.models import Site
 from apps.catalog.services import delete_or_refuse
 
 from .models import TaskProfile
 
 
-def profile_create(*, team: Team, created_by=None, **fields: Any) -> TaskProfile:
+def _validate(profile: TaskProfile, allowed_sites: list[Site] | None) -> None:
+    """full_clean() plus the allowed sites (a many-to-many the model cannot check before saving):
+    every error at once, each on its field."""
+    errors: dict[str, list] = {}
+    try:
+        profile.full_clean()
+    except ValidationError as exc:
+        errors = exc.update_error_dict(errors)
+    if allowed_sites is not None and any(s.team_id != profile.team_id for s in allowed_sites):
+        errors.setdefault("allowed_sites", []).append(
+            ValidationError(_("Choose sites of this team."), code="other_team")
+        )
+    if errors:
+        raise ValidationError(errors)
+
+
+def _save(profile: TaskProfile, allowed_sites: Iterable[Site] | None) -> TaskProfile:
+    sites = list(allowed_sites) if allowed_sites is not None else None
+    _validate(profile, sites)
+    profile.save()
+    if sites is not None:
+        profile.allowed_sites.set(sites)
+    return profile
+
+
+@transaction.atomic
+def profile_create(
+    *,
+    team: Team,
+    created_by=None,
+    allowed_sites: Iterable[Site] | None = None,
+    **fields: Any,
+) -> TaskProfile:
     profile = TaskProfile(team=team, created_by=created_by)
     for name, value in fields.items():
         setattr(profile, name, value)
-    profile.full_clean()
-    profile.save()
-    return profile
+    return _save(profile, allowed_sites if allowed_sites is not None else [])
 
 
-def profile_update(*, profile: TaskProfile, **fields: Any) -> TaskProfile:
+@transaction.atomic
+def profile_update(
+    *, profile: TaskProfile, allowed_sites: Iterable[Site] | None = None, **fields: Any
+) -> TaskProfile:
+    """`allowed_sites`: None leaves them as they are; a list (possibly empty) replaces them."""
     for name, value in fields.items():
         setattr(profile, name, value)
-    profile.full_clean()
-    profile.save()
-    return profile
+    return _save(profile, allowed_sites)
 
 
 def profile_delete(*, profile: TaskProfile) -> None:

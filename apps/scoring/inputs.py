@@ -1,7 +1,10 @@
-"""Build the engine's JSON input (SPEC section 4) from the database.
+"""Build the engine's JSON input (SPEC section 4, with the v2 fields of SPEC 6) from the database.
 
 The pages, the snapshot task and the profile panel all go through here, so what the engine sees
 is the same wherever it is called from. A handful of queries, whatever the sizes.
+
+The v2 engine refuses unknown fields (SPEC 6.2), so an optional field is either sent with a
+value the engine reads or left out; nothing else is added here.
 """
 
 from __future__ import annotations
@@ -10,10 +13,12 @@ import hashlib
 import json
 from collections.abc import Iterable
 
+from django.db.models import Exists, OuterRef
+
 from apps.accounts.models import Team
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import NetworkLink, Offer, Site
-from apps.profiles.models import TaskProfile
+from apps.profiles.models import AllowedSite, TaskProfile
 from apps.scoring import engine
 
 TIMED_KINDS = ("single", "multi")
@@ -23,9 +28,32 @@ def _num(value):
     return None if value is None else float(value)
 
 
-def task_input(profile: TaskProfile, team: Team) -> dict:
-    """The `task` object: every profile field, with the team situation and validated tiers."""
-    return {
+def allowed_site_codes(profile: TaskProfile) -> list[str]:
+    """The codes of the profile's allowed sites, sorted (an unsaved profile has none yet)."""
+    if profile.pk is None:
+        return []
+    return sorted(site.code for site in profile.allowed_sites.all())
+
+
+def _team_sites(team: Team, profile: TaskProfile) -> list[Site]:
+    """The team's sites by code, each marked `allowed` when it is one of the profile's allowed
+    sites: one query for both (allowed sites are sites of the profile's team)."""
+    sites = Site.objects.filter(team=team).order_by("code")
+    if profile.pk is None:
+        return list(sites)
+    allowed = AllowedSite.objects.filter(profile_id=profile.pk, site_id=OuterRef("pk"))
+    return list(sites.annotate(allowed=Exists(allowed)))
+
+
+def task_input(
+    profile: TaskProfile, team: Team, allowed_sites: Iterable[str] | None = None
+) -> dict:
+    """The `task` object: every profile field, with the team situation and validated tiers.
+
+    `allowed_sites`: site codes to use instead of the saved ones (the live form panel).
+    """
+    codes = sorted(allowed_sites) if allowed_sites is not None else allowed_site_codes(profile)
+    data = {
         "name": profile.name,
         "workload": profile.workload,
         "cadence": profile.cadence,
@@ -33,6 +61,7 @@ def task_input(profile: TaskProfile, team: Team) -> dict:
         "params_b": _num(profile.params_b),
         "precision": profile.precision,
         "peak_gpu_mem_gb": _num(profile.peak_gpu_mem_gb),
+        # Always a key: null is an older profile without it (P3), not a forgotten field.
         "gpus": profile.gpus,
         "parallelism": sorted(profile.parallelism or []),
         "coupling": profile.coupling,
@@ -59,6 +88,7 @@ def task_input(profile: TaskProfile, team: Team) -> dict:
         "low_latency_online": profile.low_latency_online,
         "stateful": profile.stateful,
         "compliance_restricted": profile.compliance_restricted,
+        "results_restricted": profile.results_restricted,
         "strict_consistency": profile.strict_consistency,
         "team": {
             "has_machines": profile.has_machines,
@@ -71,6 +101,9 @@ def task_input(profile: TaskProfile, team: Team) -> dict:
         "data_site": profile.data_site.code,
         "result_site": profile.result_site.code,
     }
+    if codes:  # none chosen: the engine uses the sites in the data site's datacenter (X4)
+        data["allowed_sites"] = codes
+    return data
 
 
 def site_input(site: Site) -> dict:
@@ -80,6 +113,7 @@ def site_input(site: Site) -> dict:
         "city": site.city,
         "hub": site.hub,
         "queue_hours": float(site.queue_hours),
+        "storage_tb": _num(site.storage_tb),  # null: no limit, the input can be staged there
     }
 
 
@@ -98,7 +132,10 @@ def link_input(link: NetworkLink, reserved_ids: set[int] = frozenset()) -> dict:
     return data
 
 
-def offer_input(offer: Offer, machines: int | None = None) -> dict:
+def offer_input(
+    offer: Offer, machines: int | None = None, migration_effort_hours: float | None = None
+) -> dict:
+    """One offer; `machines` and `migration_effort_hours` are the review candidate's (Q5)."""
     data = {
         "id": str(offer.pk),
         "name": offer.name,
@@ -112,6 +149,7 @@ def offer_input(offer: Offer, machines: int | None = None) -> dict:
         "scheduling_fee_pct": float(offer.scheduling_fee_pct),
         "parallelism": sorted(offer.parallelism or []),
         "relative_speed": float(offer.relative_speed),
+        "boot_hours": float(offer.boot_hours),
     }
     if offer.max_machines is not None:
         data["max_machines"] = offer.max_machines
@@ -120,6 +158,8 @@ def offer_input(offer: Offer, machines: int | None = None) -> dict:
         data["expected_utilization"] = _num(offer.expected_utilization)
     if machines is not None:
         data["machines"] = machines
+    if migration_effort_hours is not None:
+        data["migration_effort_hours"] = float(migration_effort_hours)
     return data
 
 
@@ -178,14 +218,12 @@ def benchmarks_for(profile: TaskProfile, offer_ids: Iterable[int]) -> list[dict]
     return out
 
 
-def world_input(team: Team) -> tuple[list[dict], list[NetworkLink]]:
-    sites = [site_input(s) for s in Site.objects.filter(team=team).order_by("code")]
-    links = list(
+def team_links(team: Team) -> list[NetworkLink]:
+    return list(
         NetworkLink.objects.filter(team=team)
         .select_related("from_site", "to_site")
         .order_by("from_site__code", "to_site__code")
     )
-    return sites, links
 
 
 def build_profile_input(
@@ -193,21 +231,31 @@ def build_profile_input(
     *,
     offers: Iterable[Offer] | None = None,
     machines: dict[int, int] | None = None,
+    migration_effort: dict[int, float] | None = None,
     checklists: dict[str, dict[str, str]] | None = None,
     reserved_link_ids: set[int] = frozenset(),
+    allowed_sites: Iterable[str] | None = None,
 ) -> dict:
-    """The engine input for a profile against `offers` (default: all the team's offers)."""
+    """The engine input for a profile against `offers` (default: all the team's offers).
+
+    `machines` and `migration_effort` are per offer id (a review's candidates); `allowed_sites`
+    are site codes that replace the saved ones (the live form panel).
+    """
     team = profile.team
     if offers is None:
         offers = Offer.objects.filter(team=team).select_related("site").order_by("id")
     offers = list(offers)
     machines = machines or {}
-    sites, links = world_input(team)
+    migration_effort = migration_effort or {}
+    sites = _team_sites(team, profile)
+    if allowed_sites is None:
+        allowed_sites = [s.code for s in sites if getattr(s, "allowed", False)]
     data = {
-        "task": task_input(profile, team),
-        "sites": sites,
-        "links": [link_input(link, reserved_link_ids) for link in links],
-        "offers": [offer_input(o, machines.get(o.pk)) for o in offers],
+        "currency": team.currency,
+        "task": task_input(profile, team, allowed_sites),
+        "sites": [site_input(s) for s in sites],
+        "links": [link_input(link, reserved_link_ids) for link in team_links(team)],
+        "offers": [offer_input(o, machines.get(o.pk), migration_effort.get(o.pk)) for o in offers],
         "benchmarks": benchmarks_for(profile, [o.pk for o in offers]),
         "checklists": checklists or {},
     }

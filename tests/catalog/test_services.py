@@ -215,3 +215,17 @@ class CatalogFormTests:
         assert form.is_valid(), form.errors
         assert form.cleaned_data["contract_hours"] is None
         assert form.cleaned_data["expected_utilization"] is None
+
+
+class AllowedSiteProtectionTests:
+    def test_a_site_a_compliance_profile_allows_is_not_deleted(self, team):
+        from apps.profiles.services import profile_update
+
+        home, allowed = make_site(team, "bj-a"), make_site(team, "bj-b")
+        profile = make_profile(team, home, compliance_restricted=True)
+        profile_update(profile=profile, allowed_sites=[allowed])
+        with pytest.raises(services.InUseError) as exc:
+            services.site_delete(site=allowed)
+        # Dropping it silently would widen where the data may go (blank = whole datacenter).
+        assert "1 task profile (as an allowed site)" in exc.value.message
+        assert list(profile.allowed_sites.all()) == [allowed]

@@ -463,3 +463,66 @@ class CatalogLanguageTests:
             reverse("catalog:site_create"), HTTP_ACCEPT_LANGUAGE="zh-hans"
         ).content.decode()
         assert "机房" in html and "枢纽" in html and "保存" in html
+
+
+class EngineTwoCatalogFieldsTests:
+    """SPEC 6.1: storage at a site (staging), boot time and sharded parallelism of an offer."""
+
+    def test_the_site_form_explains_storage_and_a_blank_reads_unlimited(self, client, world, owner):
+        client.force_login(owner)
+        page = client.get(reverse("catalog:site_create")).content.decode()
+        assert "Room to stage a task&#x27;s input next to the compute; blank = unlimited." in page
+        client.post(reverse("catalog:site_create"), site_data(code="gz-a", storage_tb="40"))
+        assert Site.objects.get(code="gz-a").storage_tb == 40.0
+        table = client.get(reverse("catalog:site_list"), **HX).content.decode()
+        assert "40.00 TB" in table and "unlimited" in table  # bj-a and sh-a have no limit
+
+    def test_a_negative_storage_is_refused_on_the_field(self, client, world, owner):
+        client.force_login(owner)
+        response = client.post(reverse("catalog:site_create"), site_data(storage_tb="-1"))
+        assert response.status_code == 200
+        assert response.context["form"].errors["storage_tb"]
+        assert not Site.objects.filter(code="sh-b").exists()
+
+    def test_the_offer_form_explains_boot_hours_and_offers_sharded_parallelism(
+        self, client, world, owner
+    ):
+        client.force_login(owner)
+        page = client.get(reverse("catalog:offer_create")).content.decode()
+        assert "Time from order to a usable machine; counts in the queue segment." in page
+        assert 'type="checkbox" name="parallelism" value="sharded"' in page
+        assert "Sharded data parallel (FSDP, ZeRO-3)" in page
+        response = client.post(
+            reverse("catalog:offer_create"),
+            offer_data(
+                world["a"], name="FSDP pool", parallelism=["data", "sharded"], boot_hours="2"
+            ),
+        )
+        assert response.status_code == 302
+        offer = Offer.objects.get(name="FSDP pool")
+        assert (offer.parallelism, offer.boot_hours) == (["data", "sharded"], 2.0)
+        detail = client.get(reverse("catalog:offer_detail", args=[offer.pk])).content.decode()
+        assert "Sharded data parallel (FSDP, ZeRO-3)" in detail
+        assert "Pipeline parallel" not in detail
+
+    @pytest.mark.parametrize("value", ["-1", "nan", "soon"])
+    def test_a_bad_boot_time_is_refused_on_the_field(self, client, world, owner, value):
+        client.force_login(owner)
+        response = client.post(
+            reverse("catalog:offer_create"), offer_data(world["a"], name="X", boot_hours=value)
+        )
+        assert response.status_code == 200
+        assert response.context["form"].errors["boot_hours"]
+        assert not Offer.objects.filter(name="X").exists()
+
+    def test_the_new_fields_read_in_simplified_chinese(self, client, world, owner):
+        client.force_login(owner)
+        offer_form = client.get(
+            reverse("catalog:offer_create"), HTTP_ACCEPT_LANGUAGE="zh-hans"
+        ).content.decode()
+        assert "分片数据并行(FSDP、ZeRO-3)" in offer_form
+        assert "Time from order to a usable machine" not in offer_form
+        site_form = client.get(
+            reverse("catalog:site_create"), HTTP_ACCEPT_LANGUAGE="zh-hans"
+        ).content.decode()
+        assert "Room to stage a task" not in site_form

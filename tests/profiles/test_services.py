@@ -100,7 +100,7 @@ class TaskProfileFormTests:
         shown = {f.name for _, _, fields in sections for f in fields}
         model_fields = {
             f.name
-            for f in TaskProfile._meta.fields
+            for f in [*TaskProfile._meta.fields, *TaskProfile._meta.many_to_many]
             if f.editable and f.name not in {"id", "team", "created_by"}
         }
         assert shown == model_fields  # nothing of SPEC 2 is left out of the form
@@ -115,3 +115,36 @@ class TaskProfileFormTests:
         assert form.is_valid(), form.errors
         assert form.cleaned_data["parallelism"] == ["data", "tensor"]
         assert form.cleaned_data["budget_transfer_hours"] is None  # blank = no limit
+
+
+class AllowedSitesServiceTests:
+    def test_it_stores_allowed_sites_of_the_team(self, team):
+        site, other = make_site(team, "a"), make_site(team, "b")
+        profile = services.profile_create(
+            team=team,
+            allowed_sites=[other, site],
+            **fields(site, compliance_restricted=True, results_restricted=True),
+        )
+        assert sorted(s.code for s in profile.allowed_sites.all()) == ["a", "b"]
+        services.profile_update(profile=profile, name="Renamed")  # None: left as they are
+        assert profile.allowed_sites.count() == 2
+        services.profile_update(profile=profile, allowed_sites=[])
+        assert not profile.allowed_sites.exists()
+
+    def test_it_refuses_another_teams_site_with_every_other_error_and_stores_nothing(
+        self, team, other_team
+    ):
+        site, theirs = make_site(team, "a"), make_site(other_team, "b")
+        with pytest.raises(ValidationError) as exc:
+            services.profile_create(
+                team=team, allowed_sites=[theirs], **fields(site, compress_ratio=2.0)
+            )
+        assert set(exc.value.error_dict) == {"allowed_sites", "compress_ratio"}
+        assert not TaskProfile.objects.exists()
+
+    def test_an_update_with_another_teams_site_keeps_the_saved_list(self, team, other_team):
+        site, theirs = make_site(team, "a"), make_site(other_team, "b")
+        profile = services.profile_create(team=team, allowed_sites=[site], **fields(site))
+        with pytest.raises(ValidationError):
+            services.profile_update(profile=profile, allowed_sites=[theirs])
+        assert [s.code for s in TaskProfile.objects.get().allowed_sites.all()] == ["a"]

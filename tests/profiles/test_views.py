@@ -309,3 +309,165 @@ class ProfileLanguageTests:
         ).content.decode()
         assert "算力平台" in html and "就近等待" in html and "四个指标" in html
         assert "单副本显存估算" in html  # the engine's finding A in Chinese
+
+
+class ProfileComplianceSitesTests:
+    """SPEC 6.1 X4: where a compliance-restricted task's data may be processed."""
+
+    def test_it_saves_the_allowed_sites_and_the_results_restriction(
+        self, client, team, site, member
+    ):
+        other = make_site(team, "bj-b", datacenter="dc-bj-b")
+        client.force_login(member)
+        page = client.get(reverse("profiles:create")).content.decode()
+        assert f'name="allowed_sites" value="{other.pk}"' in page
+        assert "None chosen = the sites in the data site&#x27;s datacenter." in page
+        assert "the results may not leave the allowed sites either" in page
+        data = profile_data(
+            site,
+            compliance_restricted="on",
+            allowed_sites=[other.pk, site.pk],
+            results_restricted="on",
+        )
+        response = client.post(reverse("profiles:create"), data)
+        assert response.status_code == 302
+        profile = TaskProfile.objects.get()
+        assert sorted(s.code for s in profile.allowed_sites.all()) == ["bj-a", "bj-b"]
+        assert profile.results_restricted is True
+        detail = client.get(reverse("profiles:detail", args=[profile.pk])).content.decode()
+        assert "<dt>Allowed sites</dt><dd>bj-a, bj-b</dd>" in detail
+        assert "<dt>Results restricted</dt><dd>Yes</dd>" in detail
+
+    def test_an_edit_replaces_the_list_and_a_blank_one_reads_as_the_datacenter(
+        self, client, team, profile, member
+    ):
+        other = make_site(team, "bj-b")
+        client.force_login(member)
+        url = reverse("profiles:edit", args=[profile.pk])
+        client.post(url, profile_data(profile.data_site, allowed_sites=[other.pk]))
+        assert [s.code for s in profile.allowed_sites.all()] == ["bj-b"]
+        client.post(url, profile_data(profile.data_site))
+        assert not profile.allowed_sites.exists()
+        detail = client.get(reverse("profiles:detail", args=[profile.pk])).content.decode()
+        assert "<dd>the sites in the data site&#x27;s datacenter</dd>" in detail
+
+    def test_another_teams_site_is_refused_on_the_field_and_nothing_is_stored(
+        self, client, site, profile, member, other_team
+    ):
+        theirs = make_site(other_team, "theirs")
+        client.force_login(member)
+        response = client.post(
+            reverse("profiles:create"),
+            profile_data(site, name="New job", allowed_sites=[theirs.pk]),
+        )
+        assert response.status_code == 200
+        assert response.context["form"].errors["allowed_sites"] == ["Choose sites of this team."]
+        assert 'id="field-allowed_sites"' in response.content.decode()
+        assert not TaskProfile.objects.filter(name="New job").exists()
+        edit = client.post(
+            reverse("profiles:edit", args=[profile.pk]),
+            profile_data(site, name="Renamed", allowed_sites=[site.pk, theirs.pk]),
+        )
+        assert edit.context["form"].errors["allowed_sites"]
+        profile.refresh_from_db()
+        assert profile.name == "Nightly 7B eval" and not profile.allowed_sites.exists()
+        assert theirs.pk not in [
+            s.pk for s in edit.context["form"].fields["allowed_sites"].queryset
+        ]
+
+    @pytest.mark.parametrize("value", ["99999999999999999999", "bj-a", "-1"])
+    def test_a_value_that_is_no_site_id_is_a_field_error(self, client, site, member, value):
+        client.force_login(member)
+        response = client.post(
+            reverse("profiles:create"), profile_data(site, allowed_sites=[value])
+        )
+        assert response.status_code == 200
+        assert response.context["form"].errors["allowed_sites"]
+        assert not TaskProfile.objects.exists()
+
+    @pytest.mark.parametrize("shape", ["page", "fragment"])
+    def test_the_live_panel_sends_the_sites_of_the_form_to_the_engine(
+        self, client, team, site, member, monkeypatch, shape
+    ):
+        from apps.profiles import selectors
+
+        other = make_site(team, "bj-b")
+        make_offer(team, site)
+        seen = []
+        real = selectors.engine.evaluate
+        monkeypatch.setattr(
+            selectors.engine, "evaluate", lambda data: seen.append(data) or real(data)
+        )
+        client.force_login(member)
+        data = profile_data(
+            site, compliance_restricted="on", allowed_sites=[other.pk], results_restricted="on"
+        )
+        headers = HX if shape == "fragment" else {}
+        response = client.post(reverse("profiles:panel"), data, **headers)
+        assert response.status_code == 200
+        assert is_fragment(response) == (shape == "fragment")
+        task = seen[-1]["task"]
+        assert (task["allowed_sites"], task["results_restricted"]) == (["bj-b"], True)
+        assert not TaskProfile.objects.exists()  # the panel never saves
+
+
+class ProfileGpuCountTests:
+    """SPEC 6.1: compute hours are measured on a GPU count, so the form requires it."""
+
+    def test_a_blank_gpu_count_is_refused_with_its_reason_and_nothing_is_stored(
+        self, client, site, member
+    ):
+        client.force_login(member)
+        page = client.get(reverse("profiles:create")).content.decode()
+        assert "the GPU count compute hours were measured on" in page
+        response = client.post(reverse("profiles:create"), profile_data(site, gpus=""))
+        assert response.status_code == 200
+        assert response.context["form"].errors["gpus"] == [
+            "Enter the planned GPU count: the compute hours were measured on it."
+        ]
+        assert 'id="field-gpus"' in response.content.decode()
+        assert not TaskProfile.objects.exists()
+
+    def test_an_older_profile_without_it_is_shown_as_such_and_must_get_one_to_save(
+        self, client, profile, member
+    ):
+        TaskProfile.objects.filter(pk=profile.pk).update(gpus=None)  # stored before v2
+        client.force_login(member)
+        detail = client.get(reverse("profiles:detail", args=[profile.pk])).content.decode()
+        assert "not given: costs cannot be compared (P3)" in detail
+        url = reverse("profiles:edit", args=[profile.pk])
+        response = client.post(url, profile_data(profile.data_site, gpus="", params_b="13"))
+        assert response.context["form"].errors["gpus"]
+        profile.refresh_from_db()
+        assert (profile.gpus, profile.params_b) == (None, 7)
+        assert client.post(url, profile_data(profile.data_site, gpus="8")).status_code == 302
+        profile.refresh_from_db()
+        assert profile.gpus == 8
+
+
+class ProfileWorkloadTests:
+    """SPEC 6.1: fine-tuning is full fine-tuning; LoRA/QLoRA is adapter tuning; sharded DP."""
+
+    def test_it_saves_adapter_tuning_with_sharded_parallelism(self, client, site, member):
+        client.force_login(member)
+        page = client.get(reverse("profiles:create")).content.decode()
+        assert '<option value="adapter_tuning">Adapter tuning (LoRA/QLoRA)</option>' in page
+        assert '<option value="fine_tuning">Full fine-tuning</option>' in page
+        assert 'name="parallelism" value="sharded"' in page
+        data = profile_data(site, workload="adapter_tuning", parallelism=["data", "sharded"])
+        assert client.post(reverse("profiles:create"), data).status_code == 302
+        profile = TaskProfile.objects.get()
+        assert (profile.workload, profile.parallelism) == ("adapter_tuning", ["data", "sharded"])
+        detail = client.get(reverse("profiles:detail", args=[profile.pk])).content.decode()
+        assert "Adapter tuning (LoRA/QLoRA)" in detail
+        assert "Data parallel, Sharded data parallel (FSDP, ZeRO-3)" in detail
+
+    def test_the_new_labels_read_in_simplified_chinese(self, client, site, member):
+        client.force_login(member)
+        html = client.get(
+            reverse("profiles:create"), HTTP_ACCEPT_LANGUAGE="zh-hans"
+        ).content.decode()
+        for text in ("适配器微调(LoRA/QLoRA)", "全参数微调", "分片数据并行(FSDP、ZeRO-3)"):
+            assert text in html
+        assert "the GPU count compute hours were measured on" not in html
+        assert "Compliance only (X4)" not in html
