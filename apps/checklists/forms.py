@@ -6,8 +6,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.benchmarks.models import BenchmarkRecord
+from apps.catalog.forms import FiniteFloatField
+from apps.reviews.models import Candidate
 
-from .models import AnswerStatus, ChecklistAnswer
+from .models import AnswerStatus, ChecklistAnswer, Question
 
 
 def answer_prefix(candidate_id: int, question: str) -> str:
@@ -53,7 +55,13 @@ class AnswerForm(forms.Form):
         ]
 
     @classmethod
-    def for_answer(cls, answer: ChecklistAnswer | None, token: str, **kwargs) -> AnswerForm:
+    def for_answer(
+        cls,
+        answer: ChecklistAnswer | None,
+        token: str,
+        candidate: Candidate | None = None,
+        **kwargs,
+    ) -> AnswerForm:
         initial = {"status": AnswerStatus.UNANSWERED, "seen": token}
         if answer is not None:
             initial.update(
@@ -62,8 +70,32 @@ class AnswerForm(forms.Form):
                 evidence_benchmark=str(answer.evidence_benchmark_id or ""),
                 evidence_url=answer.evidence_url,
             )
+        if candidate is not None and "migration_effort_hours" in cls.base_fields:
+            initial["migration_effort_hours"] = candidate.migration_effort_hours
         return cls(initial=initial, **kwargs)
 
     def clean_evidence_benchmark(self) -> BenchmarkRecord | None:
         value = self.cleaned_data.get("evidence_benchmark") or ""
         return self._benchmarks.get(value) if value else None
+
+
+class MigrationAnswerForm(AnswerForm):
+    """Q5 (migration cost) also carries the candidate's migration effort in engineer hours: the
+    bill prices it on its own line (SPEC 6.1 T)."""
+
+    migration_effort_hours = FiniteFloatField(
+        label=_("Migration effort (engineer hours)"),
+        required=False,
+        min_value=0,
+        help_text=_(
+            "Engineer hours to move the task onto this offer: adapting code, images, data and "
+            "validation. The bill prices it on its own line at the team's engineer hour cost, "
+            "spread over a year of runs. Blank = the largest effort of this task's pilot "
+            "migrations onto this offer, if any."
+        ),
+        widget=forms.NumberInput(attrs={"min": 0, "step": "any"}),
+    )
+
+
+def answer_form_class(question: str) -> type[AnswerForm]:
+    return MigrationAnswerForm if question == Question.Q5 else AnswerForm

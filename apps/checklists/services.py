@@ -1,6 +1,13 @@
-"""Writes of checklists: one answer of the six questions, saved as the user types (autosave)."""
+"""Writes of checklists: one answer of the six questions, saved as the user types (autosave).
+
+The Q5 answer (migration cost) also carries its candidate's migration effort in engineer hours
+(SPEC 6.1 T); it is stored on the candidate, which passes it to the engine like its machines.
+"""
 
 from __future__ import annotations
+
+import math
+from typing import Final
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -36,6 +43,38 @@ def answer_token(answer: ChecklistAnswer | None) -> str:
     return answer.updated_at.isoformat()
 
 
+class _Unchanged:
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+# The default of `migration_effort_hours`: leave the candidate's effort as it is.
+UNCHANGED: Final = _Unchanged()
+
+
+def _effort_or_refuse(question: str, value) -> float | None:
+    """The migration effort to store: Q5 only, a finite number of hours ≥ 0, or None (blank)."""
+    if question != Question.Q5:
+        raise ValidationError(
+            {
+                "migration_effort_hours": _(
+                    "Only the migration cost question (Q5) carries the migration effort."
+                )
+            }
+        )
+    if value is None:
+        return None
+    try:
+        hours = float(value)
+    except (TypeError, ValueError):
+        hours = math.nan
+    if not math.isfinite(hours) or hours < 0:
+        raise ValidationError(
+            {"migration_effort_hours": _("Enter the migration effort as hours, 0 or more.")}
+        )
+    return hours
+
+
 def _short(value) -> str | None:
     if value is None:
         return None
@@ -52,10 +91,12 @@ def checklist_answer_save(
     text: str = "",
     evidence_benchmark: BenchmarkRecord | None = None,
     evidence_url: str = "",
+    migration_effort_hours: float | None | _Unchanged = UNCHANGED,
     seen: str | None = None,
 ) -> ChecklistAnswer:
     """Save one answer. `answered` needs a text; evidence must be a record of the same team and
-    task. Refused on a review that is submitted or final; bumps the review's version and inputs
+    task; `migration_effort_hours` (Q5 only) sets the candidate's effort, None clears it.
+    Refused on a review that is submitted or final; bumps the review's version and inputs
     generation; audited with old → new of each changed field. A no-op when nothing changed."""
     if question not in Question.values:
         raise ValidationError({"question": _("Unknown question.")})
@@ -65,6 +106,8 @@ def checklist_answer_save(
     evidence_url = (evidence_url or "").strip()
     if status == AnswerStatus.ANSWERED and not text:
         raise ValidationError({"text": _("Write the answer before marking it answered.")})
+    effort_given = not isinstance(migration_effort_hours, _Unchanged)
+    effort = _effort_or_refuse(question, migration_effort_hours) if effort_given else None
 
     review = lock_review(candidate.review_id)
     membership_of(review, actor)
@@ -92,6 +135,8 @@ def checklist_answer_save(
         )
     if answer is None:  # a question not answered yet counts as a blank, unanswered answer
         answer = ChecklistAnswer(candidate_id=candidate.pk, question=question)
+    # Read after the review lock: every writer of this candidate holds that lock first.
+    current = Candidate.objects.select_related("offer").get(pk=candidate.pk)
     before = {
         "status": answer.status,
         "text": answer.text,
@@ -108,15 +153,23 @@ def checklist_answer_save(
         "evidence_benchmark": evidence_benchmark.pk if evidence_benchmark else None,
         "evidence_url": evidence_url,
     }
+    if effort_given:
+        before["migration_effort_hours"] = current.migration_effort_hours
+        after["migration_effort_hours"] = effort
     changes = {k: [_short(before[k]), _short(after[k])] for k in after if before[k] != after[k]}
     if not changes:
         return answer
     answer.updated_by = actor
     answer.full_clean(exclude=["candidate", "evidence_benchmark", "updated_by"])
+    # Saved even when only the effort changed, so the answer's token tells other editors.
     answer.save()
+    if "migration_effort_hours" in changes:
+        current.migration_effort_hours = effort
+        current.full_clean(exclude=["review", "offer"], validate_unique=False)
+        current.save(update_fields=["migration_effort_hours"])
     reopen_if_changes_requested(review, actor)
     touch(review, inputs=True)
-    offer = Candidate.objects.select_related("offer").get(pk=candidate.pk).offer
+    offer = current.offer
     audit(
         review=review,
         actor=actor,

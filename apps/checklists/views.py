@@ -26,7 +26,7 @@ from apps.reviews.responses import attach_errors, go, render_shape, wants_fragme
 from apps.reviews.workflow import ReviewConflict
 
 from . import selectors, services
-from .forms import AnswerForm, answer_prefix
+from .forms import answer_form_class, answer_prefix
 from .guidance import GUIDE_BY_CODE
 from .selectors import QuestionItem
 
@@ -50,9 +50,10 @@ def _page_context(
             ):
                 item.form, item.error = bound.form, bound.error
                 continue
-            item.form = AnswerForm.for_answer(
+            item.form = answer_form_class(item.guide.code).for_answer(
                 item.answer,
                 services.answer_token(item.answer),
+                candidate=item.candidate,
                 benchmarks=benchmarks,
                 prefix=answer_prefix(item.candidate.pk, item.guide.code),
             )
@@ -88,10 +89,14 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
     require_role(request, review.team)
     prefix = answer_prefix(candidate.pk, question)
     benchmarks = selectors.evidence_records(review)
-    form = AnswerForm(request.POST, benchmarks=benchmarks, prefix=prefix)
+    form_class = answer_form_class(question)
+    form = form_class(request.POST, benchmarks=benchmarks, prefix=prefix)
     item = QuestionItem(candidate, guide, None, form=form)
     if form.is_valid():
         data = form.cleaned_data
+        extra = {}
+        if "migration_effort_hours" in data:
+            extra["migration_effort_hours"] = data["migration_effort_hours"]
         try:
             answer = services.checklist_answer_save(
                 candidate=candidate,
@@ -102,13 +107,17 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
                 evidence_benchmark=data["evidence_benchmark"],
                 evidence_url=data["evidence_url"],
                 seen=data["seen"] if f"{prefix}-seen" in request.POST else None,
+                **extra,
             )
         except services.AnswerConflict as exc:
             # Theirs is now the version this form builds on; saving again overwrites it.
+            if extra:
+                candidate.refresh_from_db(fields=["migration_effort_hours"])
             item.answer, item.error = exc.current, exc.message
-            item.form = AnswerForm.for_answer(
+            item.form = form_class.for_answer(
                 exc.current,
                 services.answer_token(exc.current),
+                candidate=candidate,
                 benchmarks=benchmarks,
                 prefix=prefix,
             )
@@ -117,9 +126,15 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
         except ValidationError as exc:
             attach_errors(form, exc)
         else:
+            if extra:
+                candidate.refresh_from_db(fields=["migration_effort_hours"])
             item.answer, item.saved = answer, True
-            item.form = AnswerForm.for_answer(
-                answer, services.answer_token(answer), benchmarks=benchmarks, prefix=prefix
+            item.form = form_class.for_answer(
+                answer,
+                services.answer_token(answer),
+                candidate=candidate,
+                benchmarks=benchmarks,
+                prefix=prefix,
             )
     if not wants_fragment(request):
         return _full_page_answer(request, review, item)

@@ -44,6 +44,8 @@ ANSWERS = {
     "of work, paid back in the first week.",
     "q6": "{exit}",
 }
+# The effort the Q5 answer above names, entered with it (SPEC 6.1 T).
+Q5_EFFORT_HOURS = 4.0
 
 REVIEWS = [
     {
@@ -179,6 +181,7 @@ def _build(ctx: DemoContext, spec: dict) -> Review | None:
                 actor=author,
                 status=AnswerStatus.ANSWERED,
                 text=_answer_text(question, task, candidate.offer),
+                **({"migration_effort_hours": Q5_EFFORT_HOURS} if question == "q5" else {}),
             )
     if spec.get("reserve"):
         services.review_reserve_links(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team, TeamScopedQuerySet
-from apps.catalog.models import Offer
+from apps.catalog.models import Offer, non_finite_errors, raise_if
 from apps.profiles.models import TaskProfile
 
 
@@ -89,6 +90,14 @@ class Candidate(models.Model):
         Offer, on_delete=models.PROTECT, related_name="candidates", verbose_name=_("offer")
     )
     machines = models.PositiveIntegerField(_("machines"), default=1)
+    # SPEC 6.1 T: engineer hours to move the task onto this offer, entered with its Q5 answer
+    # (blank: the largest of the task's pilot records, else unknown).
+    migration_effort_hours = models.FloatField(
+        _("migration effort (engineer hours)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+    )
     position = models.PositiveSmallIntegerField(default=0)
 
     objects = TeamScopedQuerySet.as_manager()
@@ -99,10 +108,17 @@ class Candidate(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["review", "offer"], name="candidate_unique_offer"),
             models.CheckConstraint(condition=Q(machines__gte=1), name="candidate_machines_pos"),
+            models.CheckConstraint(
+                condition=Q(migration_effort_hours__isnull=True) | Q(migration_effort_hours__gte=0),
+                name="candidate_migration_effort_nonneg",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.offer} × {self.machines}"
+
+    def clean(self) -> None:
+        raise_if(non_finite_errors(self))
 
 
 class Decision(models.TextChoices):

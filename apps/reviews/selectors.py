@@ -118,6 +118,13 @@ class CandidateView:
     ready_to_sign: bool
     blocked_rules: list[str]
 
+    @property
+    def migration_effort_hours(self) -> float | None:
+        """The Q5 effort as the engine sees it (frozen once approved)."""
+        if self.offer:
+            return self.offer.get("migration_effort_hours")
+        return self.candidate.migration_effort_hours
+
 
 def review_candidates(
     review: Review, review_input: dict, output: dict | None, cards: list | None = None
@@ -181,6 +188,7 @@ FIELD_LABELS = {
     "text": _("answer"),
     "evidence_benchmark": _("evidence: benchmark record"),
     "evidence_url": _("evidence: link"),
+    "migration_effort_hours": _("migration effort (engineer hours)"),
     "state": _("state"),
     "snapshot": _("snapshot"),
     "round": _("round"),

@@ -505,6 +505,7 @@ def review_clone(*, review: Review, actor) -> Review:
             review=clone,
             offer_id=candidate.offer_id,
             machines=candidate.machines,
+            migration_effort_hours=candidate.migration_effort_hours,
             position=candidate.position,
         )
         ChecklistAnswer.objects.bulk_create(

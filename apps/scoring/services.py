@@ -86,6 +86,11 @@ def build_review_input(
         task,
         offers=[c.offer for c in candidates],
         machines={c.offer_id: c.machines for c in candidates},
+        migration_effort={
+            c.offer_id: c.migration_effort_hours
+            for c in candidates
+            if c.migration_effort_hours is not None
+        },
         checklists=review_checklists(review, candidates, answers),
         reserved_link_ids=reserved_link_ids,
     )

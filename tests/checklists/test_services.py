@@ -182,3 +182,121 @@ class AnswerSaveTests:
             checklist_answer_save(
                 candidate=candidate, question="q1", actor=outsider, status="answered", text="x"
             )
+
+
+class MigrationEffortSaveTests:
+    """SPEC 6.1 T: the Q5 answer carries its candidate's migration effort (engineer hours)."""
+
+    def test_it_stores_the_effort_on_the_candidate_and_audits_it(self, candidate, owner):
+        checklist_answer_save(
+            candidate=candidate,
+            question="q5",
+            actor=owner,
+            status="answered",
+            text="Same image; two days of work.",
+            migration_effort_hours=16,
+        )
+        candidate.refresh_from_db()
+        assert candidate.migration_effort_hours == 16.0
+        review = Review.objects.get(pk=candidate.review_id)
+        assert (review.version, review.inputs_generation) == (2, 2)
+        offer = build_review_input(review)["offers"][0]
+        assert offer["migration_effort_hours"] == 16.0
+        event = review.audit_events.get()
+        assert event.target.endswith("· Q5")
+        assert event.changes["migration_effort_hours"] == [None, "16.0"]
+
+    def test_an_effort_change_alone_is_saved_audited_and_moves_the_token(self, candidate, owner):
+        first = checklist_answer_save(
+            candidate=candidate,
+            question="q5",
+            actor=owner,
+            status="answered",
+            text="x",
+            migration_effort_hours=4,
+        )
+        token = answer_token(first)
+        second = checklist_answer_save(
+            candidate=candidate,
+            question="q5",
+            actor=owner,
+            status="answered",
+            text="x",
+            migration_effort_hours=None,
+            seen=token,
+        )
+        candidate.refresh_from_db()
+        assert candidate.migration_effort_hours is None
+        assert answer_token(second) != token  # another editor's form now sees a conflict
+        event = Review.objects.get(pk=candidate.review_id).audit_events.order_by("id").last()
+        assert event.changes == {"migration_effort_hours": ["4.0", None]}
+
+    def test_an_unchanged_effort_writes_nothing(self, candidate, owner):
+        for _ in range(2):
+            checklist_answer_save(
+                candidate=candidate,
+                question="q5",
+                actor=owner,
+                status="answered",
+                text="x",
+                migration_effort_hours=4.0,
+            )
+        review = Review.objects.get(pk=candidate.review_id)
+        assert (review.version, review.audit_events.count()) == (2, 1)
+
+    @pytest.mark.parametrize("value", [-1, float("nan"), float("inf"), "soon"])
+    def test_it_refuses_a_bad_effort_on_its_field_and_stores_nothing(self, candidate, owner, value):
+        with pytest.raises(ValidationError) as exc:
+            checklist_answer_save(
+                candidate=candidate,
+                question="q5",
+                actor=owner,
+                status="answered",
+                text="x",
+                migration_effort_hours=value,
+            )
+        assert "migration_effort_hours" in exc.value.message_dict
+        candidate.refresh_from_db()
+        assert candidate.migration_effort_hours is None
+        assert not ChecklistAnswer.objects.exists()
+
+    def test_only_q5_carries_an_effort(self, candidate, owner):
+        with pytest.raises(ValidationError) as exc:
+            checklist_answer_save(
+                candidate=candidate,
+                question="q4",
+                actor=owner,
+                status="answered",
+                text="x",
+                migration_effort_hours=3,
+            )
+        assert "migration_effort_hours" in exc.value.message_dict
+        assert not ChecklistAnswer.objects.exists()
+
+    def test_another_question_leaves_the_effort_alone(self, candidate, owner):
+        checklist_answer_save(
+            candidate=candidate,
+            question="q5",
+            actor=owner,
+            status="answered",
+            text="x",
+            migration_effort_hours=6,
+        )
+        checklist_answer_save(
+            candidate=candidate, question="q1", actor=owner, status="answered", text="Fits."
+        )
+        candidate.refresh_from_db()
+        assert candidate.migration_effort_hours == 6.0
+
+    def test_a_signed_review_keeps_its_effort(self, candidate, owner):
+        Review.objects.filter(pk=candidate.review_id).update(state="approved")
+        with pytest.raises(ReviewConflict):
+            checklist_answer_save(
+                candidate=candidate,
+                question="q5",
+                actor=owner,
+                status="unanswered",
+                migration_effort_hours=99,
+            )
+        candidate.refresh_from_db()
+        assert candidate.migration_effort_hours is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -10,7 +12,7 @@ from django.urls import reverse
 from apps.checklists.forms import answer_prefix
 from apps.checklists.models import ChecklistAnswer
 from apps.checklists.services import answer_token
-from apps.reviews.models import Review
+from apps.reviews.models import Candidate, Review
 from tests.factories import make_benchmark, make_offer, make_review
 from tests.reviews.helpers import ready_review, submitted_review
 
@@ -206,3 +208,77 @@ class AnswerViewTests:
         review.refresh_from_db()
         assert review.state == "draft"
         assert Review.objects.get(pk=review.pk).audit_events.count() == 2
+
+
+class MigrationEffortViewTests:
+    """The Q5 card edits the candidate's migration effort with the answer (SPEC 6.1 T)."""
+
+    def test_the_q5_card_alone_shows_the_effort_field_with_its_help(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        Candidate.objects.filter(pk=candidate.pk).update(migration_effort_hours=6)
+        client.force_login(owner)
+        body = client.get(reverse("checklists:review", args=[review.pk])).content.decode()
+        name = f"{answer_prefix(candidate.pk, 'q5')}-migration_effort_hours"
+        assert re.findall(r'name="([^"]*migration_effort_hours)"', body) == [name]
+        assert f'name="{name}" value="6.0"' in body
+        assert "Migration effort (engineer hours)" in body
+        assert "The bill prices it on its own line" in body
+
+    def test_htmx_saves_the_effort_with_the_answer_in_place(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        response = client.post(
+            answer_url(candidate, "q5"),
+            answer_data(candidate, "q5", text="Same image.", migration_effort_hours="12.5"),
+            **HX,
+        )
+        assert response.status_code == 200
+        assert response["HX-Trigger"] == "checklistChanged"
+        body = response.content.decode()
+        assert body.lstrip().startswith(f'<div id="answer-state-{candidate.pk}-q5"')
+        candidate.refresh_from_db()
+        assert candidate.migration_effort_hours == 12.5
+        event = review.audit_events.get()
+        assert event.changes["migration_effort_hours"] == [None, "12.5"]
+
+    def test_without_javascript_it_saves_and_redirects_to_the_question(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        response = client.post(
+            answer_url(candidate, "q5"),
+            answer_data(candidate, "q5", text="Same image.", migration_effort_hours="3"),
+        )
+        assert response.status_code == 302
+        assert response["Location"].endswith(f"#q-{candidate.pk}-q5")
+        candidate.refresh_from_db()
+        assert candidate.migration_effort_hours == 3.0
+
+    @pytest.mark.parametrize("value", ["-1", "nan", "inf", "a week"])
+    def test_a_bad_effort_is_an_error_on_the_field_and_nothing_is_stored(
+        self, client, team, owner, value
+    ):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        data = answer_data(candidate, "q5", text="x", migration_effort_hours=value)
+        fragment = client.post(answer_url(candidate, "q5"), data, **HX)
+        assert "HX-Trigger" not in fragment
+        assert "save-state--error" in fragment.content.decode()
+        page = client.post(answer_url(candidate, "q5"), data)
+        assert page.status_code == 400
+        field = f"{answer_prefix(candidate.pk, 'q5')}-migration_effort_hours"
+        html = page.content.decode()
+        assert f'id="field-{field}"' in html and "field--error" in html
+        candidate.refresh_from_db()
+        assert candidate.migration_effort_hours is None
+        assert not ChecklistAnswer.objects.exists()
+
+    def test_a_read_only_checklist_shows_the_effort(self, client, team, owner):
+        review = submitted_review(team, owner)
+        Candidate.objects.filter(review=review).update(migration_effort_hours=8)
+        client.force_login(owner)
+        body = client.get(reverse("checklists:review", args=[review.pk])).content.decode()
+        assert "Migration effort (engineer hours): 8.00 h" in body

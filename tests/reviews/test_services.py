@@ -488,6 +488,23 @@ class ReviewCloneTests:
         clone.refresh_from_db()
         assert clone.state == "submitted"
 
+    def test_a_clone_keeps_each_candidates_migration_effort(self, team, owner, reviewer):
+        review = ready_review(team, owner)
+        checklist_answer_save(
+            candidate=review.candidates.get(),
+            question="q5",
+            actor=owner,
+            status="answered",
+            text="Two days.",
+            migration_effort_hours=16,
+        )
+        services.review_submit(review=review, actor=owner)
+        review.refresh_from_db()
+        approve(review, reviewer)
+        clone = services.review_clone(review=review, actor=owner)
+        assert clone.candidates.get().migration_effort_hours == 16.0
+        assert build_review_input(clone)["offers"][0]["migration_effort_hours"] == 16.0
+
     def test_it_clones_a_rejected_review(self, team, owner, reviewer):
         review = submitted_review(team, owner)
         services.signoff_create(

@@ -559,3 +559,56 @@ class ReviewPageContentTests:
         checklist = client.get(reverse("checklists:review", args=[review.pk])).content.decode()
         assert "选型核对清单" in checklist
         assert "显存和数据量：任务能不能单机放下？" in checklist
+
+
+class MigrationEffortPageTests:
+    """The candidates' Q5 migration effort on the review and candidates pages (SPEC 6.1 T)."""
+
+    def _with_effort(self, team, owner, hours: float) -> Review:
+        from apps.checklists.services import checklist_answer_save
+
+        review = ready_review(team, owner)
+        checklist_answer_save(
+            candidate=review.candidates.get(),
+            question="q5",
+            actor=owner,
+            status="answered",
+            text="Same image; a day of work.",
+            migration_effort_hours=hours,
+        )
+        return review
+
+    def test_the_review_page_shows_it_and_the_timeline_names_it(self, client, team, owner):
+        review = self._with_effort(team, owner, 7.5)
+        client.force_login(owner)
+        response = client.get(reverse("reviews:detail", args=[review.pk]))
+        body = response.content.decode()
+        assert [c.migration_effort_hours for c in response.context["candidates"]] == [7.5]
+        assert "Migration effort" in body and '<td class="num">7.50 h</td>' in body
+        assert "migration effort 7.50 h" in body  # under the Q5 answer
+        assert "migration effort (engineer hours)" in body  # the audit entry's field
+
+    def test_the_candidates_page_links_it_to_q5_as_page_and_fragment(self, client, team, owner):
+        review = self._with_effort(team, owner, 2)
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        url = reverse("reviews:candidates", args=[review.pk])
+        anchor = reverse("checklists:review", args=[review.pk]) + f"#q-{candidate.pk}-q5"
+        for response in (client.get(url), client.get(url, **HX)):
+            assert f'href="{anchor}"' in response.content.decode()
+            assert ">2.00 h</a>" in response.content.decode()
+
+    def test_a_signed_review_shows_the_effort_it_was_signed_with(
+        self, client, team, owner, reviewer
+    ):
+        review = self._with_effort(team, owner, 5)
+        from apps.reviews import services
+
+        services.review_submit(review=review, actor=owner)
+        review.refresh_from_db()
+        approve(review, reviewer)
+        review.refresh_from_db()
+        assert review.frozen_input["offers"][0]["migration_effort_hours"] == 5.0
+        client.force_login(owner)
+        body = client.get(reverse("reviews:detail", args=[review.pk])).content.decode()
+        assert '<td class="num">5.00 h</td>' in body
