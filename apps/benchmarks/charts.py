@@ -9,48 +9,62 @@ from django.utils.translation import gettext as _
 COLORS = {"single": "#5f6b82", "multi": "#1f4fd1", "ideal": "#a0a9bb"}
 
 
-def scaling_figure(runs: list, baseline) -> dict | None:
-    """A Plotly figure as JSON-safe data; None without a single-machine run to compare against.
+def _offer_name(record) -> str:
+    offer = record.offer
+    return offer.name if offer is not None else _("no offer")
 
-    x = GPUs of each run, y = e2e of the fastest single run ÷ e2e of the run; the ideal line is
-    y = x / GPUs of that single run (perfect scaling).
+
+def scaling_figure(runs: list) -> dict | None:
+    """A Plotly figure as JSON-safe data; None without a run that has a baseline.
+
+    SPEC 6.1 like for like: x = GPUs of each run, y = e2e of the fastest single run on the same
+    offer ÷ e2e of the run; one trace per offer, every point labelled with its offer, and each
+    offer's ideal line y = x / GPUs of its own single run (perfect scaling).
     """
     points = [row for row in runs if row.speedup is not None]
-    if baseline is None or not points:
+    if not points:
         return None
     import plotly.graph_objects as go  # imported here: only this page needs it
     import plotly.io as pio
 
-    base_gpus = baseline.gpus or 1
-    top = max(row.record.gpus for row in points)
-    ideal_x = sorted({base_gpus, top, *(row.record.gpus for row in points)})
+    by_offer: dict = {}
+    for row in points:
+        by_offer.setdefault(row.record.offer_id, []).append(row)
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=ideal_x,
-            y=[x / base_gpus for x in ideal_x],
-            mode="lines",
-            name=_("Ideal (linear scaling)"),
-            line={"dash": "dash", "color": COLORS["ideal"]},
-            hoverinfo="skip",
+    for rows in by_offer.values():
+        name = _offer_name(rows[0].record)
+        base_gpus = rows[0].baseline.gpus or 1
+        ideal_x = sorted({base_gpus, *(row.record.gpus for row in rows)})
+        fig.add_trace(
+            go.Scatter(
+                x=ideal_x,
+                y=[x / base_gpus for x in ideal_x],
+                mode="lines",
+                name=_("Ideal on %(offer)s") % {"offer": name},
+                line={"dash": "dash", "color": COLORS["ideal"]},
+                hoverinfo="skip",
+            )
         )
-    )
-    for kind, label in (("single", _("Single machine")), ("multi", _("Multi-machine"))):
-        rows = [row for row in points if row.record.kind == kind]
-        if not rows:
-            continue
         fig.add_trace(
             go.Scatter(
                 x=[row.record.gpus for row in rows],
                 y=[round(row.speedup, 3) for row in rows],
                 mode="markers+text",
-                name=label,
-                text=[f"#{row.record.pk}" for row in rows],
+                name=name,
+                text=[f"{name} #{row.record.pk}" for row in rows],
                 textposition="top center",
-                marker={"size": 12, "color": COLORS[kind]},
+                marker={
+                    "size": 12,
+                    "color": [COLORS[row.record.kind] for row in rows],
+                    "symbol": [
+                        "circle" if row.record.kind == "single" else "diamond" for row in rows
+                    ],
+                },
                 customdata=[[row.record.e2e_hours, row.record.nodes] for row in rows],
                 hovertemplate=(
-                    _("GPUs")
+                    name
+                    + "<br>"
+                    + _("GPUs")
                     + ": %{x}<br>"
                     + _("speedup")
                     + ": %{y:.2f}×<br>"
@@ -64,7 +78,7 @@ def scaling_figure(runs: list, baseline) -> dict | None:
         title={"text": _("Scaling: speedup against GPUs")},
         xaxis={"title": {"text": _("GPUs")}, "rangemode": "tozero"},
         yaxis={
-            "title": {"text": _("Speedup vs the fastest single run (×)")},
+            "title": {"text": _("Speedup vs the fastest single run on the same offer (×)")},
             "rangemode": "tozero",
         },
         legend={"orientation": "h", "y": -0.2},

@@ -20,8 +20,13 @@ PAIR_RULES = ("R0", "B1", "B2", "B3")
 
 def _with_relations(queryset: QuerySet) -> QuerySet:
     return queryset.select_related(
-        "task", "offer", "offer__site", "from_site", "to_site",
-        "applied_to_link__from_site", "applied_to_link__to_site",
+        "task",
+        "offer",
+        "offer__site",
+        "from_site",
+        "to_site",
+        "applied_to_link__from_site",
+        "applied_to_link__to_site",
     )
 
 
@@ -63,9 +68,11 @@ def filter_choices(*, team: Team) -> dict:
 
 @dataclass
 class RunRow:
-    """One single/multi record of a task, with its figures against the fastest single run."""
+    """One single/multi record of a task, with its figures against the fastest single run on the
+    same offer (SPEC 6.1: like for like, never across hardware)."""
 
     record: BenchmarkRecord
+    baseline: BenchmarkRecord | None = None
     speedup: float | None = None
     scaling_efficiency: float | None = None
     rerun_loss_hours: float = 0.0
@@ -78,7 +85,8 @@ class TaskComparison:
     runs: list[RunRow] = field(default_factory=list)
     probes: list[BenchmarkRecord] = field(default_factory=list)
     pilots: list[BenchmarkRecord] = field(default_factory=list)
-    baseline: BenchmarkRecord | None = None
+    # SPEC 6.1: each offer's fastest single run; speedups are against the run's own offer's one.
+    baselines: dict[int | None, BenchmarkRecord] = field(default_factory=dict)
     verdict: dict = field(default_factory=dict)
     findings: list[dict] = field(default_factory=list)
     engine_errors: list[dict] = field(default_factory=list)
@@ -88,8 +96,8 @@ class TaskComparison:
 def task_comparison(*, profile: TaskProfile) -> TaskComparison:
     """Runs of a task side by side, the engine's pair verdict (R0, B1–B3) and the scaling chart.
 
-    Speedup of each run is against the fastest single-machine run of the task (SPEC B compares the
-    fastest single with the fastest multi; the engine says which two it compared).
+    Speedup of each run is against the fastest single-machine run on the same offer (SPEC 6.1:
+    pairs are like for like; the engine reports each offer's pair and says which one it read).
     """
     records = list(
         _with_relations(BenchmarkRecord.objects.filter(task=profile)).order_by("kind", "id")
@@ -98,9 +106,11 @@ def task_comparison(*, profile: TaskProfile) -> TaskComparison:
     timed = [r for r in records if r.kind in TIMED_KINDS]
     comparison.probes = [r for r in records if r.kind == BenchmarkKind.NETWORK_PROBE]
     comparison.pilots = [r for r in records if r.kind == BenchmarkKind.PILOT_MIGRATION]
-    singles = [r for r in timed if r.kind == BenchmarkKind.SINGLE and r.e2e_hours > 0]
-    base = min(singles, key=lambda r: (r.e2e_hours, r.pk)) if singles else None
-    comparison.baseline = base
+    for record in timed:
+        if record.kind == BenchmarkKind.SINGLE and record.e2e_hours > 0:
+            best = comparison.baselines.get(record.offer_id)
+            if best is None or (record.e2e_hours, record.pk) < (best.e2e_hours, best.pk):
+                comparison.baselines[record.offer_id] = record
 
     data, output, errors = evaluate_profile(profile)
     comparison.engine_errors = errors
@@ -117,13 +127,13 @@ def task_comparison(*, profile: TaskProfile) -> TaskComparison:
             elif isinstance(index, int) and 0 <= index < len(inputs):
                 pair_ids.add(str(inputs[index].get("id")))
         comparison.verdict = bench
-        comparison.findings = [
-            f for f in output.get("findings", []) if f.get("rule") in PAIR_RULES
-        ]
+        comparison.findings = [f for f in output.get("findings", []) if f.get("rule") in PAIR_RULES]
 
     for record in sorted(timed, key=lambda r: (r.gpus, r.e2e_hours, r.pk)):
+        base = comparison.baselines.get(record.offer_id)
         row = RunRow(
             record=record,
+            baseline=base,
             rerun_loss_hours=record.failure_reruns * record.hours_lost_per_rerun,
             in_pair=str(record.pk) in pair_ids,
         )
@@ -131,7 +141,7 @@ def task_comparison(*, profile: TaskProfile) -> TaskComparison:
             row.speedup = base.e2e_hours / record.e2e_hours
             row.scaling_efficiency = row.speedup / (record.gpus / base.gpus)
         comparison.runs.append(row)
-    comparison.figure = scaling_figure(comparison.runs, base)
+    comparison.figure = scaling_figure(comparison.runs)
     return comparison
 
 
@@ -150,9 +160,7 @@ def probe_link_status(*, probe: BenchmarkRecord) -> dict:
     """The link a probe measures (either direction) and the probe that last set its figures."""
     if probe.kind != BenchmarkKind.NETWORK_PROBE or probe.from_site_id is None:
         return {"link": None, "measured_by": None}
-    links = NetworkLink.objects.filter(team_id=probe.team_id).select_related(
-        "from_site", "to_site"
-    )
+    links = NetworkLink.objects.filter(team_id=probe.team_id).select_related("from_site", "to_site")
     link = links.filter(from_site_id=probe.from_site_id, to_site_id=probe.to_site_id).first()
     if link is None:
         link = links.filter(from_site_id=probe.to_site_id, to_site_id=probe.from_site_id).first()

@@ -170,12 +170,20 @@ def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
         for index, b in enumerate(data.get("benchmarks", []))
         if b.get("kind") in ("single", "multi")
     ]
-    singles = [b for _, b in timed if b["kind"] == "single" and b["e2e_hours"] > 0]
-    fastest_single = min(singles, key=lambda b: b["e2e_hours"]) if singles else None
+    # SPEC 6.1 like-for-like: a run's speedup is against the fastest single run on the SAME offer
+    # (same hardware); runs on different hardware are never divided by each other.
+    fastest_singles: dict[str, dict] = {}
+    for _, b in timed:
+        oid = str(b.get("offer"))
+        if b["kind"] == "single" and b["e2e_hours"] > 0:
+            best = fastest_singles.get(oid)
+            if best is None or b["e2e_hours"] < best["e2e_hours"]:
+                fastest_singles[oid] = b
     for index, record in timed:
         oid = str(record.get("offer"))
         offer = offers.get(oid, {})
         gpus = record["nodes"] * record["gpus_per_node"]
+        fastest_single = fastest_singles.get(oid)
         speedup = None
         if fastest_single and record["e2e_hours"] > 0:
             speedup = round(fastest_single["e2e_hours"] / record["e2e_hours"], 6)

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from apps.benchmarks.models import BenchmarkRecord
 from tests.benchmarks.helpers import make_world
-from tests.factories import make_benchmark
+from tests.factories import make_benchmark, make_offer
 
 pytestmark = pytest.mark.django_db
 
@@ -98,13 +98,32 @@ class ListTests:
 
         for _ in range(5):
             make_benchmark(team, world.task, world.offer)
-        make_benchmark(team, world.task, kind="network_probe", e2e_hours=0, compute_hours=0,
-                       from_site=world.site_a, to_site=world.site_b, bandwidth_gbps=5, rtt_ms=1)
+        make_benchmark(
+            team,
+            world.task,
+            kind="network_probe",
+            e2e_hours=0,
+            compute_hours=0,
+            from_site=world.site_a,
+            to_site=world.site_b,
+            bandwidth_gbps=5,
+            rtt_ms=1,
+        )
         few = count_queries()
         BenchmarkRecord.objects.bulk_create(
-            [BenchmarkRecord(team=team, task=world.task, offer=world.offer, kind="multi",
-                             nodes=2, gpus_per_node=8, e2e_hours=5, compute_hours=4)
-             for _ in range(200)]
+            [
+                BenchmarkRecord(
+                    team=team,
+                    task=world.task,
+                    offer=world.offer,
+                    kind="multi",
+                    nodes=2,
+                    gpus_per_node=8,
+                    e2e_hours=5,
+                    compute_hours=4,
+                )
+                for _ in range(200)
+            ]
         )
         assert count_queries() == few
 
@@ -115,8 +134,12 @@ class ListTests:
         assert reverse("benchmarks:create") in html
 
     def test_anonymous_users_are_sent_to_sign_in(self, client):
-        for url in (reverse("benchmarks:list"), reverse("benchmarks:create"),
-                    reverse("benchmarks:tokens"), reverse("benchmarks:import")):
+        for url in (
+            reverse("benchmarks:list"),
+            reverse("benchmarks:create"),
+            reverse("benchmarks:tokens"),
+            reverse("benchmarks:import"),
+        ):
             response = client.get(url)
             assert response.status_code == 302
             assert response["Location"].startswith(reverse("accounts:login"))
@@ -139,7 +162,9 @@ class FormTests:
 
     def test_the_pilot_fields_replace_the_timing_fields(self, client, member, world):
         client.force_login(member)
-        html = client.get(reverse("benchmarks:create"), {"kind": "pilot_migration"}).content.decode()
+        html = client.get(
+            reverse("benchmarks:create"), {"kind": "pilot_migration"}
+        ).content.decode()
         assert 'name="tier"' in html and 'name="succeeded"' in html
         assert 'name="nodes"' not in html
 
@@ -176,19 +201,28 @@ class FormTests:
 
     def test_a_probe_is_recorded_from_the_form(self, client, member, world):
         client.force_login(member)
-        client.post(reverse("benchmarks:create"), {
-            "kind": "network_probe", "task": world.task.pk, "from_site": world.site_a.pk,
-            "to_site": world.site_b.pk, "bandwidth_gbps": "10", "rtt_ms": "2",
-        })
+        client.post(
+            reverse("benchmarks:create"),
+            {
+                "kind": "network_probe",
+                "task": world.task.pk,
+                "from_site": world.site_a.pk,
+                "to_site": world.site_b.pk,
+                "bandwidth_gbps": "10",
+                "rtt_ms": "2",
+            },
+        )
         probe = BenchmarkRecord.objects.get()
-        assert (probe.kind, probe.bandwidth_gbps, probe.to_site) == ("network_probe", 10, world.site_b)
+        assert (probe.kind, probe.bandwidth_gbps, probe.to_site) == (
+            "network_probe",
+            10,
+            world.site_b,
+        )
 
     def test_another_teams_task_is_not_a_choice(self, client, member, world, other_team):
         theirs = make_world(other_team, prefix="x-")
         client.force_login(member)
-        response = client.post(
-            reverse("benchmarks:create"), _form_post(world, task=theirs.task.pk)
-        )
+        response = client.post(reverse("benchmarks:create"), _form_post(world, task=theirs.task.pk))
         assert response.status_code == 200
         assert response.context["form"].errors["task"]
         assert not BenchmarkRecord.objects.exists()
@@ -202,8 +236,9 @@ class FormTests:
 
 class DetailEditDeleteTests:
     def test_the_detail_page_shows_the_figures(self, client, reviewer, team, world):
-        record = make_benchmark(team, world.task, world.offer, cost=321.5, failure_reruns=2,
-                                hours_lost_per_rerun=3)
+        record = make_benchmark(
+            team, world.task, world.offer, cost=321.5, failure_reruns=2, hours_lost_per_rerun=3
+        )
         client.force_login(reviewer)
         html = client.get(reverse("benchmarks:detail", args=[record.pk])).content.decode()
         assert f"Benchmark record #{record.pk}" in html
@@ -252,9 +287,17 @@ class DetailEditDeleteTests:
 class TaskComparisonTests:
     def _pair(self, team, world, multi_e2e):
         single = make_benchmark(team, world.task, world.offer, e2e_hours=480, compute_hours=470)
-        multi = make_benchmark(team, world.task, world.offer, kind="multi", nodes=4,
-                               e2e_hours=multi_e2e, compute_hours=min(multi_e2e, 120),
-                               failure_reruns=1, hours_lost_per_rerun=6)
+        multi = make_benchmark(
+            team,
+            world.task,
+            world.offer,
+            kind="multi",
+            nodes=4,
+            e2e_hours=multi_e2e,
+            compute_hours=min(multi_e2e, 120),
+            failure_reruns=1,
+            hours_lost_per_rerun=6,
+        )
         return single, multi
 
     def test_it_shows_speedup_efficiency_and_the_chart(self, client, member, team, world):
@@ -273,10 +316,41 @@ class TaskComparisonTests:
         assert "vendor/plotly-4.1.1.min.js" in html
         script = re.search(r'<script id="scaling-figure"[^>]*>(.*?)</script>', html, re.S)
         figure = json.loads(script.group(1))
-        ideal, *points = figure["data"]
+        # One offer: its ideal line (x / 8 GPUs of its single run) and its runs, each labelled.
+        ideal, points = figure["data"]
         assert ideal["x"] == [8, 32] and ideal["y"] == [1.0, 4.0]
-        assert {tuple(p["x"]) for p in points} == {(8,), (32,)}
+        assert points["x"] == [8, 32] and points["name"] == world.offer.name
+        assert points["text"] == [
+            f"{world.offer.name} #{single.pk}",
+            f"{world.offer.name} #{multi.pk}",
+        ]
         assert figure["layout"]["xaxis"]["title"]["text"] == "GPUs"
+
+    def test_runs_on_different_offers_are_never_divided_by_each_other(
+        self, client, member, team, world
+    ):
+        """SPEC 6.1 like for like: an H200 single run is not the baseline of an H100 multi run."""
+        h200 = make_offer(team, world.site_a, name="H200 x8", gpu_mem_gb=141)
+        make_benchmark(team, world.task, h200, e2e_hours=300, compute_hours=290)
+        single = make_benchmark(team, world.task, world.offer, e2e_hours=480, compute_hours=470)
+        multi = make_benchmark(
+            team, world.task, world.offer, kind="multi", nodes=2, e2e_hours=300, compute_hours=290
+        )
+        client.force_login(member)
+        comparison = client.get(reverse("benchmarks:task", args=[world.task.pk])).context[
+            "comparison"
+        ]
+        rows = {row.record.pk: row for row in comparison.runs}
+        # Against its own offer's single run (480 h on 8 GPUs): 480 / 300 = 1.6, over 16 GPUs
+        # 1.6 / (16 / 8) = 0.8 — not 300 / 300 = 1.0 against the faster H200 run.
+        assert rows[multi.pk].baseline == single
+        assert rows[multi.pk].speedup == pytest.approx(1.6)
+        assert rows[multi.pk].scaling_efficiency == pytest.approx(0.8)
+        # The H200 has no multi run: no pair, and the engine reports the H100's.
+        assert comparison.verdict["offer"] == str(world.offer.pk)
+        assert [p["offer"] for p in comparison.verdict["pairs"]] == [str(world.offer.pk)]
+        names = {trace["name"] for trace in comparison.figure["data"]}
+        assert {"H200 x8", world.offer.name} <= names
 
     def test_a_slower_multi_run_gets_b1_and_r0(self, client, member, team, world):
         self._pair(team, world, 600)

@@ -86,12 +86,17 @@ def _platforms() -> dict[str, str]:
 
 def _reasons() -> dict[str, str]:
     return {
-        "exceeds_max_machines": _("needs more machines than the offer has"),
-        "no_shared_parallelism": _("no parallel strategy in common with the task"),
-        "compliance_moves_data": _("compliance: the input data may not move"),
-        "not_eligible": _("the task is not eligible to move (exclusion or gate)"),
-        "tier_not_allowed": _("the task's coupling does not allow this tier"),
+        # Engine 2.x reasons (SPEC 6.1).
+        "pool_too_small": _("the pool has fewer GPUs than the plan (max machines × GPUs)"),
+        "no_shared_parallelism": _("no strategy in common with the task to split or spread it"),
+        "compliance_site": _("compliance: the data may not be processed at this site"),
+        "compliance_moves_data": _("compliance: the input data may not move here"),
+        "compliance_moves_results": _("compliance: the results may not leave the allowed sites"),
+        "not_eligible": _("outside the home datacenter, and the task must stay in its domain"),
         "no_link": _("no network link recorded for a transfer"),
+        # Engine 1.x reasons, still shown on snapshots signed under 1.x.
+        "exceeds_max_machines": _("needs more machines than the offer has"),
+        "tier_not_allowed": _("the task's coupling does not allow this tier"),
     }
 
 
