@@ -41,11 +41,12 @@ OPTION_KINDS = {
     "move_data": _("Move the data"),
 }
 REASONS = {
-    "exceeds_max_machines": _("needs more machines than the offer has"),
+    "pool_too_small": _("the pool is smaller than the plan"),
     "no_shared_parallelism": _("no split strategy in common"),
+    "compliance_site": _("the data may not be processed here (X4)"),
     "compliance_moves_data": _("moves data that may not leave (X4)"),
-    "not_eligible": _("not eligible for cross-domain (X/G)"),
-    "tier_not_allowed": _("tier wider than the coupling allows"),
+    "compliance_moves_results": _("moves results that may not leave (X4)"),
+    "not_eligible": _("outside the home datacenter (X/G)"),
     "no_link": _("no link recorded"),
 }
 SEGMENTS = {"transfer": _("transfer"), "queue": _("queue"), "compute": _("compute")}
@@ -121,8 +122,11 @@ def present(data: dict, output: dict) -> dict[str, Any]:
             "eligible": cross["eligible"],
             "exclusions": [(rule, EXCLUSIONS.get(rule, rule)) for rule in cross["exclusions"]],
             "gates": [(rule, name, cross["gates"].get(key)) for rule, key, name in GATES],
-            "max_tier": cross.get("max_tier"),
-            "max_tier_label": Tier(cross["max_tier"]).label if cross.get("max_tier") else None,
+            "spread_tier": cross.get("spread_tier"),
+            "spread_tier_label": Tier(cross["spread_tier"]).label
+            if cross.get("spread_tier")
+            else None,
+            "allowed_sites": cross.get("allowed_sites"),
         },
         "options": options,
         "chosen": next((o for o in options if o["is_chosen"]), None),

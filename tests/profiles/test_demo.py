@@ -101,11 +101,19 @@ class ProfileDemoTests:
         assert all(row["machines_needed"] > 1 for row in out["sizing"]["offers"])
         assert out["platform_rule"] == "R1b"
 
-    def test_the_tensor_parallel_training_is_excluded_from_cross_domain(self, demo):
+    def test_the_tensor_parallel_training_stays_whole_in_one_pool(self, demo):
+        """SPEC 6.1: tight coupling limits spreading (X3 is information, not an exclusion);
+        this job stays home because its portability gate fails (G1: home domain only)."""
         _, out = evaluation(demo, "tensor parallel")
-        assert "X3" in out["cross_domain"]["exclusions"]
-        assert "K1" in {f["rule"] for f in out["findings"]}
+        assert "X3" not in out["cross_domain"]["exclusions"]
+        assert out["cross_domain"]["spread_tier"] == "same_site"
+        severities = {f["rule"]: f["severity"] for f in out["findings"]}
+        assert severities["X3"] == "info" and "K1" in severities and "G1" in severities
         assert out["chosen"]["kind"] == "wait_local"
+        assert {o["reason"] for o in out["options"] if not o["feasible"]} <= {
+            "not_eligible",
+            "no_shared_parallelism",
+        }
 
     def test_the_cleaning_job_moves_compute_to_its_data(self, demo):
         data, out = evaluation(demo, "Clickstream cleaning")
