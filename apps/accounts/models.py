@@ -6,7 +6,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-DEFAULT_VALIDATED_TIERS = ["same_site", "same_datacenter"]
+# SPEC 6.1 rollout order: a new team starts with the same site only and validates the wider tiers
+# one by one, each after its own pilots. Existing teams keep the tiers they stored.
+DEFAULT_VALIDATED_TIERS = ["same_site"]
 
 
 def default_validated_tiers() -> list[str]:
@@ -23,7 +25,8 @@ class Team(models.Model):
         help_text=_("One currency per team; no conversion."),
     )
     approvals_required = models.PositiveSmallIntegerField(_("approvals required"), default=1)
-    # SPEC H: same_site is always validated; owners add tiers once two pilots succeeded on them.
+    # SPEC H / 6.1: same_site is always validated; owners add the wider tiers in order, each once
+    # two pilots succeeded on it (apps.accounts.services.team_tier_validate).
     validated_tiers = models.JSONField(_("validated tiers"), default=default_validated_tiers)
     # Team overrides of the engine's thresholds (SPEC M/A/X); missing keys use the defaults.
     thresholds = models.JSONField(_("thresholds"), default=dict, blank=True)

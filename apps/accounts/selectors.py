@@ -192,11 +192,20 @@ def members(*, team: Team) -> list[Membership]:
 
 
 def tier_evidence(*, team: Team) -> list[dict]:
-    """Per rollout tier: validated or not, and the pilot migrations recorded on it (SPEC H)."""
+    """Per rollout tier, narrowest first: validated or not, the pilot migrations recorded on it,
+    and what still stands in the way of validating it (SPEC H, 6.1 rollout order)."""
     from apps.benchmarks.models import BenchmarkRecord
     from apps.catalog.models import Tier
 
-    from .services import ALWAYS_VALIDATED, PILOTS_TO_VALIDATE
+    from .services import (
+        ALWAYS_VALIDATED,
+        PILOTS_TO_VALIDATE,
+        tier_below,
+        tier_label,
+        tier_validation_problems,
+        tiers_wider_than,
+        validated_set,
+    )
 
     pilots = BenchmarkRecord.objects.filter(team=team, kind="pilot_migration")
     counts: dict[tuple[str, object], int] = {
@@ -214,10 +223,14 @@ def tier_evidence(*, team: Team) -> list[dict]:
         .order_by("-recorded_at", "-id")[:PILOTS_SHOWN]
     ):
         recent.setdefault(record.tier, []).append(record)
-    validated = set(team.validated_tiers or []) | {ALWAYS_VALIDATED}
+    validated = validated_set(team)
     rows = []
     for tier in Tier:
         succeeded = counts.get((tier.value, True), 0)
+        problems = tier_validation_problems(
+            validated=validated, tier=tier.value, succeeded=succeeded
+        )
+        below = tier_below(tier.value)
         rows.append(
             {
                 "tier": tier.value,
@@ -227,8 +240,17 @@ def tier_evidence(*, team: Team) -> list[dict]:
                 "succeeded": succeeded,
                 "failed": counts.get((tier.value, False), 0),
                 "pending": counts.get((tier.value, None), 0),
-                "can_validate": succeeded >= PILOTS_TO_VALIDATE,
+                "can_validate": not problems,
+                "problems": problems,
                 "needed": max(0, PILOTS_TO_VALIDATE - succeeded),
+                # Validated under method 1, before the rollout order: kept, and said so.
+                "out_of_order": tier.value in validated
+                and below is not None
+                and below not in validated,
+                # What withdrawing this tier also withdraws.
+                "wider_validated": ", ".join(
+                    tier_label(t) for t in tiers_wider_than(tier.value) if t in validated
+                ),
                 "pilots": recent.get(tier.value, []),
             }
         )
@@ -253,6 +275,7 @@ def threshold_row(key: str, team: Team, last_change=None) -> dict:
     return {
         "key": key,
         "spec": spec,
+        "unit": spec.unit_for(team.currency),
         "default": thresholds.default(key),
         "default_text": thresholds.show(thresholds.default(key)),
         "value": value,
@@ -309,6 +332,13 @@ def describe_settings_event(event) -> str:
     if action == "team.tier_validated":
         return _("marked the tier %(tier)s validated") % {"tier": _tier_label(event.target)}
     if action == "team.tier_unvalidated":
+        old, new = changes.get("validated_tiers", [[], []])
+        also = [t for t in old if t not in new and t != event.target]
+        if also:
+            # SPEC 6.1: the wider tiers rest on this one and were withdrawn with it.
+            return _(
+                "withdrew the validation of the tier %(tier)s, and with it of %(wider)s"
+            ) % {"tier": _tier_label(event.target), "wider": ", ".join(map(_tier_label, also))}
         return _("withdrew the validation of the tier %(tier)s") % {
             "tier": _tier_label(event.target)
         }

@@ -196,7 +196,7 @@ def team_settings_update(*, team: Team, actor, approvals_required: int, currency
     return team
 
 
-# Validated rollout tiers (SPEC H)
+# Validated rollout tiers (SPEC H, 6.1 "rollout order")
 
 
 def successful_pilots(team: Team, tier: str) -> int:
@@ -207,13 +207,61 @@ def successful_pilots(team: Team, tier: str) -> int:
     ).count()
 
 
+def tier_label(tier: str) -> str:
+    return str(dict(Tier.choices).get(tier, tier))
+
+
+def validated_set(team: Team) -> set[str]:
+    return set(team.validated_tiers or []) | {ALWAYS_VALIDATED}
+
+
+def tier_below(tier: str) -> str | None:
+    """The next narrower tier (None for the same site)."""
+    index = TIER_ORDER.index(tier)
+    return TIER_ORDER[index - 1] if index > 0 else None
+
+
+def tiers_wider_than(tier: str) -> list[str]:
+    return TIER_ORDER[TIER_ORDER.index(tier) + 1 :]
+
+
+def tier_validation_problems(*, validated: set[str], tier: str, succeeded: int) -> list[str]:
+    """Why `tier` cannot be marked validated now ([] when it can), in the user's language.
+
+    SPEC 6.1: a tier is validated only on top of the tier below it (same_site → same_datacenter →
+    same_city → cross_hub), and only after PILOTS_TO_VALIDATE successful pilots on itself, the
+    same datacenter included. The settings page and team_tier_validate both ask this function.
+    """
+    if tier == ALWAYS_VALIDATED:
+        return []
+    problems = []
+    below = tier_below(tier)
+    if below is not None and below not in validated:
+        problems.append(
+            _("Validate %(below)s first: %(tier)s can be marked validated only once the tier "
+              "below it is.") % {"below": tier_label(below), "tier": tier_label(tier)}
+        )
+    if succeeded < PILOTS_TO_VALIDATE:
+        problems.append(
+            _("%(tier)s needs %(need)d successful pilot migrations on it; %(count)d recorded so "
+              "far, %(missing)d more needed.")
+            % {
+                "tier": tier_label(tier),
+                "need": PILOTS_TO_VALIDATE,
+                "count": succeeded,
+                "missing": PILOTS_TO_VALIDATE - succeeded,
+            }
+        )
+    return problems
+
+
 def _check_tier(tier: str) -> None:
     if tier not in TIER_ORDER:
         raise ValidationError({"tier": _("Unknown rollout tier.")})
 
 
 def _set_tiers(locked: Team, team: Team, actor, tiers: set[str], action: str, tier: str) -> Team:
-    old = sorted(set(locked.validated_tiers or []) | {ALWAYS_VALIDATED}, key=TIER_ORDER.index)
+    old = sorted(validated_set(locked), key=TIER_ORDER.index)
     new = sorted(tiers | {ALWAYS_VALIDATED}, key=TIER_ORDER.index)
     if old != new:
         locked.validated_tiers = new
@@ -230,28 +278,30 @@ def _set_tiers(locked: Team, team: Team, actor, tiers: set[str], action: str, ti
 
 @transaction.atomic
 def team_tier_validate(*, team: Team, actor, tier: str) -> Team:
-    """Mark `tier` validated: allowed once two or more pilots on it succeeded (SPEC H)."""
+    """Mark `tier` validated: only on top of the tier below it, and once two or more pilots on it
+    succeeded (SPEC H, 6.1). A tier already validated stays as it is."""
     _check_tier(tier)
     locked = _lock(team)
-    if tier != ALWAYS_VALIDATED:
-        count = successful_pilots(locked, tier)
-        if count < PILOTS_TO_VALIDATE:
-            raise ValidationError(
-                {"tier": _("A tier is validated after %(need)d successful pilot migrations on it; "
-                           "%(count)d recorded so far.")
-                 % {"need": PILOTS_TO_VALIDATE, "count": count}}
-            )
-    tiers = set(locked.validated_tiers or []) | {tier}
-    return _set_tiers(locked, team, actor, tiers, "team.tier_validated", tier)
+    validated = validated_set(locked)
+    if tier not in validated:
+        problems = tier_validation_problems(
+            validated=validated, tier=tier, succeeded=successful_pilots(locked, tier)
+        )
+        if problems:
+            raise ValidationError({"tier": problems})
+    return _set_tiers(locked, team, actor, validated | {tier}, "team.tier_validated", tier)
 
 
 @transaction.atomic
 def team_tier_unvalidate(*, team: Team, actor, tier: str) -> Team:
+    """Withdraw the validation of `tier` and of every wider tier: each rests on the one below it
+    (SPEC 6.1), so a wider tier never stays validated over a gap. One audit event records the
+    whole change."""
     _check_tier(tier)
     if tier == ALWAYS_VALIDATED:
         raise ValidationError({"tier": _("The same site is always validated.")})
     locked = _lock(team)
-    tiers = set(locked.validated_tiers or []) - {tier}
+    tiers = validated_set(locked) - {tier, *tiers_wider_than(tier)}
     return _set_tiers(locked, team, actor, tiers, "team.tier_unvalidated", tier)
 
 

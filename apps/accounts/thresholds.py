@@ -1,4 +1,5 @@
-"""The engine thresholds a team may override (SPEC M/A/X/P): labels, units and allowed ranges.
+"""The engine thresholds a team may override (SPEC M/A/X/P, 6.1 R6/R7/T): labels, units and
+allowed ranges.
 
 The keys and defaults come from the engine (`engine.DEFAULT_THRESHOLDS`); this table adds what the
 settings page and the services need to show and check them. Ranges are a little stricter than the
@@ -26,6 +27,12 @@ class ThresholdSpec:
     maximum: float
     # True: the value must be strictly above `minimum` (shares, headroom).
     above_minimum: bool = False
+    # True: an amount of money; `unit` names the team's currency as %(currency)s.
+    money: bool = False
+
+    def unit_for(self, currency: str) -> str:
+        """The unit as shown to a team (money in the team's currency)."""
+        return str(self.unit) % {"currency": currency} if self.money else str(self.unit)
 
 
 SHARE = dict(minimum=0.0, maximum=1.0, above_minimum=True)
@@ -89,20 +96,23 @@ SPECS: dict[str, ThresholdSpec] = {
         ThresholdSpec(
             "scaling_efficiency_min", _("Scaling efficiency that counts as a clear gain"), "R6",
             _("share of ideal speedup"),
-            _("A recurring task whose measured multi-machine run reaches at least this scaling "
-              "efficiency (speedup ÷ GPU ratio, same offer) makes the distributed job a standard "
-              "part."), **SHARE,
+            _("When a recurring task's multi-machine run is faster than its single-machine run on "
+              "the same offer with at least this scaling efficiency (speedup ÷ GPU ratio), the "
+              "method makes the distributed job a standard part."), **SHARE,
         ),
         ThresholdSpec(
             "long_run_hours", _("Long run without resume from"), "R7", _("hours"),
-            _("A multi-machine job at least this long that cannot resume: one node failure reruns "
-              "all of it, so resume or partial retry is what the distributed layer must give."),
+            _("A job on more than one machine that computes at least this long and cannot resume "
+              "gets a warning: one node failure reruns all of it, so the distributed layer must "
+              "give resume or partial retry."),
             **HOURS,
         ),
         ThresholdSpec(
-            "engineer_hour_cost", _("Engineer hour cost"), "T", _("money per hour"),
-            _("Prices the migration effort (Q5) as its own line of the bill; 0 leaves it unpriced."),
-            minimum=0.0, maximum=1_000_000.0,
+            "engineer_hour_cost", _("Cost of one engineer hour"), "T",
+            _("%(currency)s per engineer hour"),
+            _("Prices the migration effort (Q5 or the pilots' effort) on its own line of the "
+              "bill, spread over the runs it serves; 0 leaves the migration unpriced."),
+            minimum=0.0, maximum=1_000_000.0, money=True,
         ),
     )
 }
@@ -130,7 +140,8 @@ def range_error(key: str, value: float) -> str | None:
     spec = SPECS[key]
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return str(_("Enter a finite number (not NaN or infinity)."))
-    if spec.above_minimum and value <= spec.minimum:
+    if spec.above_minimum and not spec.minimum < value <= spec.maximum:
+        # The minimum itself is refused too: say so whichever end was crossed.
         return str(
             _("Enter a number above %(min)s and at most %(max)s.")
             % {"min": show(spec.minimum), "max": show(spec.maximum)}
@@ -144,7 +155,11 @@ def range_error(key: str, value: float) -> str | None:
 
 
 def show(value: float | None, digits: int = 6) -> str:
-    """A threshold as people write it: 0.2, 100, 0.125 (no float noise)."""
+    """A threshold as people write it: 0.2, 100, 0.125, 1000000 (no float noise, no exponent for
+    whole numbers, so the text reads back as the same number)."""
     if value is None:
         return "—"
-    return f"{float(value):.{digits}g}"
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.{digits}g}"

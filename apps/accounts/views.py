@@ -245,8 +245,21 @@ def tier_toggle(request: HttpRequest) -> HttpResponse:
             services.team_tier_validate(team=team, actor=request.user, tier=tier)
             messages.success(request, _("The tier is validated."))
         elif action == "unvalidate":
+            before = services.validated_set(team)
             services.team_tier_unvalidate(team=team, actor=request.user, tier=tier)
-            messages.success(request, _("The tier is no longer validated."))
+            also = [
+                services.tier_label(t)
+                for t in services.tiers_wider_than(tier)
+                if t in before and t not in services.validated_set(team)
+            ]
+            if also:
+                messages.success(
+                    request,
+                    _("The tier is no longer validated, nor are the wider tiers that rest on it: "
+                      "%(wider)s.") % {"wider": ", ".join(also)},
+                )
+            else:
+                messages.success(request, _("The tier is no longer validated."))
         else:
             return HttpResponseBadRequest(_("Unknown action."))
     except ValidationError as exc:

@@ -6,8 +6,11 @@ put in ctx.objects ("sites" by code, "offers" and "profiles" by key).
 - borealis-finetune (Borealis): the LoRA fine-tune takes 6 h on one machine and 7.5 h on two:
   communication and the wait for a second machine eat the gain (B1, R0).
 - network probes between demo sites (not applied: an owner applies them from the record page);
+- two successful pilot migrations of training-70b on tier same_datacenter (between two halls of
+  Beijing A), after which Team Aurora's same_datacenter tier is marked validated (SPEC 6.1: each
+  tier only after its own pilots, in order; a new team starts with the same site only);
 - two successful pilot migrations of training-70b on tier same_city (Beijing A → Beijing B), so an
-  owner can mark same_city validated.
+  owner can mark same_city validated next (cross_hub waits for same_city).
 
 Idempotent: each record has an idempotency key "demo-…" and is updated in place on a second run.
 A key missing from ctx.objects (a catalog or profile demo that changed) skips that record, so the
@@ -18,7 +21,10 @@ from __future__ import annotations
 
 import logging
 
+from django.core.exceptions import ValidationError
+
 from apps.accounts.demo import DemoContext
+from apps.accounts.services import team_tier_validate
 
 from .models import BenchmarkRecord
 from .validation import benchmark_clean
@@ -81,6 +87,27 @@ AURORA = [
         "bandwidth_gbps": 8.7,
         "rtt_ms": 29.5,
         "notes": "Evening peak; the line is sold as 10 Gbit/s.",
+    },
+    {
+        "key": "demo-pilot-70b-bj-a-hall-1",
+        "task": "training-70b",
+        "offer": "h100-bj-a",
+        "kind": "pilot_migration",
+        "tier": "same_datacenter",
+        "succeeded": True,
+        "migration_effort_hours": 6.0,
+        "notes": "Moved a 50-step slice from hall 1 to hall 3 of Yizhuang; shared storage, "
+        "same image.",
+    },
+    {
+        "key": "demo-pilot-70b-bj-a-hall-2",
+        "task": "training-70b",
+        "offer": "h100-bj-a",
+        "kind": "pilot_migration",
+        "tier": "same_datacenter",
+        "succeeded": True,
+        "migration_effort_hours": 2.0,
+        "notes": "Second pilot in hall 3: resumed from the hall 1 checkpoint.",
     },
     {
         "key": "demo-pilot-70b-bj-b-1",
@@ -180,6 +207,18 @@ def _load_team(ctx: DemoContext, team, specs: list[dict], author) -> None:
         )
 
 
+def _validate_tiers(team, owner, tiers: list[str]) -> None:
+    """Mark tiers validated through the settings service, in order, after their pilots."""
+    for tier in tiers:
+        try:
+            team_tier_validate(team=team, actor=owner, tier=tier)
+        except ValidationError as exc:
+            log.warning("benchmarks demo: %s of %s not validated: %s", tier, team, exc.messages)
+            return
+
+
 def load(ctx: DemoContext) -> None:
     _load_team(ctx, ctx.team1, AURORA, ctx.users.get("alice"))
     _load_team(ctx, ctx.team2, BOREALIS, ctx.users.get("carol"))
+    # Before any review is evaluated, so the demo's snapshots already see it.
+    _validate_tiers(ctx.team1, ctx.users.get("alice"), ["same_datacenter"])

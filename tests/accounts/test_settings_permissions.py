@@ -14,12 +14,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def world(team, owner, member, reviewer, outsider):
-    """The team with a newcomer to add, two successful same_city pilots and one override."""
+    """The team with a newcomer to add, two successful same_datacenter pilots (the next tier
+    to validate) and one override."""
     make_user("newcomer")
     task = make_profile(team)
     for _ in range(2):
-        make_benchmark(team, task, kind="pilot_migration", tier="same_city", succeeded=True,
-                       e2e_hours=0, compute_hours=0)
+        make_benchmark(team, task, kind="pilot_migration", tier="same_datacenter",
+                       succeeded=True, e2e_hours=0, compute_hours=0)
     Team.objects.filter(pk=team.pk).update(thresholds={"buffer_cross_hub": 0.5})
     team.refresh_from_db()
     return {
@@ -56,7 +57,7 @@ ACTIONS = {
         reverse("accounts:settings_general"), {"approvals_required": "2", "currency": "EUR"}
     ),
     "tier_toggle": lambda w: (
-        reverse("accounts:tier_toggle"), {"tier": "same_city", "action": "validate"}
+        reverse("accounts:tier_toggle"), {"tier": "same_datacenter", "action": "validate"}
     ),
     "threshold_set": lambda w: (
         reverse("accounts:threshold_set"), {"key": "network_cost_share", "value": "0.3"}

@@ -7,9 +7,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from apps.accounts import services
-from apps.accounts.models import Membership
+from apps.accounts.models import Membership, Team
 from apps.reviews.models import AuditEvent
-from tests.factories import make_benchmark, make_membership, make_profile, make_user
+from tests.factories import make_benchmark, make_membership, make_profile, make_team, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -189,54 +189,142 @@ class GeneralSettingsTests:
         assert (team.approvals_required, team.currency) == (2, "CNY")
 
 
+def legacy_tiers(team, tiers: list[str]) -> None:
+    """A team that validated these tiers under method 1 (stored as they were)."""
+    Team.objects.filter(pk=team.pk).update(validated_tiers=tiers)
+    team.refresh_from_db()
+
+
 class TierValidationTests:
+    def test_a_new_team_starts_with_the_same_site_only(self, db):
+        assert make_team().validated_tiers == ["same_site"]
+
     def test_one_successful_pilot_is_not_enough(self, team, owner):
-        pilot(team, make_profile(team))
+        pilot(team, make_profile(team), tier="same_datacenter")
         with pytest.raises(ValidationError) as exc:
-            services.team_tier_validate(team=team, actor=owner, tier="same_city")
-        assert "1 recorded so far" in str(exc.value)
+            services.team_tier_validate(team=team, actor=owner, tier="same_datacenter")
+        assert exc.value.message_dict["tier"] == [
+            "Same datacenter needs 2 successful pilot migrations on it; 1 recorded so far, "
+            "1 more needed."
+        ]
         team.refresh_from_db()
-        assert "same_city" not in team.validated_tiers
+        assert team.validated_tiers == ["same_site"]
+        assert not AuditEvent.objects.exists()
 
     def test_failed_and_unfinished_pilots_and_other_tiers_do_not_count(self, team, other_team, owner):
         task = make_profile(team)
-        pilot(team, task)
-        pilot(team, task, succeeded=False)
-        pilot(team, task, succeeded=None)
-        pilot(team, task, tier="cross_hub")
-        pilot(other_team, make_profile(other_team))  # another team's evidence
-        with pytest.raises(ValidationError):
-            services.team_tier_validate(team=team, actor=owner, tier="same_city")
+        pilot(team, task, tier="same_datacenter")
+        pilot(team, task, tier="same_datacenter", succeeded=False)
+        pilot(team, task, tier="same_datacenter", succeeded=None)
+        pilot(team, task, tier="same_city")
+        pilot(other_team, make_profile(other_team), tier="same_datacenter")  # another team's
+        with pytest.raises(ValidationError) as exc:
+            services.team_tier_validate(team=team, actor=owner, tier="same_datacenter")
+        assert "1 recorded so far" in str(exc.value)
 
-    def test_two_successful_pilots_validate_the_tier(self, team, owner):
+    def test_a_tier_waits_for_the_tier_below_it_even_with_its_pilots(self, team, owner):
         task = make_profile(team)
-        pilot(team, task)
-        pilot(team, task)
-        generation = team.settings_generation
-        services.team_tier_validate(team=team, actor=owner, tier="same_city")
+        pilot(team, task, tier="same_city")
+        pilot(team, task, tier="same_city")
+        with pytest.raises(ValidationError) as exc:
+            services.team_tier_validate(team=team, actor=owner, tier="same_city")
+        assert exc.value.message_dict["tier"] == [
+            "Validate Same datacenter first: Same city can be marked validated only once the "
+            "tier below it is."
+        ]
         team.refresh_from_db()
-        assert team.validated_tiers == ["same_site", "same_datacenter", "same_city"]
-        assert team.settings_generation == generation + 1
-        event = AuditEvent.objects.get(action="team.tier_validated")
-        assert event.target == "same_city"
-        assert event.changes == {
+        assert team.validated_tiers == ["same_site"]
+
+    def test_it_names_every_missing_step_at_once(self, team, owner):
+        with pytest.raises(ValidationError) as exc:
+            services.team_tier_validate(team=team, actor=owner, tier="cross_hub")
+        assert exc.value.message_dict["tier"] == [
+            "Validate Same city first: Cross hub can be marked validated only once the tier "
+            "below it is.",
+            "Cross hub needs 2 successful pilot migrations on it; 0 recorded so far, 2 more "
+            "needed.",
+        ]
+
+    def test_it_validates_the_tiers_in_order_each_after_its_pilots(self, team, owner):
+        task = make_profile(team)
+        generation = team.settings_generation
+        for tier in ("same_datacenter", "same_city", "cross_hub"):
+            pilot(team, task, tier=tier)
+            pilot(team, task, tier=tier)
+            services.team_tier_validate(team=team, actor=owner, tier=tier)
+        team.refresh_from_db()
+        assert team.validated_tiers == ["same_site", "same_datacenter", "same_city", "cross_hub"]
+        assert team.settings_generation == generation + 3
+        events = AuditEvent.objects.filter(action="team.tier_validated").order_by("id")
+        assert [e.target for e in events] == ["same_datacenter", "same_city", "cross_hub"]
+        assert events[1].changes == {
             "validated_tiers": [
                 ["same_site", "same_datacenter"],
                 ["same_site", "same_datacenter", "same_city"],
             ]
         }
 
-    def test_an_owner_may_withdraw_a_tier_but_never_the_same_site(self, team, owner):
+    def test_validating_a_validated_tier_again_changes_nothing(self, team, owner):
+        legacy_tiers(team, ["same_site", "same_datacenter"])  # method 1 default, no pilots
+        services.team_tier_validate(team=team, actor=owner, tier="same_datacenter")
+        team.refresh_from_db()
+        assert team.validated_tiers == ["same_site", "same_datacenter"]
+        assert team.settings_generation == 1
+        assert not AuditEvent.objects.exists()
+
+    def test_withdrawing_a_tier_withdraws_the_wider_ones_in_one_audited_change(
+        self, client, team, owner
+    ):
+        legacy_tiers(team, ["same_site", "same_datacenter", "same_city", "cross_hub"])
         services.team_tier_unvalidate(team=team, actor=owner, tier="same_datacenter")
         team.refresh_from_db()
         assert team.validated_tiers == ["same_site"]
+        assert team.settings_generation == 2
+        event = AuditEvent.objects.get(action="team.tier_unvalidated")
+        assert event.target == "same_datacenter"
+        assert event.changes == {
+            "validated_tiers": [
+                ["same_site", "same_datacenter", "same_city", "cross_hub"], ["same_site"]
+            ]
+        }
+        client.force_login(owner)
+        html = client.get(reverse("accounts:settings")).content.decode()
+        assert (
+            "withdrew the validation of the tier Same datacenter, and with it of Same city, "
+            "Cross hub" in html
+        )
+
+    def test_withdrawing_the_widest_tier_keeps_the_narrower_ones(self, team, owner):
+        legacy_tiers(team, ["same_site", "same_datacenter", "same_city", "cross_hub"])
+        services.team_tier_unvalidate(team=team, actor=owner, tier="cross_hub")
+        team.refresh_from_db()
+        assert team.validated_tiers == ["same_site", "same_datacenter", "same_city"]
+
+    def test_the_same_site_stays_validated_and_unknown_tiers_are_refused(self, team, owner):
         with pytest.raises(ValidationError):
             services.team_tier_unvalidate(team=team, actor=owner, tier="same_site")
         with pytest.raises(ValidationError):
             services.team_tier_validate(team=team, actor=owner, tier="orbit")
-        assert AuditEvent.objects.filter(action="team.tier_unvalidated").count() == 1
+        with pytest.raises(ValidationError):
+            services.team_tier_unvalidate(team=team, actor=owner, tier="orbit")
+        team.refresh_from_db()
+        assert team.validated_tiers == ["same_site"]
+        assert not AuditEvent.objects.exists()
 
-    def test_the_page_shows_the_evidence_and_refuses_with_409(self, client, team, owner):
+    def test_an_existing_team_keeps_a_tier_it_validated_out_of_order(self, client, team, owner):
+        legacy_tiers(team, ["same_site", "same_datacenter", "cross_hub"])
+        client.force_login(owner)
+        html = client.get(reverse("accounts:settings")).content.decode()
+        row = html[html.index('id="tier-cross_hub"'):]
+        assert "Validated before the rollout order applied" in row
+        task = make_profile(team)
+        pilot(team, task)
+        pilot(team, task)
+        services.team_tier_validate(team=team, actor=owner, tier="same_city")
+        team.refresh_from_db()
+        assert team.validated_tiers == ["same_site", "same_datacenter", "same_city", "cross_hub"]
+
+    def test_the_page_says_what_is_missing_and_refuses_with_409(self, client, team, owner):
         task = make_profile(team, name="Nightly ETL")
         pilot(team, task)
         pilot(team, task, succeeded=False)
@@ -244,13 +332,45 @@ class TierValidationTests:
         html = client.get(reverse("accounts:settings")).content.decode()
         row = html[html.index('id="tier-same_city"'):html.index('id="tier-cross_hub"')]
         assert "Nightly ETL" in row
-        assert "1 more successful pilot needed" in row
+        assert "Validate Same datacenter first" in row
+        assert "1 recorded so far, 1 more needed" in row
         assert "disabled" in row
         response = client.post(
             reverse("accounts:tier_toggle"), {"tier": "same_city", "action": "validate"}
         )
         assert response.status_code == 409
-        assert "1 recorded so far" in response.content.decode()
+        html = response.content.decode()
+        row = html[html.index('id="tier-same_city"'):html.index('id="tier-cross_hub"')]
+        assert 'role="alert">Validate Same datacenter first' in row
+        assert 'role="alert">Same city needs 2 successful pilot migrations' in row
+        team.refresh_from_db()
+        assert team.validated_tiers == ["same_site"]
+
+    def test_the_refusal_speaks_chinese(self, client, team, owner):
+        client.force_login(owner)
+        client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+        response = client.post(
+            reverse("accounts:tier_toggle"), {"tier": "same_city", "action": "validate"}
+        )
+        assert response.status_code == 409
+        html = response.content.decode()
+        assert "请先验证同机房" in html
+        assert "同城需要 2 次成功的试点迁移；目前记录了 0 次，还差 2 次。" in html
+        assert "Validate Same datacenter first" not in html
+
+    def test_the_page_warns_what_a_withdrawal_takes_with_it(self, client, team, owner):
+        legacy_tiers(team, ["same_site", "same_datacenter", "same_city"])
+        client.force_login(owner)
+        html = client.get(reverse("accounts:settings")).content.decode()
+        row = html[html.index('id="tier-same_datacenter"'):html.index('id="tier-same_city"')]
+        assert "Same city rest on it and are withdrawn too" in row
+        response = client.post(
+            reverse("accounts:tier_toggle"), {"tier": "same_datacenter", "action": "unvalidate"},
+            follow=True,
+        )
+        assert "nor are the wider tiers that rest on it: Same city." in response.content.decode()
+        team.refresh_from_db()
+        assert team.validated_tiers == ["same_site"]
 
     def test_an_unknown_tier_is_a_bad_request(self, client, team, owner):
         client.force_login(owner)

@@ -99,10 +99,12 @@ class TierStalenessTests:
         assert "H1" in rules(evaluate(draft))
         signed_snapshot = evaluate(signed)
         assert "H1" in rules(signed_snapshot)
-        for _ in range(2):
-            make_benchmark(team, draft.task, kind="pilot_migration", tier="cross_hub",
-                           succeeded=True, e2e_hours=0, compute_hours=0)
-        services.team_tier_validate(team=team, actor=owner, tier="cross_hub")
+        # Rollout order (SPEC 6.1): every tier below cross hub first, each after two pilots.
+        for tier in ("same_datacenter", "same_city", "cross_hub"):
+            for _ in range(2):
+                make_benchmark(team, draft.task, kind="pilot_migration", tier=tier,
+                               succeeded=True, e2e_hours=0, compute_hours=0)
+            services.team_tier_validate(team=team, actor=owner, tier=tier)
         after = evaluate(draft)
         assert "cross_hub" in after.input["task"]["team"]["validated_tiers"]
         assert "H1" not in rules(after)

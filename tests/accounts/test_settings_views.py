@@ -198,3 +198,123 @@ class TeamObjectTests:
         services.team_threshold_set(team=team, actor=owner, key="headroom", value=0.8)
         assert team.thresholds == {"headroom": 0.8}
         assert team.settings_generation == Team.objects.get(pk=team.pk).settings_generation == 2
+
+
+class EngineTwoThresholdTests:
+    """R6, R7 and the migration-cost line (SPEC 6.1): shown, validated, stored, in both languages."""
+
+    def test_the_page_shows_them_with_rule_default_and_unit_in_the_teams_currency(
+        self, client, team, owner
+    ):
+        Team.objects.filter(pk=team.pk).update(currency="CNY")
+        client.force_login(owner)
+        html = client.get(reverse("accounts:settings")).content.decode()
+        expected = {
+            "scaling_efficiency_min": ("R6", "0.7", "share of ideal speedup"),
+            "long_run_hours": ("R7", "12", "hours"),
+            "engineer_hour_cost": ("T", "0", "CNY per engineer hour"),
+        }
+        for key, (rule, default, unit) in expected.items():
+            row = row_html(html, key)
+            assert f'<span class="badge" title="Rule id in the method">{rule}</span>' in row
+            assert f'<td class="num">{default}</td>' in row
+            assert f'<span class="unit">({unit})</span>' in row
+        assert "0 leaves the migration unpriced" in row_html(html, "engineer_hour_cost")
+        help_text = row_html(html, "loose_cross_hub_hours")
+        assert "spread over pools across hubs only when it computes at least this long" in (
+            help_text
+        )
+
+    def test_the_page_speaks_chinese_with_the_currency(self, client, team, owner):
+        Team.objects.filter(pk=team.pk).update(currency="EUR")
+        client.force_login(owner)
+        client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+        html = client.get(reverse("accounts:settings")).content.decode()
+        assert "视为收益明确的扩展效率" in row_html(html, "scaling_efficiency_min")
+        assert "不能续跑的长任务下限" in row_html(html, "long_run_hours")
+        row = row_html(html, "engineer_hour_cost")
+        assert "每个工程师小时的成本" in row and "(EUR / 工程师小时)" in row
+        assert "Cost of one engineer hour" not in html
+
+    @pytest.mark.parametrize(
+        ("key", "value", "message"),
+        [
+            ("scaling_efficiency_min", "0", "Enter a number above 0 and at most 1."),
+            ("scaling_efficiency_min", "1.2", "Enter a number above 0 and at most 1."),
+            ("scaling_efficiency_min", "nan", "Enter a finite number"),
+            ("long_run_hours", "-1", "Enter a number from 0 to 10000."),
+            ("long_run_hours", "twelve", "Enter a number"),
+            ("engineer_hour_cost", "-5", "Enter a number from 0 to 1000000."),
+            ("engineer_hour_cost", "2000000", "Enter a number from 0 to 1000000."),
+            ("engineer_hour_cost", "inf", "Enter a finite number"),
+            ("engineer_hour_cost", "", "This field is required"),
+        ],
+    )
+    def test_bad_values_are_field_errors_and_store_nothing(
+        self, client, team, owner, key, value, message
+    ):
+        client.force_login(owner)
+        url = reverse("accounts:threshold_set")
+        fragment = client.post(url, {"key": key, "value": value}, HTTP_HX_REQUEST="true")
+        assert fragment.status_code == 200
+        html = fragment.content.decode()
+        assert html.strip().startswith(f'<tr id="threshold-{key}"')
+        assert message in html and 'aria-invalid="true"' in html
+        page = client.post(url, {"key": key, "value": value})
+        assert page.status_code == 200
+        row = row_html(page.content.decode(), key)
+        assert message in row and f'value="{value}"' in row
+        team.refresh_from_db()
+        assert team.thresholds == {}
+        assert team.settings_generation == 1
+
+    def test_a_bad_value_is_explained_in_chinese(self, client, team, owner):
+        client.force_login(owner)
+        client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+        response = client.post(
+            reverse("accounts:threshold_set"),
+            {"key": "engineer_hour_cost", "value": "-5"},
+            HTTP_HX_REQUEST="true",
+        )
+        assert "请输入 0 到 1000000 之间的数。" in response.content.decode()
+        team.refresh_from_db()
+        assert team.thresholds == {}
+
+    def test_good_values_are_stored_and_reach_the_engine_input(self, client, team, owner):
+        from apps.scoring.services import build_review_input
+        from tests.factories import make_review
+
+        client.force_login(owner)
+        url = reverse("accounts:threshold_set")
+        for key, value in (
+            ("scaling_efficiency_min", "0.85"),
+            ("long_run_hours", "6"),
+            ("engineer_hour_cost", "92.5"),
+        ):
+            response = client.post(url, {"key": key, "value": value}, HTTP_HX_REQUEST="true")
+            assert "Saved" in response.content.decode()
+            assert f'value="{value}"' in response.content.decode()
+        team.refresh_from_db()
+        expected = {
+            "scaling_efficiency_min": 0.85, "long_run_hours": 6.0, "engineer_hour_cost": 92.5
+        }
+        assert team.thresholds == expected
+        assert team.settings_generation == 4
+        review = make_review(team, owner)
+        assert build_review_input(review)["thresholds"] == expected
+
+    def test_calibration_still_reads_with_the_new_thresholds_set(self, client, team, owner):
+        services.team_threshold_set(team=team, actor=owner, key="engineer_hour_cost", value=80)
+        services.team_threshold_set(team=team, actor=owner, key="long_run_hours", value=4)
+        client.force_login(owner)
+        response = client.get(reverse("accounts:calibration"))
+        assert response.status_code == 200
+        assert [i["key"] for i in selectors.calibration_overview(team=team)["indicators"]] == [
+            "data_compute_high", "interruption_cost_hours", None, "network_cost_share"
+        ]
+        refused = client.post(
+            reverse("accounts:calibration_adopt"), {"key": "engineer_hour_cost", "value": "1"}
+        )
+        assert refused.status_code == 400
+        team.refresh_from_db()
+        assert team.thresholds == {"engineer_hour_cost": 80.0, "long_run_hours": 4.0}

@@ -16,8 +16,8 @@ class BenchmarkDemoTests:
         first = BenchmarkRecord.objects.count()
         call_command("load_demo", verbosity=0)
         assert BenchmarkRecord.objects.count() == first
-        # The benchmarks demo writes 9 records; the calibration history adds its own on top.
-        assert first >= 9
+        # The benchmarks demo writes 11 records; the calibration history adds its own on top.
+        assert first >= 11
         assert not BenchmarkRecord.objects.filter(idempotency_key__isnull=True).exists()
 
     def test_the_70b_multi_run_clearly_wins(self):
@@ -43,3 +43,24 @@ class BenchmarkDemoTests:
         )
         assert pilots.count() == 2
         assert BenchmarkRecord.objects.filter(kind="network_probe").count() == 3
+
+    def test_the_rollout_tiers_follow_the_order_with_their_pilots_first(self):
+        from apps.accounts.models import Team
+        from apps.accounts.selectors import tier_evidence
+        from apps.reviews.models import AuditEvent
+
+        call_command("load_demo", verbosity=0)
+        call_command("load_demo", verbosity=0)
+        aurora = Team.objects.get(slug="aurora")
+        assert aurora.validated_tiers == ["same_site", "same_datacenter"]
+        pilots = BenchmarkRecord.objects.filter(
+            team=aurora, kind="pilot_migration", tier="same_datacenter", succeeded=True
+        )
+        assert pilots.count() == 2
+        event = AuditEvent.objects.get(team=aurora, action="team.tier_validated")
+        assert event.target == "same_datacenter"
+        assert all(p.recorded_at <= event.created_at for p in pilots)
+        rows = {row["tier"]: row for row in tier_evidence(team=aurora)}
+        assert rows["same_city"]["can_validate"]  # its two pilots, on a validated tier below
+        assert not rows["cross_hub"]["can_validate"]  # waits for same_city
+        assert Team.objects.get(slug="borealis").validated_tiers == ["same_site"]
