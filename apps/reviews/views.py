@@ -36,6 +36,7 @@ from apps.accounts.access import (
 from apps.accounts.models import Role
 from apps.accounts.pagecache import cached_fragment
 from apps.checklists.selectors import checklist_cards
+from apps.scoring import engine
 from apps.scoring import selectors as scoring_selectors
 from apps.scoring.services import build_review_input
 
@@ -190,12 +191,15 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
 
 
 # An approved review is immutable (services, admin and a PostgreSQL trigger refuse changes), so
-# the body of its page is the same for every member of its team: rendered once per language.
+# the body of its page is the same for every member of its team: rendered once per language and
+# engine version (the body compares the signed snapshot's engine with the current one).
 SIGNED_PAGE_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def _signed_body_key(review: Review) -> str:
-    return f"review-page:v2:{review.pk}:{review.version}:{get_language()}"
+    return (
+        f"review-page:v3:{review.pk}:{review.version}:{engine.ENGINE_VERSION}:{get_language()}"
+    )
 
 
 @login_required

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from apps.accounts.access import get_scoped_or_404, scoped
 from apps.accounts.models import Team, team_ids_for
 from apps.reviews.models import Review, SignOff
-from apps.scoring import charts, services
+from apps.scoring import charts, engine, services
 from apps.scoring.inputs import fingerprint
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
 from apps.scoring.tables import row_key
@@ -95,9 +95,23 @@ def review_evaluation(
     `snapshot`: the snapshot of the current inputs (None while it is being computed);
     `latest`: the newest snapshot (possibly stale); `job`: the job computing the current one;
     `stale`: the newest snapshot no longer matches the inputs; when `snapshot` is set, also
-    `rows`, `snapshot_charts` and `summary` (see snapshot_display). A caller that already
-    built the review's engine input passes it, so it is not built twice.
+    `rows`, `snapshot_charts` and `summary` (see snapshot_display); `current_engine_version`.
+    An approved review gets the snapshot it was signed on (services.signed_snapshot), never a
+    recomputation. A caller that already built the review's engine input passes it, so it is
+    not built twice.
     """
+    signed = services.signed_snapshot(review)
+    if signed is not None:
+        # An approved review shows the figures it was signed on, whatever the engine is now.
+        return {
+            "snapshot": signed,
+            "latest": signed,
+            "job": None,
+            "stale": False,
+            "review": review,
+            "current_engine_version": engine.ENGINE_VERSION,
+            **snapshot_display(signed),
+        }
     if review_input is None:
         review_input = services.build_review_input(review)
     key = fingerprint(review_input)
@@ -123,6 +137,7 @@ def review_evaluation(
         "job": job if snapshot is None else None,
         "stale": snapshot is None and latest is not None,
         "review": review,
+        "current_engine_version": engine.ENGINE_VERSION,
     }
     if snapshot is not None:
         context.update(snapshot_display(snapshot))

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from apps.accounts.models import Team
 from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
-from apps.reviews.models import Review, ReviewState
+from apps.reviews.models import FINAL_STATES, Decision, Review, ReviewState, SignOff
 from apps.scoring import engine
 from apps.scoring.charts import build_charts
 from apps.scoring.inputs import build_profile_input, fingerprint, input_hash
@@ -109,6 +109,35 @@ def current_snapshot(review: Review) -> EvaluationSnapshot | None:
 
 def latest_snapshot(review: Review) -> EvaluationSnapshot | None:
     return review.snapshots.order_by("-created_at", "-id").first()
+
+
+def signed_snapshot(review: Review) -> EvaluationSnapshot | None:
+    """The snapshot an approved review was signed on, as the engine of that day computed it.
+
+    The snapshot of its last approving sign-off; for a review approved without one (seeded
+    data), its newest snapshot of the frozen input. Never looked up by fingerprint: the
+    fingerprint includes the engine version, so after an upgrade the frozen input has another
+    one, and a signed decision keeps the figures it was made on (SPEC 6). None when the review
+    is not approved or no snapshot matches.
+    """
+    if review.state != ReviewState.APPROVED:
+        return None
+    snapshots = EvaluationSnapshot.objects.select_related("team").filter(review=review)
+    approved_on = (
+        SignOff.objects.filter(review=review, decision=Decision.APPROVE)
+        .order_by("-created_at", "-id")
+        .values_list("snapshot_id", flat=True)
+        .first()
+    )
+    if approved_on is not None:
+        return snapshots.filter(pk=approved_on).first()
+    if review.frozen_input is None:
+        return None
+    return (
+        snapshots.filter(input_hash=input_hash(review.frozen_input))
+        .order_by("-created_at", "-id")
+        .first()
+    )
 
 
 def _headline(output: dict, rows: list[dict]) -> dict:
@@ -277,6 +306,12 @@ def snapshot_sweep(*, stale_after_seconds: int = 600) -> int:
     return published
 
 
+RECOMPUTE_COUNTS = (
+    "reviews", "outdated", "never_evaluated", "computed", "approved_kept", "rejected_kept",
+    "failed",
+)
+
+
 def snapshot_recompute_batch(
     *,
     after_pk: int = 0,
@@ -284,12 +319,18 @@ def snapshot_recompute_batch(
     batch_size: int = 200,
     dry_run: bool = False,
 ) -> tuple[dict, int | None]:
-    """One batch of the recomputation after an engine upgrade: the reviews with pk > `after_pk`
-    (at most `batch_size`) whose latest snapshot was computed by another engine version get a new
-    snapshot, each in its own transaction (snapshot_compute). Approved reviews keep the snapshot
-    they were signed on. Returns the counts and the last pk seen (None when nothing was left).
+    """One batch of the recomputation after an engine upgrade (SPEC 6): of the reviews with
+    pk > `after_pk` (at most `batch_size`), every open one (draft, submitted, changes requested)
+    whose latest snapshot was computed by another engine version, or that has none yet, gets a
+    snapshot of its current inputs by the current engine, each in its own transaction
+    (snapshot_compute). Decided reviews are left alone: an approved one keeps the snapshot it
+    was signed on, a rejected one the figures it was rejected on.
+
+    Returns the counts (`failed_reviews`: [review id, error] of the reviews the engine refused)
+    and the last pk seen (None when nothing was left).
     """
-    counts = {"reviews": 0, "outdated": 0, "computed": 0, "approved_kept": 0, "failed": 0}
+    counts: dict = dict.fromkeys(RECOMPUTE_COUNTS, 0)
+    counts["failed_reviews"] = []
     reviews = Review.objects.filter(pk__gt=after_pk)
     if team_id is not None:
         reviews = reviews.filter(team_id=team_id)
@@ -306,19 +347,25 @@ def snapshot_recompute_batch(
     counts["reviews"] = len(batch)
     for review_id, state in batch:
         version = latest.get(review_id)
-        if version is None or version == engine.ENGINE_VERSION:
-            continue  # never evaluated (the page will), or already current
-        counts["outdated"] += 1
-        if state == ReviewState.APPROVED:
-            counts["approved_kept"] += 1
-        elif not dry_run:
-            try:
-                snapshot_compute(review_id=review_id)
-            except engine.EngineInputError as exc:
-                counts["failed"] += 1
-                log.warning("review %s cannot be evaluated: %s", review_id, exc.errors)
-            else:
-                counts["computed"] += 1
+        if version == engine.ENGINE_VERSION:
+            continue  # already current
+        if state in FINAL_STATES:
+            if version is not None:
+                key = "approved_kept" if state == ReviewState.APPROVED else "rejected_kept"
+                counts[key] += 1
+            continue
+        counts["outdated" if version is not None else "never_evaluated"] += 1
+        if dry_run:
+            continue
+        try:
+            snapshot_compute(review_id=review_id)
+        except engine.EngineInputError as exc:
+            counts["failed"] += 1
+            detail = "; ".join(f"{e['field'] or '(input)'}: {e['message']}" for e in exc.errors)
+            counts["failed_reviews"].append([review_id, detail[:500]])
+            log.warning("review %s cannot be evaluated: %s", review_id, exc.errors)
+        else:
+            counts["computed"] += 1
     return counts, batch[-1][0]
 
 
@@ -331,10 +378,11 @@ def snapshot_recompute_outdated(
 ) -> dict:
     """Every batch of snapshot_recompute_batch, walking reviews by primary-key ranges.
 
-    Idempotent: a rerun (or a run after an interruption) finds the reviews already computed by
-    the current engine and skips them. `progress` is called after each batch with the totals.
+    Idempotent: a rerun (or a run after an interruption) finds the open reviews already computed
+    by the current engine and skips them. `progress` is called after each batch with the totals.
     """
-    totals = {"reviews": 0, "outdated": 0, "computed": 0, "approved_kept": 0, "failed": 0}
+    totals: dict = dict.fromkeys(RECOMPUTE_COUNTS, 0)
+    totals["failed_reviews"] = []
     after = 0
     while True:
         counts, last = snapshot_recompute_batch(

@@ -66,3 +66,22 @@ class SignedReviewPageTests:
     def test_an_outsider_still_gets_404(self, client, signed):
         client.force_login(get_user_model().objects.get(username="carol"))
         assert client.get(reverse("reviews:detail", args=[signed.pk])).status_code == 404
+
+    def test_an_engine_upgrade_renders_the_body_again_and_says_what_was_signed(
+        self, client, signed, monkeypatch
+    ):
+        from apps.scoring import engine
+
+        client.force_login(get_user_model().objects.get(username="bob"))
+        url = reverse("reviews:detail", args=[signed.pk])
+        version = signed.signoffs.filter(decision="approve").last().snapshot.engine_version
+        before = client.get(url).content.decode()
+        assert f"Computed by engine {version}." in before
+        assert "The current method is" not in before
+        snapshots = signed.snapshots.count()
+        monkeypatch.setattr(engine, "ENGINE_VERSION", "9.0.0")
+        after = client.get(url).content.decode()
+        assert (
+            f"The current method is 9.0.0; this decision was signed under {version}." in after
+        )
+        assert signed.snapshots.count() == snapshots  # shown as signed, never recomputed

@@ -561,6 +561,95 @@ class ReviewPageContentTests:
         assert "显存和数据量：任务能不能单机放下？" in checklist
 
 
+def _signed_under(review, version: str) -> int:
+    """Make the snapshot the approved review was signed on look computed by engine `version`."""
+    from apps.scoring.inputs import fingerprint
+    from apps.scoring.models import EvaluationSnapshot
+
+    signed = review.signoffs.get(decision="approve").snapshot
+    EvaluationSnapshot.objects.filter(pk=signed.pk).update(
+        engine_version=version, fingerprint=fingerprint(signed.input, version)
+    )
+    return signed.pk
+
+
+class SignedEngineVersionTests:
+    """An approved review says which engine computed what was signed (SPEC 6), and never gets a
+    snapshot of the current engine behind the reviewers' backs."""
+
+    @pytest.fixture
+    def signed(self, team, owner, reviewer):
+        review = submitted_review(team, owner)
+        approve(review, reviewer)
+        review.refresh_from_db()
+        assert review.state == "approved"
+        return review
+
+    def test_the_page_names_the_engine_of_a_snapshot_signed_on_the_current_one(
+        self, client, signed, reviewer
+    ):
+        from apps.scoring import engine
+
+        client.force_login(reviewer)
+        html = client.get(reverse("reviews:detail", args=[signed.pk])).content.decode()
+        assert f"Computed by engine {engine.ENGINE_VERSION}." in html
+        assert "The current method is" not in html
+
+    def test_an_older_engine_is_said_plainly_and_nothing_is_recomputed(
+        self, client, signed, reviewer
+    ):
+        from apps.scoring import engine
+
+        signed_pk = _signed_under(signed, "1.1.0")
+        count = signed.snapshots.count()
+        client.force_login(reviewer)
+        response = client.get(reverse("reviews:detail", args=[signed.pk]))
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert "Computed by engine 1.1.0." in html
+        assert (
+            f"The current method is {engine.ENGINE_VERSION}; this decision was signed under "
+            "1.1.0." in html
+        )
+        assert f'data-snapshot="{signed_pk}"' in html  # the signed figures are the ones shown
+        assert signed.snapshots.count() == count
+
+    def test_the_htmx_fragments_show_the_signed_snapshot_and_its_engine(
+        self, client, signed, reviewer
+    ):
+        from apps.scoring import engine
+
+        signed_pk = _signed_under(signed, "1.1.0")
+        client.force_login(reviewer)
+        panel = client.get(reverse("reviews:detail", args=[signed.pk]), **HX)
+        html = panel.content.decode()
+        assert html.strip().startswith('<section id="decision-panel"')
+        assert f"Approved on snapshot #{signed_pk}" in html
+        assert "Computed by engine 1.1.0." in html
+        assert f"The current method is {engine.ENGINE_VERSION}" in html
+        evaluation = client.get(reverse("scoring:review_evaluation", args=[signed.pk]), **HX)
+        assert evaluation.status_code == 286  # done: nothing to poll for
+        assert f'data-snapshot="{signed_pk}"' in evaluation.content.decode()
+        assert signed.snapshots.count() == 1
+
+    def test_it_says_so_in_chinese(self, client, signed, reviewer):
+        from apps.scoring import engine
+
+        _signed_under(signed, "1.1.0")
+        client.force_login(reviewer)
+        url = reverse("reviews:detail", args=[signed.pk])
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+        assert "由引擎 1.1.0 计算。" in html
+        assert f"当前方法为 {engine.ENGINE_VERSION}；此决定是在 1.1.0 下签署的。" in html
+        panel = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans", **HX).content.decode()
+        assert "由引擎 1.1.0 计算。" in panel and "Computed by engine" not in panel
+
+    def test_an_outsider_still_gets_404(self, client, signed, outsider):
+        client.force_login(outsider)
+        assert client.get(reverse("reviews:detail", args=[signed.pk])).status_code == 404
+        assert client.get(reverse("reviews:detail", args=[signed.pk]), **HX).status_code == 404
+
+
 class MigrationEffortPageTests:
     """The candidates' Q5 migration effort on the review and candidates pages (SPEC 6.1 T)."""
 

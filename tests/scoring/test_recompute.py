@@ -1,4 +1,5 @@
-"""Recomputing snapshots after an engine version change (command and task)."""
+"""Recomputing snapshots after an engine version change (command and task): every open review
+gets a snapshot by the current engine; decided reviews keep what they were decided on."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from apps.reviews.models import Review, SignOff
 from apps.scoring import engine, services
 from apps.scoring.models import EvaluationSnapshot
 from apps.scoring.tasks import recompute_snapshots
@@ -17,51 +19,110 @@ from tests.scoring.helpers import answer_all, approve, make_world
 
 pytestmark = pytest.mark.django_db
 
+OLD = "0.9.0"
+
 
 def _age(snapshot: EvaluationSnapshot) -> None:
     """Make a snapshot look computed by an older engine (another version, another key)."""
     EvaluationSnapshot.objects.filter(pk=snapshot.pk).update(
-        engine_version="0.9.0", fingerprint="0" * 64
+        engine_version=OLD, fingerprint="0" * 64
     )
+
+
+def _aged_review(team, author, world, *, state: str = "draft") -> Review:
+    review = make_review(team, author, task=world.task, offers=[world.local, world.remote])
+    answer_all(review)
+    _age(services.snapshot_compute(review_id=review.pk))
+    Review.objects.filter(pk=review.pk).update(state=state)
+    review.refresh_from_db()
+    return review
 
 
 @pytest.fixture
 def outdated(team, owner, reviewer, other_team, outsider):
+    """Reviews of every state, computed by engine 0.9.0, plus one never evaluated and one
+    already current."""
     world = make_world(team, owner)
-    drafts = [world.review]
-    for _ in range(4):
-        review = make_review(team, owner, task=world.task, offers=[world.local, world.remote])
-        answer_all(review)
-        drafts.append(review)
-    for review in drafts:
-        _age(services.snapshot_compute(review_id=review.pk))
+    _age(services.snapshot_compute(review_id=world.review.pk))
+    drafts = [world.review] + [_aged_review(team, owner, world) for _ in range(2)]
+    submitted = _aged_review(team, owner, world, state="submitted")
+    changes = _aged_review(team, owner, world, state="changes_requested")
+
     approved = make_review(team, owner, task=world.task, offers=[world.local])
+    answer_all(approved)
     signed = services.snapshot_compute(review_id=approved.pk)
     _age(signed)
+    Review.objects.filter(pk=approved.pk).update(frozen_input=signed.input)
     approve(approved, reviewer, signed, datetime(2026, 1, 5, tzinfo=UTC))
+
+    rejected = _aged_review(team, owner, world, state="submitted")
+    SignOff.objects.create(
+        review=rejected,
+        reviewer=reviewer,
+        decision="reject",
+        comment="No.",
+        snapshot=rejected.snapshots.get(),
+    )
+    Review.objects.filter(pk=rejected.pk).update(
+        state="rejected", decided_at=datetime(2026, 1, 6, tzinfo=UTC)
+    )
+
     other = make_world(other_team, outsider)
     _age(services.snapshot_compute(review_id=other.review.pk))
+    never = make_review(team, owner, task=world.task, offers=[world.near_data])
     current = make_review(team, owner, task=world.task, offers=[world.near_data])
     services.snapshot_compute(review_id=current.pk)  # already on this engine
-    return {"drafts": drafts, "approved": approved, "other": other.review, "current": current}
+    return {
+        "open": [*drafts, submitted, changes, other.review],
+        "approved": approved,
+        "signed": EvaluationSnapshot.objects.get(pk=signed.pk),
+        "rejected": rejected,
+        "never": never,
+        "current": current,
+    }
 
 
 def _versions(review) -> list[str]:
-    return list(review.snapshots.order_by("created_at", "id").values_list("engine_version", flat=True))
+    return list(
+        review.snapshots.order_by("created_at", "id").values_list("engine_version", flat=True)
+    )
 
 
 class RecomputeCommandTests:
-    def test_it_recomputes_outdated_reviews_in_batches_and_keeps_approved_ones(self, outdated):
+    def test_it_gives_every_open_review_a_current_snapshot_in_batches(self, outdated):
         out = StringIO()
-        call_command("recompute_snapshots", "--batch-size", "2", stdout=out)
+        call_command("recompute_snapshots", "--batch-size", "3", stdout=out)
         text = out.getvalue()
-        for review in outdated["drafts"] + [outdated["other"]]:
-            assert _versions(review) == ["0.9.0", engine.ENGINE_VERSION]
-        assert _versions(outdated["approved"]) == ["0.9.0"]
+        for review in outdated["open"]:
+            assert _versions(review) == [OLD, engine.ENGINE_VERSION], review.state
+            latest = services.latest_snapshot(review)
+            assert latest.fingerprint == services.current_fingerprint(review)
+            assert latest.output["engine_version"] == engine.ENGINE_VERSION
+        assert _versions(outdated["never"]) == [engine.ENGINE_VERSION]
         assert _versions(outdated["current"]) == [engine.ENGINE_VERSION]
-        # 8 reviews in batches of 2: a progress line per batch, then the summary.
+        # 10 reviews in batches of 3: a progress line per batch, then the summary.
         assert text.count("  up to review") == 4
-        assert "recomputed 6, 1 approved kept as signed, 0 failed" in text
+        assert (
+            "done: 10 reviews checked, recomputed 7, 1 approved kept as signed, "
+            "1 rejected kept as decided, 0 failed" in text
+        )
+
+    def test_it_leaves_the_snapshot_an_approved_review_was_signed_on_untouched(self, outdated):
+        call_command("recompute_snapshots", stdout=StringIO())
+        approved, signed = outdated["approved"], outdated["signed"]
+        assert list(approved.snapshots.values_list("pk", flat=True)) == [signed.pk]
+        after = EvaluationSnapshot.objects.get(pk=signed.pk)
+        assert (after.engine_version, after.fingerprint, after.output, after.input) == (
+            OLD,
+            signed.fingerprint,
+            signed.output,
+            signed.input,
+        )
+        assert services.signed_snapshot(approved) == after
+
+    def test_it_leaves_a_rejected_review_as_it_was_decided(self, outdated):
+        call_command("recompute_snapshots", stdout=StringIO())
+        assert _versions(outdated["rejected"]) == [OLD]
 
     def test_it_is_idempotent(self, outdated):
         call_command("recompute_snapshots", stdout=StringIO())
@@ -69,19 +130,44 @@ class RecomputeCommandTests:
         out = StringIO()
         call_command("recompute_snapshots", stdout=out)
         assert EvaluationSnapshot.objects.count() == count
-        assert "recomputed 0" in out.getvalue()
+        assert "recomputed 0," in out.getvalue()
 
     def test_it_changes_nothing_in_a_dry_run(self, outdated):
         count = EvaluationSnapshot.objects.count()
         out = StringIO()
         call_command("recompute_snapshots", "--dry-run", stdout=out)
         assert EvaluationSnapshot.objects.count() == count
-        assert "would recompute 6" in out.getvalue()
+        assert "would recompute 7," in out.getvalue()
 
     def test_it_limits_itself_to_one_team(self, outdated, team):
         call_command("recompute_snapshots", "--team", str(team.pk), stdout=StringIO())
-        assert _versions(outdated["drafts"][0])[-1] == engine.ENGINE_VERSION
-        assert _versions(outdated["other"]) == ["0.9.0"]
+        assert _versions(outdated["open"][0])[-1] == engine.ENGINE_VERSION
+        assert _versions(outdated["open"][-1]) == [OLD]  # the other team's review
+
+    def test_it_names_the_reviews_the_engine_refuses_and_goes_on(self, outdated, monkeypatch):
+        refused = outdated["open"][1]
+        evaluate, original = engine.evaluate, services.snapshot_compute
+        computing = []
+
+        def picky(data):
+            if computing[-1] == refused.pk:
+                raise engine.EngineInputError([{"field": "task.gpus", "message": "required"}])
+            return evaluate(data)
+
+        def compute(*, review_id, job_id=None):
+            computing.append(review_id)
+            return original(review_id=review_id, job_id=job_id)
+
+        monkeypatch.setattr(services.engine, "evaluate", picky)
+        monkeypatch.setattr(services, "snapshot_compute", compute)
+        out, err = StringIO(), StringIO()
+        call_command("recompute_snapshots", stdout=out, stderr=err)
+        assert f"review {refused.pk} cannot be evaluated: task.gpus: required" in err.getvalue()
+        assert "recomputed 6, 1 approved kept as signed, 1 rejected kept as decided, 1 failed" in (
+            out.getvalue()
+        )
+        assert _versions(refused) == [OLD]
+        assert _versions(outdated["open"][2]) == [OLD, engine.ENGINE_VERSION]
 
     def test_it_refuses_bad_arguments(self, db):
         with pytest.raises(CommandError, match="no team"):
@@ -94,6 +180,7 @@ class RecomputeTaskTests:
     def test_it_chains_batches_until_done(self, outdated):
         result = recompute_snapshots.apply(kwargs={"batch_size": 3}).get()
         assert result["reviews"] == 3  # the first batch; the rest ran as chained tasks
-        for review in outdated["drafts"] + [outdated["other"]]:
+        for review in outdated["open"] + [outdated["never"]]:
             assert _versions(review)[-1] == engine.ENGINE_VERSION
-        assert _versions(outdated["approved"]) == ["0.9.0"]
+        assert _versions(outdated["approved"]) == [OLD]
+        assert _versions(outdated["rejected"]) == [OLD]
