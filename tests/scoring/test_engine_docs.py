@@ -28,15 +28,37 @@ def test_worked_example_output_is_what_the_engine_says():
     assert evaluate(example_input) == example_output
 
 
+def by_hand_section() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("### One option by hand")
+    following = text.find("\n## ", start)
+    return text[start:] if following < 0 else text[start:following]
+
+
 def test_worked_example_figures_quoted_in_the_text():
+    """The figures worked by hand in "One option by hand" are the engine's, and are in the text."""
     out = fenced_json_after("<!-- example-output -->")
     assert out["engine_version"] == ENGINE_VERSION
     assert out["chosen"] == {"kind": "move_data", "site": "wh-1", "offer": "wh-managed"}
     managed = next(o for o in out["options"] if o["offer"] == "wh-managed")
-    assert managed["transfer_gb"] == 2063.0
-    assert managed["transfer_hours"] == 0.307089
-    assert managed["total_cost"] == 300.06
-    assert managed["objective"] == 365.595444
+    bill = next(r for r in out["bill"] if r["offer"] == "wh-managed")
+    worked = [
+        # (the engine's figure, the figure worked by hand, how the text writes it)
+        (managed["transfer_gb"], 2063.0, "2063 GB"),
+        (managed["transfer_hours"], 0.307089, "0.307089 h"),
+        (managed["queue_hours"], 0.5, "0.5 h"),
+        (managed["total_hours"], 13.607089, "13.607089 h"),
+        (managed["billed_gpus"], 8, "8 GPUs"),
+        (managed["compute_cost"], 256.0, "256.00"),
+        (managed["total_cost"], 300.06, "300.06"),
+        (managed["objective"], 368.095444, "368.095444"),
+        (bill["total"], 310.06, "310.06"),
+    ]
+    text = by_hand_section()
+    for engine_figure, by_hand, quoted in worked:
+        assert engine_figure == by_hand, quoted
+        assert quoted in text, quoted
+    assert managed["gpus"] == 6 and managed["boot_hours"] == 0.5
 
 
 def test_rule_table_names_every_message_key():
