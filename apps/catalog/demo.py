@@ -26,7 +26,7 @@ from apps.accounts.demo import DemoContext
 
 from .models import NetworkLink, Offer, Site
 
-ALL = ["data", "tensor", "pipeline"]
+ALL = ["data", "tensor", "pipeline", "sharded"]
 
 # Team Aurora (USD): four sites over three cities and three hubs.
 AURORA_SITES = [

@@ -201,6 +201,79 @@ AURORA_PROFILES = [
     },
 ]
 
+# Method 2.0 corrections (SPEC 6.1), each shown by one profile a real team starts from.
+AURORA_V2_PROFILES = [
+    {
+        # X4: the data sits in Guangzhou and may not leave its domain: running next to it is the
+        # one compliant plan (v1 refused every option).
+        "key": "compliance-away",
+        "name": "Genomics variant calling (data stays in Guangzhou)",
+        "description": "Sequencing data may be processed only in the Guangzhou datacenter.",
+        "workload": "data_processing",
+        "cadence": "recurring",
+        "runs_per_quarter": 3,
+        "gpus": 8,
+        "input_gb": 3000.0,
+        "result_gb": 20.0,
+        "data_site": "gz-a",
+        "home_site": "bj-a",
+        "result_site": "bj-a",
+        "compute_hours": 6.0,
+        "resumable": True,
+        "interruption_cost_hours": 0.5,
+        **PORTABLE,
+        "compliance_restricted": True,
+        "has_machines": True,
+    },
+    {
+        # Sharded + full fine-tuning: 7 × 16 × 1.2 = 134.4 GB over ZeRO-3 fits one 8×80 GB node,
+        # so a compute platform is enough (v1 sized it as LoRA and, with plain data parallelism,
+        # would have split it across machines).
+        "key": "finetune-7b-full",
+        "name": "Mistral-7B full fine-tuning (FSDP)",
+        "workload": "fine_tuning",
+        "cadence": "recurring",
+        "runs_per_quarter": 2,
+        "params_b": 7.0,
+        "precision": "bf16",
+        "gpus": 8,
+        "parallelism": ["data", "sharded"],
+        "coupling": "loose",
+        "input_gb": 40.0,
+        "result_gb": 15.0,
+        "data_site": "bj-a",
+        "home_site": "bj-a",
+        "result_site": "bj-a",
+        "compute_hours": 8.0,
+        "resumable": True,
+        "interruption_cost_hours": 0.5,
+        **PORTABLE,
+        "has_machines": True,
+    },
+    {
+        # R7: 48 h on 64 GPUs without resume; capacity: pools under 64 GPUs are too small.
+        "key": "pretrain-no-resume",
+        "name": "13B continued pre-training, no checkpoint resume",
+        "workload": "training",
+        "cadence": "one_off",
+        "params_b": 13.0,
+        "precision": "bf16",
+        "gpus": 64,
+        "parallelism": ["data", "tensor", "pipeline"],
+        "coupling": "tight",
+        "input_gb": 500.0,
+        "result_gb": 30.0,
+        "data_site": "sh-a",
+        "home_site": "bj-a",
+        "result_site": "bj-a",
+        "compute_hours": 48.0,
+        "resumable": False,
+        "interruption_cost_hours": 6.0,
+        **PORTABLE,
+        "has_machines": False,
+    },
+]
+
 BOREALIS_PROFILES = [
     {
         "key": "borealis-finetune",
@@ -265,5 +338,5 @@ def _load_team(ctx: DemoContext, team, specs) -> None:
 
 def load(ctx: DemoContext) -> None:
     """ctx.objects["profiles"][key] for the keys above."""
-    _load_team(ctx, ctx.team1, AURORA_PROFILES)
+    _load_team(ctx, ctx.team1, AURORA_PROFILES + AURORA_V2_PROFILES)
     _load_team(ctx, ctx.team2, BOREALIS_PROFILES)

@@ -78,7 +78,7 @@ class CatalogDemoTests:
         assert links.filter(reservable=True).exists()
         assert links.filter(from_site__code="bj-a", to_site__code="gz-a").exists()
         assert links.filter(from_site__code="gz-a", to_site__code="bj-a").exists()
-        assert TaskProfile.objects.filter(team=demo).count() == 6
+        assert TaskProfile.objects.filter(team=demo).count() == 9  # six v1 stories and three of method 2.0
 
     def test_the_second_team_has_its_own_smaller_set_in_cny(self, demo):
         team2 = Team.objects.get(slug="borealis")
@@ -130,3 +130,28 @@ class ProfileDemoTests:
         _, out = evaluation(demo, "online")
         assert "X1" in out["cross_domain"]["exclusions"]
         assert out["chosen"]["kind"] == "wait_local"
+
+
+class MethodTwoDemoTests:
+    """The demo shows the SPEC 6.1 corrections a real team meets first."""
+
+    def test_the_compliance_job_with_data_away_from_home_runs_next_to_its_data(self, demo):
+        _, out = evaluation(demo, "Genomics")
+        assert out["chosen"] == {
+            "kind": "move_compute",
+            "site": "gz-a",
+            "offer": out["chosen"]["offer"],
+        }
+        home = [o for o in out["options"] if o["site"] == "bj-a"]
+        assert home and all("compliance_site" in o["reasons"] for o in home)
+
+    def test_the_sharded_full_fine_tune_needs_only_a_compute_platform(self, demo):
+        _, out = evaluation(demo, "Mistral-7B")
+        # 7 B params × 16 bytes × 1.2 = 134.4 GB: two 72 GB-usable GPUs, one 8-GPU machine.
+        assert out["sizing"]["estimated_gpu_mem_gb"] == 134.4
+        assert out["platform"] == "compute_platform"
+
+    def test_the_long_run_without_resume_warns_r7_and_small_pools_are_too_small(self, demo):
+        _, out = evaluation(demo, "continued pre-training")
+        assert "R7" in {f["rule"] for f in out["findings"]}
+        assert any(o["reason"] == "pool_too_small" for o in out["options"])
