@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from apps.reviews.models import Review
+from apps.scoring.engine import ENGINE_VERSION
 from tests.e2e.conftest import LAUNCH_ARGS, log_in
 from tests.factories import (
     make_membership,
@@ -132,7 +133,11 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
                 "the review is approved",
             ):
                 expect(timeline).to_contain_text(text)
-            expect(page.locator("#decision-panel")).to_contain_text("Decisions are taken while")
+            # An approved review says which snapshot was signed and which engine computed it.
+            expect(page.locator("#decision-panel")).to_contain_text("Approved on snapshot #")
+            expect(page.locator("#decision-panel")).to_contain_text(
+                f"Computed by engine {ENGINE_VERSION}."
+            )
             log_out(page)
 
             # carol, of another team, gets a 404 for the review.
