@@ -4,34 +4,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from .reader import MISSING, Reader, offer_id
+from .reader import MISSING, Reader
 from .schema import (
     ACCESS_PATTERNS,
     ANSWER_STATES,
-    BENCHMARK_KINDS,
-    BILLING_BASES,
     BYTES_PER_PARAM,
     CADENCES,
     COUPLINGS,
     DEFAULT_THRESHOLDS,
     MAX_ERRORS,
     MAX_ITEMS,
-    OFFER_KINDS,
     PAINS,
     PARALLELISM,
     QUESTIONS,
     TIERS,
     WORKLOADS,
-    Benchmark,
     EngineInput,
     EngineInputError,
     LatencyBudget,
-    Link,
-    Offer,
-    Site,
     Task,
     Team,
 )
+from .world import parse_benchmarks, parse_links, parse_offers, parse_sites, read_currency
 
 # SPEC 6.2: the fields each object may carry; anything else is an error naming its path.
 TOP_FIELDS = frozenset(
@@ -53,43 +47,7 @@ TEAM_FIELDS = frozenset(
     {"has_machines", "has_scheduler", "can_maintain_scheduler", "pain", "validated_tiers"}
 )
 BUDGET_FIELDS = frozenset({"transfer", "queue", "compute"})
-SITE_FIELDS = frozenset({"code", "name", "datacenter", "city", "hub", "queue_hours", "storage_tb"})
-LINK_FIELDS = frozenset(
-    {"from", "to", "bandwidth_gbps", "rtt_ms", "price_per_gb", "buffer", "reserved", "reservable"}
-)
-OFFER_FIELDS = frozenset(
-    {
-        "id", "name", "provider", "kind", "site", "gpu_model", "gpu_mem_gb", "gpus_per_machine",
-        "max_machines", "billing_basis", "price", "contract_hours", "expected_utilization",
-        "scheduling_fee_pct", "parallelism", "relative_speed", "machines", "boot_hours",
-        "migration_effort_hours", "currency",
-    }
-)  # fmt: skip
-BENCHMARK_FIELDS = frozenset(
-    {
-        "id", "kind", "offer", "nodes", "gpus_per_node", "e2e_hours", "compute_hours",
-        "comm_hours", "peak_gpu_mem_gb", "failure_reruns", "hours_lost_per_rerun",
-        "migration_effort_hours", "cost", "tier", "succeeded",
-    }
-)  # fmt: skip
 ANSWER_FIELDS = frozenset(QUESTIONS)
-
-
-def _currency(r: Reader, data: dict[str, Any], path: str) -> str | None:
-    """SPEC 6.2: an ISO 4217 code (three capital letters), or absent."""
-    code = data.get("currency")
-    if code is None:
-        return None
-    if not (
-        isinstance(code, str)
-        and len(code) == 3
-        and code.isascii()
-        and code.isalpha()
-        and code.isupper()
-    ):
-        r.error(f"{path}.currency" if path else "currency", "must be an ISO 4217 code like CNY")
-        return None
-    return str.__str__(code)
 
 
 def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
@@ -235,186 +193,6 @@ def _list(r: Reader, data: dict[str, Any], key: str) -> list[Any] | None:
     return raw
 
 
-def _parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
-    sites: dict[str, Site] = {}
-    for i, raw in enumerate(items):
-        p = f"sites[{i}]"
-        s = r.obj(raw, p, SITE_FIELDS)
-        if s is None:
-            continue
-        code = r.text(s, "code", p, required=True)
-        site = Site(
-            code=code or "",
-            name=r.text(s, "name", p),
-            storage_tb=r.number(s, "storage_tb", p, nullable=True),
-            datacenter=r.text(s, "datacenter", p),
-            city=r.text(s, "city", p),
-            hub=r.text(s, "hub", p),
-            queue_hours=r.number(s, "queue_hours", p, default=0.0),
-        )
-        if code is None:
-            continue
-        if code in sites:
-            r.error(f"{p}.code", f"duplicate site code '{code}'")
-            continue
-        sites[code] = site
-    return sites
-
-
-def _parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Link, ...]:
-    links: list[Link] = []
-    seen: set[tuple[str, str]] = set()
-    for i, raw in enumerate(items):
-        p = f"links[{i}]"
-        d = r.obj(raw, p, LINK_FIELDS)
-        if d is None:
-            continue
-        ends = []
-        for key in ("from", "to"):
-            code = r.text(d, key, p, required=True)
-            if code is not None and code not in site_codes:
-                r.error(f"{p}.{key}", f"unknown site '{code}'")
-            ends.append(code)
-        link = Link(
-            from_site=ends[0] or "",
-            to_site=ends[1] or "",
-            bandwidth_gbps=r.number(d, "bandwidth_gbps", p, above=0.0),
-            rtt_ms=r.number(d, "rtt_ms", p, default=0.0),
-            price_per_gb=r.number(d, "price_per_gb", p),
-            buffer=r.number(d, "buffer", p, nullable=True),
-            reserved=r.boolean(d, "reserved", p),
-            reservable=r.boolean(d, "reservable", p),
-        )
-        if link.reserved and not link.reservable:
-            r.error(f"{p}.reserved", "only a reservable link can be reserved")
-        if ends[0] is not None and ends[0] == ends[1]:
-            r.error(f"{p}.to", "a link joins two different sites")
-        elif ends[0] is not None and ends[1] is not None:
-            if (ends[0], ends[1]) in seen:
-                r.error(p, f"duplicate link {ends[0]} → {ends[1]}")
-            seen.add((ends[0], ends[1]))
-        links.append(link)
-    return tuple(links)
-
-
-def _parse_offers(
-    r: Reader, items: list[Any], site_codes: set[str], currency: str | None
-) -> tuple[Offer, ...]:
-    offers: list[Offer] = []
-    ids: set[str] = set()
-    for i, raw in enumerate(items):
-        p = f"offers[{i}]"
-        d = r.obj(raw, p, OFFER_FIELDS)
-        if d is None:
-            continue
-        own_currency = _currency(r, d, p) if "currency" in d else None
-        if own_currency is not None:
-            if currency is None:
-                currency = own_currency  # without a top-level currency the first offer sets it
-            elif own_currency != currency:
-                # SPEC 6.2: no conversion is guessed.
-                r.error(
-                    f"{p}.currency",
-                    f"'{own_currency}' differs from the input's currency "
-                    f"'{currency}' (no conversion)",
-                )
-        oid = offer_id(d.get("id", MISSING), f"{p}.id", r)
-        if oid is not None:
-            if oid in ids:
-                r.error(f"{p}.id", f"duplicate offer id '{oid}'")
-            ids.add(oid)
-        site = r.text(d, "site", p, required=True)
-        if site is not None and site not in site_codes:
-            r.error(f"{p}.site", f"unknown site '{site}'")
-        basis = r.choice(d, "billing_basis", p, BILLING_BASES)
-        contract = basis == "contract"
-        offers.append(
-            Offer(
-                id=oid or "",
-                kind=r.choice(d, "kind", p, OFFER_KINDS),
-                site=site or "",
-                gpu_mem_gb=r.number(d, "gpu_mem_gb", p, above=0.0),
-                gpus_per_machine=r.number(d, "gpus_per_machine", p, minimum=1, integer=True),
-                max_machines=r.number(d, "max_machines", p, nullable=True, minimum=1, integer=True),
-                billing_basis=basis,
-                price=r.number(d, "price", p),
-                # SPEC P: contract prices need the package hours and the expected utilisation.
-                contract_hours=r.number(d, "contract_hours", p, nullable=not contract, above=0.0),
-                expected_utilization=r.number(
-                    d, "expected_utilization", p, nullable=not contract, above=0.0, maximum=1.0
-                ),
-                scheduling_fee_pct=r.number(d, "scheduling_fee_pct", p, default=0.0),
-                parallelism=r.choices(d, "parallelism", p, PARALLELISM),
-                relative_speed=r.number(d, "relative_speed", p, default=1.0, above=0.0),
-                # Optional fields are read only when present.
-                machines=r.number(d, "machines", p, nullable=True, minimum=1, integer=True)
-                if "machines" in d
-                else None,
-                name=r.text(d, "name", p),
-                provider=r.text(d, "provider", p),
-                boot_hours=r.number(d, "boot_hours", p, default=0.0) if "boot_hours" in d else 0.0,
-                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True)
-                if "migration_effort_hours" in d
-                else None,
-                currency=own_currency,
-                gpu_model=r.text(d, "gpu_model", p) if "gpu_model" in d else None,
-            )
-        )
-    return tuple(offers)
-
-
-def _parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[Benchmark, ...]:
-    records: list[Benchmark] = []
-    for i, raw in enumerate(items):
-        p = f"benchmarks[{i}]"
-        d = r.obj(raw, p, BENCHMARK_FIELDS)
-        if d is None:
-            continue
-        kind = r.choice(d, "kind", p, BENCHMARK_KINDS)
-        timed = kind in ("single", "multi")  # a single/multi run needs its offer and its hours
-        raw_offer = d.get("offer", MISSING)
-        offer = None
-        if timed or raw_offer not in (MISSING, None):
-            offer = offer_id(raw_offer, f"{p}.offer", r)
-            if offer is not None and offer not in offer_ids:
-                r.error(f"{p}.offer", f"unknown offer '{offer}'")
-        hours_default = MISSING if timed else 0.0
-        e2e = r.number(d, "e2e_hours", p, default=hours_default)
-        compute = r.number(d, "compute_hours", p, default=hours_default)
-        comm = r.number(d, "comm_hours", p, nullable=True) if "comm_hours" in d else None
-        if e2e is not None and compute is not None and compute > e2e:
-            r.error(f"{p}.compute_hours", "must be ≤ e2e_hours")
-        if e2e is not None and comm is not None and comm > e2e:
-            r.error(f"{p}.comm_hours", "must be ≤ e2e_hours")
-        raw_id = d.get("id")
-        records.append(
-            Benchmark(
-                index=i,
-                kind=kind,
-                offer=offer,
-                nodes=r.number(d, "nodes", p, default=1, minimum=1, integer=True),
-                gpus_per_node=r.number(d, "gpus_per_node", p, default=1, minimum=1, integer=True),
-                e2e_hours=e2e if e2e is not None else 0.0,
-                compute_hours=compute if compute is not None else 0.0,
-                comm_hours=comm,
-                # Optional figures are read only when present: most records carry few of them.
-                peak_gpu_mem_gb=r.number(d, "peak_gpu_mem_gb", p, nullable=True)
-                if "peak_gpu_mem_gb" in d
-                else None,
-                failure_reruns=r.number(d, "failure_reruns", p, default=0, integer=True),
-                hours_lost_per_rerun=r.number(d, "hours_lost_per_rerun", p, default=0.0),
-                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True)
-                if "migration_effort_hours" in d
-                else None,
-                cost=r.number(d, "cost", p, nullable=True) if "cost" in d else None,
-                tier=r.choice(d, "tier", p, TIERS, nullable=True) if "tier" in d else None,
-                succeeded=(None if d.get("succeeded") is None else r.boolean(d, "succeeded", p)),
-                id=None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
-            )
-        )
-    return tuple(records)
-
-
 def _parse_checklists(r: Reader, raw: Any, offer_ids: set[str]) -> dict[str, dict[str, str]]:
     if raw is MISSING or raw is None:
         return {}
@@ -475,16 +253,16 @@ def parse_input(data: Any) -> EngineInput:
         raise EngineInputError([{"field": "", "message": "input must be a JSON object"}])
     r = Reader()
     r.obj(data, "", TOP_FIELDS)
-    currency = _currency(r, data, "")
+    currency = read_currency(r, data, "")
     raw_sites = _list(r, data, "sites")
-    sites = _parse_sites(r, raw_sites or [])
+    sites = parse_sites(r, raw_sites or [])
     codes: set[str] = set(sites) if raw_sites is not None else _ANY
     task = _parse_task(r, data.get("task", MISSING), codes)
-    links = _parse_links(r, _list(r, data, "links") or [], codes)
+    links = parse_links(r, _list(r, data, "links") or [], codes)
     raw_offers = _list(r, data, "offers")
-    offers = _parse_offers(r, raw_offers or [], codes, currency)
+    offers = parse_offers(r, raw_offers or [], codes, currency)
     offer_ids: set[str] = {o.id for o in offers if o.id} if raw_offers is not None else _ANY
-    benchmarks = _parse_benchmarks(r, _list(r, data, "benchmarks") or [], offer_ids)
+    benchmarks = parse_benchmarks(r, _list(r, data, "benchmarks") or [], offer_ids)
     checklists = _parse_checklists(r, data.get("checklists", MISSING), offer_ids)
     thresholds = _parse_thresholds(r, data.get("thresholds", MISSING))
     if r.errors or task is None:
