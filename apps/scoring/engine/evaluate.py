@@ -52,7 +52,8 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
     platform, more = choose_platform(inp, sizing, pair, chosen)
     found += more
     verdicts = [pair_verdict(p) for p in pairs]
-    verdict, more = judge_benchmarks(inp, pair, verdicts[pairs.index(pair)] if pair else None)
+    by_offer = {v.offer: v for v in verdicts}  # the reported pair's verdict is among them
+    verdict, more = judge_benchmarks(inp, pair, by_offer.get(pair.offer) if pair else None)
     found += more
 
     metrics, more = indicators(inp, options, chosen)
