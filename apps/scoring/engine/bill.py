@@ -20,6 +20,7 @@ class BillRow:
     rerun_loss: float
     migration_effort_hours: float | None
     migration_cost: float  # SPEC 6.1: its own line (Q5), spread over the runs
+    preemption_cost: float  # SPEC 6.3: expected loss to preemptions (spot capacity)
     total: float | None  # None when a transfer leg has no link
     rank_unit: int | None = None
     rank_total: int | None = None
@@ -70,6 +71,7 @@ def total_bill(
                 option.compute_cost
                 + option.scheduling_cost
                 + option.transfer_cost
+                + option.preemption_cost
                 + rerun_loss
                 + migration
             )
@@ -84,6 +86,7 @@ def total_bill(
                 rerun_loss=rerun_loss,
                 migration_effort_hours=effort,
                 migration_cost=migration,
+                preemption_cost=option.preemption_cost,
                 total=total,
             )
         )

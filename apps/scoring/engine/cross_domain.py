@@ -124,3 +124,26 @@ def judge_cross_domain(inp: EngineInput) -> CrossDomain:
         found.append(finding("K1", "info", "K1", {}))
 
     return CrossDomain(eligible, exclusions, gates, home_only, allowed, spread_tier(inp), found)
+
+
+def preemption_warnings(inp: EngineInput) -> list[Finding]:
+    """SPEC 6.3 G4: a task that cannot resume, on preemptible capacity, reruns from the start at
+    every preemption: one warning per preemptible candidate."""
+    task = inp.task
+    if task.resumable:
+        return []
+    return [
+        finding(
+            "G4",
+            "warn",
+            "G4",
+            {
+                "offer": offer.id,
+                "preemptions_per_day": offer.preemptions_per_day,
+                "interruption_cost_hours": task.interruption_cost_hours,
+            },
+            offer.id,
+        )
+        for offer in inp.offers
+        if offer.preemptible
+    ]

@@ -10,7 +10,7 @@ from typing import Any
 from .bench_verdicts import find_pairs, judge_benchmarks, pair_verdict, reported_pair
 from .bill import total_bill
 from .checklist import checklist_gates
-from .cross_domain import judge_cross_domain
+from .cross_domain import judge_cross_domain, preemption_warnings
 from .findings import finding, ordered, render_messages
 from .hints import spread_hint, staging_hint
 from .indicators import indicators
@@ -20,17 +20,20 @@ from .placement import build_option, choose_option
 from .platform import choose_platform
 from .rollout import rollout
 from .schema import ENGINE_VERSION, EngineInput
-from .sizing import size_task
+from .sensitivity import sensitivity, tell
+from .sizing import size_for_budget, size_task
 from .validation import parse_input
 
 
-def evaluate_input(inp: EngineInput) -> EngineOutput:
-    """Evaluate parsed input. Pure: reads nothing but its argument and changes nothing."""
+def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> EngineOutput:
+    """Evaluate parsed input. Pure: reads nothing but its argument and changes nothing.
+    `with_sensitivity=False` leaves out SPEC 6.3's break-even values (`sensitivity` is [])."""
     sizing, found = size_task(inp)
     gates, more = checklist_gates(inp)
     found += more
     cross = judge_cross_domain(inp)
     found += cross.findings
+    found += preemption_warnings(inp)
 
     net = Network(inp.sites, inp.links)
     plans: dict = {}
@@ -49,6 +52,7 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
     # SPEC 6.1: like-for-like pairs per offer; the reported one breaks ties by the chosen offer.
     pairs = find_pairs(inp)
     pair = reported_pair(pairs, chosen.offer.id if chosen is not None else None)
+    size_for_budget(inp, sizing, pair.scaling_efficiency if pair is not None else None)
     platform, more = choose_platform(inp, sizing, pair, chosen)
     found += more
     verdicts = [pair_verdict(p) for p in pairs]
@@ -62,6 +66,9 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
     found += more
     bill, more = total_bill(inp, options)
     found += more
+    names = {o.id: o.name for o in inp.offers if o.name}
+    second, flips = sensitivity(inp, options, chosen) if with_sensitivity else (None, [])
+    tell(flips, names)
 
     return EngineOutput(
         engine_version=ENGINE_VERSION,
@@ -77,12 +84,14 @@ def evaluate_input(inp: EngineInput) -> EngineOutput:
         metrics=metrics,
         readiness=readiness,
         checklists=gates,
-        findings=ordered(render_messages(found, {o.id: o.name for o in inp.offers if o.name})),
+        findings=ordered(render_messages(found, names)),
         bill=bill,
         offer_ids=[o.id for o in inp.offers],
+        runner_up=second,
+        sensitivity=flips,
     )
 
 
-def evaluate(data: Any) -> dict[str, Any]:
+def evaluate(data: Any, *, with_sensitivity: bool = True) -> dict[str, Any]:
     """evaluate(input JSON) → output JSON (SPEC 4). Raises EngineInputError on bad input."""
-    return evaluate_input(parse_input(data)).to_dict()
+    return evaluate_input(parse_input(data), with_sensitivity=with_sensitivity).to_dict()

@@ -228,6 +228,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh_Hans": "中断成本未通过:不能续跑,中断一次损失 {interruption_cost_h"
         "ours} 小时(上限 {limit} 小时),只能留在本地或同域(本机房)。",
     },
+    "G4": {
+        "en": "Candidate {offer} is preemptible capacity ({preemptions_per_day} expected "
+        "preemptions a day) and the task cannot resume: every preemption reruns it from the "
+        "start ({interruption_cost_hours} h lost each time).",
+        "zh_Hans": "候选 {offer} 是可抢占资源(预计每天被抢占 {preemptions_per_day} 次),而任务"
+        "不能续跑:每次被抢占都要从头重跑(每次损失 {interruption_cost_hours} 小时)。",
+    },
     "D1": {
         "en": "Data-intensive task with results ({result_gb} GB) under a tenth of its input "
         "({input_gb} GB): move compute to the data, ship results.",
@@ -340,6 +347,79 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cheapest total bill: offer {offer}, total {total} (unit price {unit_price} per "
         "GPU-hour).",
         "zh_Hans": "总账最低:报价 {offer},总计 {total}(每卡时单价 {unit_price})。",
+    },
+    # F. What flips the decision (SPEC 6.3 sensitivity): the nearest break-even values.
+    "F.delay_cost.above": {
+        "en": "If an hour of waiting is worth more than {value} (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若每小时等待的代价高于 {value}(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.delay_cost.below": {
+        "en": "If an hour of waiting is worth less than {value} (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若每小时等待的代价低于 {value}(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.compress_ratio.above": {
+        "en": "If the data compresses to more than {value} of its size (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若数据压缩后大于原来的 {value}(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.compress_ratio.below": {
+        "en": "If the data compresses to less than {value} of its size (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若数据压缩后小于原来的 {value}(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.queue.above": {
+        "en": "If the {subject} queue rises above {value} h (now {current} h)"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若 {subject} 的排队时间升到 {value} 小时以上(现为 {current} 小时)"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.queue.below": {
+        "en": "If the {subject} queue drops below {value} h (now {current} h)"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若 {subject} 的排队时间降到 {value} 小时以下(现为 {current} 小时)"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.bandwidth.above": {
+        "en": "If the {subject} link's bandwidth rises above {value} Gbit/s (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若 {subject} 链路带宽升到 {value} Gbit/s 以上(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.bandwidth.below": {
+        "en": "If the {subject} link's bandwidth drops below {value} Gbit/s (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若 {subject} 链路带宽降到 {value} Gbit/s 以下(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.price_per_gb.above": {
+        "en": "If transfer over {subject} costs more than {value} per GB (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若 {subject} 链路的传输单价高于每 GB {value}(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.price_per_gb.below": {
+        "en": "If transfer over {subject} costs less than {value} per GB (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若 {subject} 链路的传输单价低于每 GB {value}(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.price.above": {
+        "en": "If the price of {subject} rises above {value} (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若 {subject} 的价格升到 {value} 以上(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
+    },
+    "F.price.below": {
+        "en": "If the price of {subject} drops below {value} (now {current})"
+        ", the choice flips to: {kind} at {site} ({offer}).",
+        "zh_Hans": "若 {subject} 的价格降到 {value} 以下(现为 {current})"
+        ",选择会变为:{kind},站点 {site}({offer})。",
     },
     # S. Sign-off refusals
     "S.block_finding": {

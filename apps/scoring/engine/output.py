@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .bench_verdicts import BenchmarkVerdict
@@ -14,8 +14,9 @@ from .indicators import Metrics
 from .placement import Leg, PlacementOption
 from .platform import PlatformChoice
 from .rollout import Readiness
+from .sensitivity import Flip
 from .signoff import blocking_rules
-from .sizing import Sizing
+from .sizing import Breakdown, Sizing
 
 
 def num(value: float | None) -> float | None:
@@ -82,10 +83,41 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "compute_cost": num(o.compute_cost),
         "scheduling_cost": num(o.scheduling_cost),
         "transfer_cost": num(o.transfer_cost),
+        "preemptible": o.offer.preemptible,
+        "preemption_cost": num(o.preemption_cost),
         "total_cost": num(o.total_cost),
         "objective": num(o.objective),
         "within_budget": o.within_budget,
         "legs": shown,
+    }
+
+
+def _breakdown(b: Breakdown | None) -> dict[str, Any] | None:
+    if b is None:
+        return None
+    return {
+        "weights": num(b.weights),
+        "gradients": num(b.gradients),
+        "optimizer": num(b.optimizer),
+        "activations": num(b.activations),
+        "kv_cache": num(b.kv_cache),
+        "overhead": num(b.overhead),
+    }
+
+
+def _pick(o: PlacementOption | None) -> dict[str, Any] | None:
+    return None if o is None else {"kind": o.kind, "site": o.site, "offer": o.offer.id}
+
+
+def _flip(f: Flip) -> dict[str, Any]:
+    return {
+        "input": f.input,
+        "current": num(f.current),
+        "flips_at": num(f.flips_at),
+        "to": _pick(f.to),
+        "rank": f.rank,
+        "message": f.message,
+        "message_zh": f.message_zh,
     }
 
 
@@ -112,6 +144,7 @@ def _bill_row(row: BillRow) -> dict[str, Any]:
         "rerun_loss": num(row.rerun_loss),
         "migration_effort_hours": num(row.migration_effort_hours),
         "migration_cost": num(row.migration_cost),
+        "preemption_cost": num(row.preemption_cost),
         "total": num(row.total),
         "rank_unit": row.rank_unit,
         "rank_total": row.rank_total,
@@ -151,6 +184,8 @@ class EngineOutput:
     findings: list[Finding]
     bill: list[BillRow]
     offer_ids: list[str]
+    runner_up: PlacementOption | None = None  # SPEC 6.3: what the sensitivity compares against
+    sensitivity: list[Flip] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         findings = [_finding(f) for f in self.findings]
@@ -176,9 +211,13 @@ class EngineOutput:
                         "fits_single_gpu": s.fits_single_gpu,
                         "fits_single_machine": s.fits_single_machine,
                         "near_capacity": s.near_capacity,
+                        "gpus_for_budget": s.gpus_for_budget,
                     }
                     for s in self.sizing.offers
                 ],
+                "breakdown": _breakdown(self.sizing.breakdown),
+                "budget_efficiency": num(self.sizing.budget_efficiency),
+                "budget_efficiency_source": self.sizing.budget_efficiency_source,
             },
             "platform": self.platform.platform,
             "platform_rule": self.platform.rule,
@@ -221,6 +260,8 @@ class EngineOutput:
             },
             "findings": findings,
             "bill": [_bill_row(r) for r in self.bill],
+            "runner_up": _pick(self.runner_up),
+            "sensitivity": [_flip(f) for f in self.sensitivity],
             "signoff": {
                 oid: {"blocked": bool(rules), "rules": rules}
                 for oid in self.offer_ids

@@ -93,6 +93,7 @@ class PlacementOption:
     total_cost: float | None
     objective: float | None
     within_budget: bool | None
+    preemption_cost: float = 0.0  # SPEC 6.3: expected loss to preemptions on spot capacity
 
     @property
     def hourly_burn(self) -> float:
@@ -280,11 +281,19 @@ def build_option(
     compute_hours = task.compute_hours / offer.relative_speed
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
+    preemption_cost = 0.0
+    if offer.preemptible:
+        # SPEC 6.3: expected preemptions (per day × the option's compute hours / 24) × hours
+        # lost by each (the interruption cost, or half a checkpoint interval when resumable) ×
+        # hourly burn (billed GPUs × effective price).
+        resumable = task.resumable
+        lost = task.checkpoint_interval_hours / 2 if resumable else task.interruption_cost_hours
+        preemption_cost = offer.preemptions_per_day * compute_hours / 24 * lost * billed * price
     transfer_hours = plan.transfer_hours
     transfer_cost = plan.transfer_cost
     if transfer_hours is not None and transfer_cost is not None:
         total_hours: float | None = transfer_hours + queue_hours + compute_hours
-        total_cost: float | None = compute_cost + scheduling_cost + transfer_cost
+        total_cost: float | None = compute_cost + scheduling_cost + transfer_cost + preemption_cost
         objective: float | None = total_cost + task.delay_cost_per_hour * total_hours
     else:
         # Unknown transfer: the sums are unknown too, never guessed.
@@ -313,6 +322,7 @@ def build_option(
         total_cost=total_cost,
         objective=objective,
         within_budget=None,
+        preemption_cost=preemption_cost,
     )
     if plan.linked:
         option.within_budget = not over_budget(inp, option)
@@ -342,7 +352,7 @@ def over_budget(inp: EngineInput, option: PlacementOption) -> list[str]:
     return over
 
 
-def _tie_key(option: PlacementOption) -> tuple[int, str, str]:
+def tie_key(option: PlacementOption) -> tuple[int, str, str]:
     return KIND_ORDER[option.kind], option.site, option.offer.id
 
 
@@ -355,7 +365,7 @@ def choose_option(
     if not feasible:
         # SPEC P2: no feasible placement at all.
         return None, [finding("P2", "block", "P2", {"options": len(options)})]
-    chosen = min(feasible, key=lambda o: (o.objective, *_tie_key(o)))
+    chosen = min(feasible, key=lambda o: (o.objective, *tie_key(o)))
     found: list[Finding] = []
     if not any(o.within_budget for o in feasible):
         # SPEC 6.1 P1: no feasible option meets every latency budget.
@@ -368,4 +378,4 @@ def cheapest_within_budget(options: list[PlacementOption]) -> PlacementOption | 
     within = [o for o in options if o.feasible and o.within_budget]
     if not within:
         return None
-    return min(within, key=lambda o: (o.total_cost, o.objective, *_tie_key(o)))
+    return min(within, key=lambda o: (o.total_cost, o.objective, *tie_key(o)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENGINE_VERSION = "2.0.0"
+ENGINE_VERSION = "2.1.0"
 
 WORKLOADS = (
     "training",
@@ -62,6 +62,8 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
     "long_run_hours": 12.0,
     # SPEC 6.1 T: price of one engineer hour for the migration-cost line (0 = not priced).
     "engineer_hour_cost": 0.0,
+    # SPEC 6.3 deadline sizing: scaling efficiency assumed beyond one machine when none is measured.
+    "multi_machine_efficiency": 0.8,
 }
 
 
@@ -141,6 +143,20 @@ class Task:
     allowed_sites: tuple[str, ...] = ()
     results_restricted: bool = False
     team: Team = field(default_factory=Team)
+    # SPEC 6.3 memory breakdown: the model's shape (all five or none; kv_heads defaults to heads).
+    batch_size: int | None = None
+    seq_len: int | None = None
+    hidden_size: int | None = None
+    layers: int | None = None
+    heads: int | None = None
+    kv_heads: int | None = None
+    activation_checkpointing: bool = False
+    # SPEC 6.3 preemptible capacity: a resumable task loses half an interval per preemption.
+    checkpoint_interval_hours: float = 1.0
+
+    @property
+    def has_architecture(self) -> bool:
+        return self.layers is not None
 
 
 @dataclass(slots=True)
@@ -152,6 +168,7 @@ class Site:
     queue_hours: float = 0.0
     storage_tb: float | None = None  # None: room is not limited
     name: str | None = None
+    index: int = -1  # position in the input's sites list (SPEC 6.3 sensitivity names it)
 
 
 @dataclass(slots=True)
@@ -164,6 +181,7 @@ class Link:
     buffer: float | None = None
     reserved: bool = False
     reservable: bool = False
+    index: int = -1  # position in the input's links list (SPEC 6.3 sensitivity names it)
 
 
 @dataclass(slots=True)
@@ -188,6 +206,10 @@ class Offer:
     migration_effort_hours: float | None = None  # SPEC 6.1: from the candidate's Q5 answer
     currency: str | None = None
     gpu_model: str | None = None
+    # SPEC 6.3: spot capacity and its expected preemptions per day (only when preemptible).
+    preemptible: bool = False
+    preemptions_per_day: float = 0.0
+    index: int = -1  # position in the input's offers list (SPEC 6.3 sensitivity names it)
 
 
 @dataclass(slots=True)

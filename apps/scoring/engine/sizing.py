@@ -6,7 +6,15 @@ import math
 from dataclasses import dataclass
 
 from .findings import Finding, finding
-from .schema import BYTES_PER_PARAM, FULL_TRAINING, INFERENCE_LIKE, MODEL_SPLITTING, EngineInput
+from .schema import (
+    BYTES_PER_PARAM,
+    FULL_TRAINING,
+    INFERENCE_LIKE,
+    MODEL_SPLITTING,
+    EngineInput,
+    Offer,
+    Task,
+)
 
 # Guards ceil() against float noise such as 2.0000000000000004 GPUs.
 _EPS = 1e-9
@@ -21,6 +29,20 @@ class OfferSizing:
     fits_single_gpu: bool
     fits_single_machine: bool
     near_capacity: bool
+    gpus_for_budget: int | None = None  # SPEC 6.3 deadline sizing (set once the pair is known)
+
+
+@dataclass(slots=True)
+class Breakdown:
+    """SPEC 6.3: one replica's memory by part, GB; the parts sum to the estimate."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    kv_cache: float
+    overhead: float
+    total: float  # the estimate: the parts' sum, and v1's formula bit for bit without a shape
 
 
 @dataclass(slots=True)
@@ -30,36 +52,142 @@ class Sizing:
     formula_gb: float | None  # SPEC A formula, even when a measurement overrides it
     offers: list[OfferSizing]
     by_offer: dict[str, OfferSizing]
+    breakdown: Breakdown | None = None  # SPEC 6.3: null when measured or without a formula
+    # SPEC 6.3 deadline sizing: the scaling efficiency counted beyond one machine, and whence.
+    budget_efficiency: float | None = None
+    budget_efficiency_source: str | None = None  # measured | threshold
 
     @property
     def any_fits_single_machine(self) -> bool:
         return any(s.fits_single_machine for s in self.offers)
 
 
-def estimate_gpu_mem_gb(workload: str, params_b: float | None, precision: str) -> float | None:
-    """SPEC A: GPU memory of one replica in GB, or None when the workload has no formula."""
+# SPEC 6.3: the share of the other parts kept for CUDA context, buffers and fragmentation.
+OVERHEAD_SHARE = 0.2
+# SPEC 6.3 [Korthikanti et al. 2022]: bytes per layer of training activations at 16-bit are
+# seq × batch × hidden × (34 + 5 × heads × seq / hidden); 2 × seq × batch × hidden when only
+# each layer's input is kept (full activation checkpointing).
+ACTIVATION_BYTES_PER_ELEMENT = 34
+ATTENTION_BYTES_PER_HEAD = 5
+GB = 1e9
+
+
+def _training_width(precision: str) -> float:
+    """SPEC 6.3: bytes of one stored weight or gradient (and KV value): 4 at fp32, else 2."""
+    return 4.0 if precision == "fp32" else 2.0
+
+
+def activation_bytes(task: Task) -> float:
+    """SPEC 6.3 [Korthikanti et al. 2022, eq. 2 and §4.3]: training activations of one replica,
+    all layers. The formula is for 16-bit activations; fp32 doubles it."""
+    s, b, h, a = task.seq_len, task.batch_size, task.hidden_size, task.heads
+    assert s is not None and b is not None and h is not None and a is not None
+    assert task.layers is not None
+    if task.activation_checkpointing:
+        per_layer = 2.0 * s * b * h
+    else:
+        attention = ATTENTION_BYTES_PER_HEAD * a * s / h
+        per_layer = s * b * h * (ACTIVATION_BYTES_PER_ELEMENT + attention)
+    return task.layers * per_layer * _training_width(task.precision) / 2
+
+
+def kv_cache_bytes(task: Task) -> float:
+    """SPEC 6.3: 2 (keys and values) × layers × kv_heads × head size × seq × batch × bytes per
+    value; grouped-query attention shares one KV head among heads / kv_heads query heads."""
+    s, b, h, a = task.seq_len, task.batch_size, task.hidden_size, task.heads
+    assert s is not None and b is not None and h is not None and a is not None
+    assert task.layers is not None and task.kv_heads is not None
+    return 2.0 * task.layers * task.kv_heads * (h // a) * s * b * _training_width(task.precision)
+
+
+def memory_breakdown(task: Task) -> Breakdown | None:
+    """SPEC 6.3: one replica's memory by part (GB), or None when the workload has no formula.
+    Without the model's shape, activations and KV cache are 0 and the total is v1's formula."""
+    params_b = task.params_b
     if params_b is None:
         return None
-    bpp = BYTES_PER_PARAM[precision]
+    workload = task.workload
+    bpp = BYTES_PER_PARAM[task.precision]
+    gradients = optimizer = activations = kv_cache = 0.0
     if workload in INFERENCE_LIKE:
-        return params_b * bpp * 1.2
-    if workload in FULL_TRAINING:
-        # SPEC A / 6.1: training and full fine-tuning, Adam, mixed precision: 16 bytes per param.
-        return params_b * 16 * 1.2
-    if workload == "adapter_tuning":
-        return params_b * (bpp + 0.16) * 1.2  # SPEC 6.1: LoRA/QLoRA (v1's "fine_tuning")
-    return None
+        weights = params_b * bpp
+        v1 = params_b * bpp * 1.2
+        if task.has_architecture:
+            kv_cache = kv_cache_bytes(task) / GB
+    elif workload in FULL_TRAINING:
+        # Adam with master weights: 16 bytes per parameter in all, whatever the precision.
+        w = _training_width(task.precision)
+        weights = gradients = params_b * w
+        optimizer = params_b * (16 - 2 * w)
+        v1 = params_b * 16 * 1.2
+        if task.has_architecture:
+            activations = activation_bytes(task) / GB
+    elif workload == "adapter_tuning":
+        weights = params_b * bpp  # SPEC 6.1: LoRA/QLoRA (v1's "fine_tuning")
+        optimizer = params_b * 0.16
+        v1 = params_b * (bpp + 0.16) * 1.2
+        if task.has_architecture:
+            activations = activation_bytes(task) / GB  # backpropagation runs through every layer
+    else:
+        return None
+    parts = weights + gradients + optimizer + activations + kv_cache
+    # Without the shape the total is v1's figure to the last bit; the overhead takes the rest.
+    total = parts * (1 + OVERHEAD_SHARE) if task.has_architecture else v1
+    return Breakdown(weights, gradients, optimizer, activations, kv_cache, total - parts, total)
 
 
 def _ceil(value: float) -> int:
     return max(1, math.ceil(value - _EPS))
 
 
+def gpus_for_budget(inp: EngineInput, offer: Offer, efficiency: float) -> int | None:
+    """SPEC 6.3 deadline sizing: the fewest GPUs g with work / (g × e × relative_speed) ≤ the
+    compute budget, work = compute_hours × gpus (GPU-hours at speed 1.0), e = 1 within one
+    machine of the offer, else `efficiency`; None without a budget or a planned GPU count, or
+    when the offer's pool (max_machines × gpus_per_machine) cannot meet it."""
+    task = inp.task
+    budget = task.latency_budget_hours.compute
+    if budget is None or task.gpus is None:
+        return None
+    work = task.compute_hours * task.gpus
+    per_machine = offer.gpus_per_machine
+    per_gpu = budget * offer.relative_speed  # GPU-hours at speed 1.0 one GPU does in budget
+    if work <= 0:
+        gpus = 1
+    elif per_gpu <= 0 or efficiency <= 0 or not math.isfinite(work / per_gpu / efficiency):
+        return None  # no budget at all, or one so close to 0 that no count of GPUs meets it
+    else:
+        need = work / per_gpu  # GPUs at perfect scaling
+        gpus = _ceil(need)
+        if gpus > per_machine:
+            # Beyond one machine every GPU counts at e; and at least one more than a machine.
+            gpus = max(per_machine + 1, _ceil(need / efficiency))
+    if offer.max_machines is not None and gpus > offer.max_machines * per_machine:
+        return None
+    return gpus
+
+
+def size_for_budget(inp: EngineInput, sizing: Sizing, measured: float | None) -> None:
+    """SPEC 6.3: sets gpus_for_budget on every offer's row, with the reported pair's measured
+    scaling efficiency when there is one, else the multi_machine_efficiency threshold."""
+    if inp.task.latency_budget_hours.compute is None:
+        return
+    if measured is not None:
+        sizing.budget_efficiency, sizing.budget_efficiency_source = measured, "measured"
+    else:
+        sizing.budget_efficiency = inp.thresholds["multi_machine_efficiency"]
+        sizing.budget_efficiency_source = "threshold"
+    for offer in inp.offers:
+        row = sizing.by_offer[offer.id]
+        row.gpus_for_budget = gpus_for_budget(inp, offer, sizing.budget_efficiency)
+
+
 def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
     task = inp.task
     headroom = inp.thresholds["headroom"]
     band = inp.thresholds["near_capacity_band"]
-    formula = estimate_gpu_mem_gb(task.workload, task.params_b, task.precision)
+    breakdown = memory_breakdown(task)
+    formula = None if breakdown is None else breakdown.total
     # SPEC A: a measured peak (profile, else the largest single-machine benchmark) overrides.
     measured = task.peak_gpu_mem_gb
     if measured is None:
@@ -96,7 +224,9 @@ def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
                 offer.id, usable, gpus_needed, machines_needed, fits_gpu, fits_machine, near
             )
         )
-    sizing = Sizing(mem, source, formula, rows, {r.offer: r for r in rows})
+    # SPEC 6.3: the breakdown explains the estimate; a measured peak has none.
+    shown = breakdown if source == "estimate" else None
+    sizing = Sizing(mem, source, formula, rows, {r.offer: r for r in rows}, shown)
 
     # SPEC A: one info finding stating the memory figure and how many offers fit one machine.
     fit_count = sum(1 for r in rows if r.fits_single_machine)

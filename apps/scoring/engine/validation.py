@@ -40,9 +40,12 @@ TASK_FIELDS = frozenset(
         "latency_budget_hours", "delay_cost_per_hour", "env_simple", "image_packaged",
         "offsite_allowed", "low_latency_online", "stateful", "compliance_restricted",
         "strict_consistency", "allowed_sites", "results_restricted", "team", "home_site",
-        "data_site", "result_site",
+        "data_site", "result_site", "batch_size", "seq_len", "hidden_size", "layers", "heads",
+        "kv_heads", "activation_checkpointing", "checkpoint_interval_hours",
     }
 )  # fmt: skip
+# SPEC 6.3: the model's shape; all five or none (kv_heads, checkpointing optional with them).
+SHAPE_FIELDS = ("batch_size", "seq_len", "hidden_size", "layers", "heads")
 TEAM_FIELDS = frozenset(
     {"has_machines", "has_scheduler", "can_maintain_scheduler", "pain", "validated_tiers"}
 )
@@ -81,6 +84,32 @@ def _parse_team(r: Reader, raw: Any, path: str) -> Team:
     )
 
 
+def _parse_shape(r: Reader, t: dict[str, Any], p: str) -> dict[str, Any]:
+    """SPEC 6.3: batch, sequence length, hidden size, layers and heads (and kv_heads), each a
+    positive integer, given together; heads divide hidden_size and kv_heads divide heads."""
+    shape: dict[str, Any] = {}
+    if not any(t.get(key) is not None for key in (*SHAPE_FIELDS, "kv_heads")):
+        return shape
+    for key in (*SHAPE_FIELDS, "kv_heads"):
+        if t.get(key) is None:
+            if key != "kv_heads":
+                together = ", ".join(SHAPE_FIELDS)
+                r.error(f"{p}.{key}", f"is required with the other model shape fields ({together})")
+            continue
+        shape[key] = r.number(t, key, p, minimum=1, integer=True)
+    hidden, heads, kv_heads = shape.get("hidden_size"), shape.get("heads"), shape.get("kv_heads")
+    if hidden is not None and heads is not None and hidden % heads:
+        r.error(f"{p}.heads", f"must divide hidden_size ({hidden})")
+    if heads is not None and kv_heads is not None:
+        if kv_heads > heads:
+            r.error(f"{p}.kv_heads", f"must be ≤ heads ({heads})")
+        elif heads % kv_heads:
+            r.error(f"{p}.kv_heads", f"must divide heads ({heads})")
+    if len(shape) < len(SHAPE_FIELDS) or None in shape.values():
+        return {}  # refused above; nothing of it is read
+    return shape
+
+
 def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
     p = "task"
     if raw is MISSING or raw is None:
@@ -98,6 +127,7 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
             "is required: the planned GPU count compute_hours is measured on "
             "(null when unknown, which blocks with P3)",
         )
+    shape = _parse_shape(r, t, p)
     home = r.text(t, "home_site", p, required=True)
     # A blank data or result site means "same as home", as a web form would send it.
     data_site = r.text(t, "data_site", p) or None
@@ -144,6 +174,16 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
         home_site=home or "",
         data_site=data_site or home or "",
         result_site=result_site or home or "",
+        batch_size=shape.get("batch_size"),
+        seq_len=shape.get("seq_len"),
+        hidden_size=shape.get("hidden_size"),
+        layers=shape.get("layers"),
+        heads=shape.get("heads"),
+        kv_heads=shape.get("kv_heads") or shape.get("heads"),
+        activation_checkpointing=r.boolean(t, "activation_checkpointing", p),
+        checkpoint_interval_hours=r.number(t, "checkpoint_interval_hours", p, default=1.0)
+        if "checkpoint_interval_hours" in t
+        else 1.0,
     )
 
 
@@ -234,7 +274,7 @@ def _parse_thresholds(r: Reader, raw: Any) -> dict[str, float]:
     for key in DEFAULT_THRESHOLDS:
         if key not in data:
             continue
-        if key == "headroom":
+        if key in ("headroom", "multi_machine_efficiency"):
             value = r.number(data, key, p, above=0.0, maximum=1.0)
         elif key in ("near_capacity_band", "network_cost_share", "scaling_efficiency_min"):
             value = r.number(data, key, p, maximum=1.0)

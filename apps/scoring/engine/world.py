@@ -28,7 +28,7 @@ OFFER_FIELDS = frozenset(
         "id", "name", "provider", "kind", "site", "gpu_model", "gpu_mem_gb", "gpus_per_machine",
         "max_machines", "billing_basis", "price", "contract_hours", "expected_utilization",
         "scheduling_fee_pct", "parallelism", "relative_speed", "machines", "boot_hours",
-        "migration_effort_hours", "currency",
+        "migration_effort_hours", "currency", "preemptible", "preemptions_per_day",
     }
 )  # fmt: skip
 BENCHMARK_FIELDS = frozenset(
@@ -73,6 +73,7 @@ def parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
             city=r.text(s, "city", p),
             hub=r.text(s, "hub", p),
             queue_hours=r.number(s, "queue_hours", p, default=0.0),
+            index=i,
         )
         if code is None:
             continue
@@ -106,6 +107,7 @@ def parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Link
             buffer=r.number(d, "buffer", p, nullable=True),
             reserved=r.boolean(d, "reserved", p),
             reservable=r.boolean(d, "reservable", p),
+            index=i,
         )
         if link.reserved and not link.reservable:
             r.error(f"{p}.reserved", "only a reservable link can be reserved")
@@ -150,6 +152,7 @@ def parse_offers(
             r.error(f"{p}.site", f"unknown site '{site}'")
         basis = r.choice(d, "billing_basis", p, BILLING_BASES)
         contract = basis == "contract"
+        preemptible, preemptions = _preemption(r, d, p)
         offers.append(
             Offer(
                 id=oid or "",
@@ -180,9 +183,35 @@ def parse_offers(
                 else None,
                 currency=own_currency,
                 gpu_model=r.text(d, "gpu_model", p) if "gpu_model" in d else None,
+                preemptible=preemptible,
+                preemptions_per_day=preemptions,
+                index=i,
             )
         )
     return tuple(offers)
+
+
+def _preemption(r: Reader, d: dict[str, Any], p: str) -> tuple[bool, float]:
+    """SPEC 6.3: a preemptible offer states its expected preemptions per day; no other offer
+    may state any (a rate on on-demand capacity is a slip that would silently cost nothing)."""
+    if "preemptible" not in d and "preemptions_per_day" not in d:
+        return False, 0.0
+    preemptible = r.boolean(d, "preemptible", p)
+    if d.get("preemptions_per_day") is None:
+        if preemptible:
+            r.error(
+                f"{p}.preemptions_per_day",
+                "is required for a preemptible offer (expected preemptions per day; 0 if none)",
+            )
+        return preemptible, 0.0
+    if not preemptible:
+        r.error(
+            f"{p}.preemptions_per_day",
+            "only a preemptible offer has preemptions (set preemptible: true)",
+        )
+        return False, 0.0
+    rate = r.number(d, "preemptions_per_day", p)
+    return True, 0.0 if rate is None else rate
 
 
 def parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[Benchmark, ...]:
