@@ -5,6 +5,7 @@ from django.utils import translation
 
 from apps.accounts.demo import load_accounts
 from apps.accounts.models import Team
+from apps.benchmarks import demo as benchmarks_demo
 from apps.catalog import demo as catalog_demo
 from apps.catalog.models import NetworkLink, Offer, Site
 from apps.profiles import demo as profiles_demo
@@ -21,7 +22,7 @@ def _english():
         yield
 
 
-def load() -> None:
+def load():
     """The catalog and profile parts of load_demo, in its order (the rest is other apps')."""
     ctx = load_accounts()
     catalog_demo.load(ctx)
@@ -29,6 +30,7 @@ def load() -> None:
     assert {"bj-a", "gz-a"} <= set(ctx.objects["sites"])
     assert {"h100-bj-a", "l40s-gz-a"} <= set(ctx.objects["offers"])
     assert "cleaning-5tb" in ctx.objects["profiles"]
+    return ctx
 
 
 @pytest.fixture
@@ -37,11 +39,21 @@ def demo():
     return Team.objects.get(slug="aurora")
 
 
-def evaluation(team, name_part):
+def evaluation(team, name_part, **kwargs):
     profile = TaskProfile.objects.get(team=team, name__icontains=name_part)
-    data, output, errors = evaluate_profile(profile)
+    data, output, errors = evaluate_profile(profile, **kwargs)
     assert errors == []
     return data, output
+
+
+def offer_id(team, key: str) -> str:
+    """The engine's id of a demo offer, by its key in apps.catalog.demo."""
+    spec = next(o for o in catalog_demo.AURORA_OFFERS if o["key"] == key)
+    return str(Offer.objects.get(team=team, name=spec["name"]).pk)
+
+
+def findings(out, rule: str) -> list[dict]:
+    return [f for f in out["findings"] if f["rule"] == rule]
 
 
 class CatalogDemoTests:
@@ -78,7 +90,8 @@ class CatalogDemoTests:
         assert links.filter(reservable=True).exists()
         assert links.filter(from_site__code="bj-a", to_site__code="gz-a").exists()
         assert links.filter(from_site__code="gz-a", to_site__code="bj-a").exists()
-        assert TaskProfile.objects.filter(team=demo).count() == 9  # six v1 stories and three of method 2.0
+        # Six v1 stories, eight of method 2.0 and one profile imported from v1.
+        assert TaskProfile.objects.filter(team=demo).count() == 15
 
     def test_the_second_team_has_its_own_smaller_set_in_cny(self, demo):
         team2 = Team.objects.get(slug="borealis")
@@ -155,3 +168,95 @@ class MethodTwoDemoTests:
         _, out = evaluation(demo, "continued pre-training")
         assert "R7" in {f["rule"] for f in out["findings"]}
         assert any(o["reason"] == "pool_too_small" for o in out["options"])
+
+    def test_a_measured_cross_machine_gain_makes_the_weekly_retraining_distributed(self, demo):
+        """R6 reads the benchmark records of apps.benchmarks.demo."""
+        benchmarks_demo.load(load())  # idempotent: the context with its objects
+        _, out = evaluation(demo, "Text-embedding")
+        # 1.3 × 16 × 1.2 = 24.96 GB: one GPU, so it fits one machine.
+        assert out["sizing"]["estimated_gpu_mem_gb"] == pytest.approx(24.96)
+        # Same H100 offer: 20 h ÷ 6.25 h = 3.2 on 32 ÷ 8 = 4 times the GPUs: 3.2 ÷ 4 = 0.8 ≥ 0.7;
+        # rerun loss 1 × 0.5 h < 20 − 6.25 = 13.75 h saved, so no B2.
+        assert out["benchmark"]["offer"] == offer_id(demo, "h100-bj-a")
+        assert out["benchmark"]["speedup"] == pytest.approx(3.2)
+        assert out["benchmark"]["scaling_efficiency"] == pytest.approx(0.8)
+        assert not findings(out, "B2")
+        assert (out["platform"], out["platform_rule"]) == ("distributed_platform", "R6")
+        assert out["delivery"] == "self_hosted"  # the team maintains its own Ray layer
+
+    def test_k2_names_the_pools_that_together_hold_160_gpus(self, demo):
+        _, out = evaluation(demo, "Synthetic instruction data")
+        # 160 GPUs > 128 (H100), 64 (A100), 48 (Ray), 40 (L40S), 32 (H200): nothing fits whole.
+        assert {o["reason"] for o in out["options"]} == {"pool_too_small"}
+        assert out["chosen"] is None and findings(out, "P2")
+        (k2,) = findings(out, "K2")
+        assert k2["severity"] == "info"
+        h100, a100, ray, l40s = (
+            offer_id(demo, key) for key in ("h100-bj-a", "a100-bj-b", "sched-bj-a", "l40s-gz-a")
+        )
+        # Fewest pools first, largest first: 128 + 64 = 192, 128 + 48 = 176, 128 + 40 = 168.
+        assert k2["data"]["sets"] == [[h100, a100], [h100, ray], [h100, l40s]]
+        assert k2["data"]["tier"] == "cross_hub"  # coupling none: any tier
+        assert "8× H100 SXM 80GB on demand + 8× A100 80GB machine" in k2["message"]
+
+    def test_nobody_to_maintain_the_scheduler_buys_it_managed_and_blocks_self_hosting(self, demo):
+        _, out = evaluation(demo, "Whisper-large-v3")
+        # Machines and a scheduler, jobs slow: R4, both layers; nobody maintains the scheduler.
+        assert (out["platform"], out["platform_rule"]) == ("both", "R4")
+        assert out["delivery"] == "managed"
+        assert [f["severity"] for f in findings(out, "R1e")] == ["info"]
+        blocks = [f for f in findings(out, "J4") if f["severity"] == "block"]
+        # Only the self-hosted Ray offer (kind distributed); the managed L40S platform is fine.
+        assert [f["offer"] for f in blocks] == [offer_id(demo, "sched-bj-a")]
+
+    def test_repeated_full_scans_are_staged_once_next_to_the_compute(self, demo):
+        _, out = evaluation(demo, "ViT-L")
+        chosen = next(o for o in out["options"] if o["offer"] == out["chosen"]["offer"])
+        # Beijing A has 800 TB for the 30 TB input: one copy, not ten passes.
+        assert (chosen["site"], chosen["input_mode"]) == ("bj-a", "staged")
+        (leg,) = [leg for leg in chosen["legs"] if leg["what"] == "input"]
+        assert leg["gb"] == 30000
+        # 30,000 GB × 0.05 USD over gz-a → bj-a; streaming would pay it ten times.
+        assert chosen["transfer_cost"] == pytest.approx(1500)
+        (d2,) = findings(out, "D2")
+        assert d2["key"] == "D2.staged"
+        assert "stage the data next to the compute once (30000 GB at bj-a)" in d2["message"]
+
+    def test_m3_names_the_dearer_option_that_meets_the_queue_budget(self, demo):
+        _, out = evaluation(demo, "Fraud model")
+        # Least objective: H100 at bj-a (queue 6 + 0.25 boot = 6.25 h, over the 1 h budget).
+        assert out["chosen"]["offer"] == offer_id(demo, "h100-bj-a")
+        (m3,) = findings(out, "M3")
+        assert m3["key"] == "M3.alternative"
+        assert m3["data"]["segment"] == "queue" and m3["data"]["hours"] == pytest.approx(6.25)
+        # Only the L40S platform starts within the hour (0.5 + 0.1 boot = 0.6 h). Its total:
+        # 8 × 12 ÷ 0.45 h × 2.62 = 558.93, + 5 % fee 27.95, + transfers 200 × 0.02 + 10 × 0.02
+        # + 2 × 0.05 = 4.30 → 591.18; the H100 costs 8 × 12 × 2.99 = 287.04: +304.14.
+        assert m3["data"]["offer"] == offer_id(demo, "l40s-gz-a")
+        assert m3["data"]["extra_cost"] == pytest.approx(591.18 - 287.04, abs=0.01)
+        assert not findings(out, "P1")  # one feasible option meets every budget
+
+    def test_the_imported_v1_profile_without_gpus_is_blocked_by_p3(self, demo):
+        profile = TaskProfile.objects.get(team=demo, name__icontains="imported from v1")
+        assert profile.gpus is None and profile.compute_hours == 2
+        _, out = evaluation(demo, "imported from v1")
+        (p3,) = findings(out, "P3")
+        assert p3["severity"] == "block"
+        assert p3["message"].startswith("No planned GPU count")
+
+    def test_aurora_prices_an_engineer_hour_and_the_bill_spreads_migration_over_runs(self, demo):
+        assert demo.thresholds["engineer_hour_cost"] == 100
+        assert Team.objects.get(slug="borealis").thresholds.get("engineer_hour_cost") is None
+        l40s = Offer.objects.get(pk=offer_id(demo, "l40s-gz-a"))
+        _, out = evaluation(
+            demo, "Whisper-large-v3", offers=[l40s], migration_effort={l40s.pk: 24.0}
+        )
+        (row,) = out["bill"]
+        # 24 h × 100 USD ÷ (3 runs a quarter × 4) = 200 USD per run.
+        assert row["migration_effort_hours"] == 24
+        assert row["migration_cost"] == pytest.approx(200)
+        # One-off: the whole effort on its one run, 24 h × 100 = 2,400 USD.
+        _, out = evaluation(
+            demo, "Synthetic instruction data", offers=[l40s], migration_effort={l40s.pk: 24.0}
+        )
+        assert out["bill"][0]["migration_cost"] == pytest.approx(2400)
