@@ -7,6 +7,14 @@ Idempotent: a review is looked up by (team, title) and left alone when it exists
 Team Aurora: a draft with answers missing (alice), one submitted and waiting for bob (alice), one
 approved with two sign-offs (bob and erin; it required two), one with changes requested, one
 rejected. Team Borealis: carol's review waiting for dave.
+
+Method 2.0 (V2_REVIEWS): alice's draft comparing the team's self-hosted Ray pool with the managed
+L40S platform for the monthly Whisper fine-tune (profile whisper-ft). Nobody left can maintain the
+Ray cluster, so the engine says delivery "managed" (R1e) and blocks the self-hosted candidate (J4):
+the draft cannot be submitted as it stands. Its Q5 answers carry the migration effort, which Team
+Aurora prices at 100 USD per engineer hour (apps.profiles.demo): the bill's migration_cost line is
+effort × 100 ÷ 12 runs a year (3 a quarter × 4): 24 h → 200 USD per run on the managed platform,
+4 h → 33.33 USD on the Ray pool.
 """
 
 from __future__ import annotations
@@ -127,6 +135,29 @@ REVIEWS = [
 ]
 
 
+# SPEC 6.1 stories. "migration": per candidate, the Q5 effort in hours and the answer naming it
+# (instead of the default answer and Q5_EFFORT_HOURS).
+V2_REVIEWS = [
+    {
+        "team": "team1",
+        "title": "Whisper fine-tuning: our Ray pool or the managed L40S platform",
+        "author": "alice",
+        "profile": "whisper-ft",
+        "candidates": [("sched-bj-a", 1), ("l40s-gz-a", 2)],
+        "answered": {"sched-bj-a": ALL, "l40s-gz-a": ALL},
+        "migration": {
+            "l40s-gz-a": (
+                24.0,
+                "The managed scheduler's job specs replace our Ray job templates: about three "
+                "days (24 hours) to rewrite and test them, once.",
+            ),
+        },
+        # Draft: J4 blocks the self-hosted Ray candidate, so submitting it would be refused.
+        "outcome": "draft",
+    },
+]
+
+
 def _demo_user(ctx: DemoContext, username: str, team, role: str):
     User = get_user_model()
     user, created = User.objects.get_or_create(
@@ -174,14 +205,18 @@ def _build(ctx: DemoContext, spec: dict) -> Review | None:
     )
     for candidate in review.candidates.select_related("offer"):
         key = next(k for k, _ in spec["candidates"] if offers[k].pk == candidate.offer_id)
+        effort, effort_text = spec.get("migration", {}).get(key, (Q5_EFFORT_HOURS, None))
         for question in spec["answered"].get(key, []):
+            text = _answer_text(question, task, candidate.offer)
+            if question == "q5" and effort_text:
+                text = effort_text
             checklist_answer_save(
                 candidate=candidate,
                 question=question,
                 actor=author,
                 status=AnswerStatus.ANSWERED,
-                text=_answer_text(question, task, candidate.offer),
-                **({"migration_effort_hours": Q5_EFFORT_HOURS} if question == "q5" else {}),
+                text=text,
+                **({"migration_effort_hours": effort} if question == "q5" else {}),
             )
     if spec.get("reserve"):
         services.review_reserve_links(
@@ -208,7 +243,7 @@ def _build(ctx: DemoContext, spec: dict) -> Review | None:
 
 def load(ctx: DemoContext) -> None:
     _demo_user(ctx, "erin", ctx.team1, Role.REVIEWER)
-    for spec in REVIEWS:
+    for spec in REVIEWS + V2_REVIEWS:
         team = getattr(ctx, spec["team"])
         existing = Review.objects.filter(team=team, title=spec["title"]).first()
         if existing is not None:

@@ -12,9 +12,12 @@ import pytest
 from django.core.management import call_command
 
 from apps.accounts.models import Membership
-from apps.reviews.demo import REVIEWS
+from apps.catalog.models import Offer
+from apps.reviews import services
+from apps.reviews.demo import REVIEWS, V2_REVIEWS
 from apps.reviews.models import AuditEvent, Review, SignOff
 from apps.reviews.selectors import approvals_queue
+from apps.reviews.workflow import ReviewRefused
 from apps.scoring.services import current_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -63,3 +66,30 @@ class DemoTests:
         call_command("load_demo", stdout=io.StringIO())
         after = (Review.objects.count(), SignOff.objects.count(), AuditEvent.objects.count())
         assert after == counts
+
+    def test_the_self_hosted_candidate_is_blocked_and_migration_has_its_own_line(self):
+        """SPEC 6.1 R1e/J4 and T on the Whisper draft of V2_REVIEWS (profile whisper-ft)."""
+        call_command("load_demo", stdout=io.StringIO())
+        review = Review.objects.get(team__slug="aurora", title=V2_REVIEWS[0]["title"])
+        assert review.state == "draft"
+        offers = {o.kind: str(o.pk) for o in Offer.objects.filter(team__slug="aurora")}
+        ray, managed = offers["distributed"], offers["managed"]
+        output = current_snapshot(review).output
+        assert (output["platform"], output["delivery"]) == ("both", "managed")
+        rules = {(f["rule"], f["severity"], f.get("offer")) for f in output["findings"]}
+        assert ("R1e", "info", None) in rules
+        assert ("J4", "block", ray) in rules
+        assert not any(rule == "J4" and offer == managed for rule, _, offer in rules)
+        # Team Aurora prices an engineer hour at 100 USD; whisper-ft runs 3 times a quarter, so
+        # the effort is spread over 3 × 4 = 12 runs: 24 h × 100 ÷ 12 = 200 USD on the managed
+        # platform (its Q5), 4 h × 100 ÷ 12 = 33.33 USD on the Ray pool (the default Q5).
+        bill = {row["offer"]: row for row in output["bill"]}
+        assert bill[managed]["migration_effort_hours"] == 24
+        assert bill[managed]["migration_cost"] == pytest.approx(200)
+        assert bill[ray]["migration_effort_hours"] == 4
+        assert bill[ray]["migration_cost"] == pytest.approx(400 / 12, abs=1e-4)
+        alice = review.author
+        with pytest.raises(ReviewRefused) as refused:
+            services.review_submit(review=review, actor=alice)
+        # The one block that keeps it a draft: self-hosting the Ray layer.
+        assert [(r["rule"], r["offer"]) for r in refused.value.reasons] == [("J4", ray)]
