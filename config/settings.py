@@ -126,6 +126,7 @@ INSTALLED_APPS = [
     "apps.checklists",
     "apps.scoring",
     "apps.api",
+    "apps.teams",
 ]
 
 MIDDLEWARE = [
@@ -162,7 +163,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "apps.accounts.context_processors.team_context",
+                "apps.teams.context_processors.team_context",
             ],
         },
     }

@@ -3,7 +3,7 @@ from django.http import HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_GET
 
-from apps.accounts import views as account_views
+from apps.teams import views as team_views
 
 
 @require_GET
@@ -13,10 +13,11 @@ def ping(request):
 
 
 urlpatterns = [
-    path("", account_views.home, name="home"),
+    path("", team_views.home, name="home"),
     path("ping", ping, name="ping"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("apps.accounts.urls")),
+    path("", include("apps.teams.urls")),
     path("catalog/", include("apps.catalog.urls")),
     path("profiles/", include("apps.profiles.urls")),
     path("benchmarks/", include("apps.benchmarks.urls")),

@@ -4,12 +4,6 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
-from apps.catalog.models import Tier
-
-from . import thresholds
-from .models import Role
-from .services import CURRENCY_RE, MAX_APPROVALS
-
 
 class LoginForm(AuthenticationForm):
     username = forms.CharField(
@@ -22,76 +16,3 @@ class LoginForm(AuthenticationForm):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
-
-
-class FiniteFloatField(forms.FloatField):
-    """A float field that refuses "nan" and "inf" with a message saying why."""
-
-    default_error_messages = {"not_finite": _("Enter a finite number (not NaN or infinity).")}
-
-    def to_python(self, value):
-        # Django's FloatField refuses inf/nan as "Enter a number"; say what is wrong instead.
-        text = str(value).strip().lower() if value is not None else ""
-        if text.lstrip("+-") in {"nan", "inf", "infinity"}:
-            raise forms.ValidationError(self.error_messages["not_finite"], code="not_finite")
-        return super().to_python(value)
-
-
-class MemberAddForm(forms.Form):
-    username_or_email = forms.CharField(
-        label=_("Username or email"),
-        max_length=254,
-        help_text=_("Someone who already has an account."),
-        widget=forms.TextInput(attrs={"autocomplete": "off"}),
-    )
-    role = forms.ChoiceField(
-        label=_("Role"),
-        choices=Role.choices,
-        initial=Role.MEMBER,
-        help_text=_("Members edit profiles and reviews; reviewers also sign off; owners also "
-                    "manage the team."),
-    )
-
-
-class MemberRoleForm(forms.Form):
-    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
-
-
-class TeamGeneralForm(forms.Form):
-    approvals_required = forms.IntegerField(
-        label=_("Approvals a review needs"),
-        min_value=1,
-        max_value=MAX_APPROVALS,
-        help_text=_("Sign-offs by different reviewers before a review is approved (1 to 10). "
-                    "Applies to reviews opened from now on."),
-    )
-    currency = forms.CharField(
-        label=_("Currency"),
-        min_length=3,
-        max_length=3,
-        help_text=_("ISO 4217 code, e.g. USD, EUR, CNY. Prices are entered in it; nothing is "
-                    "converted."),
-        widget=forms.TextInput(attrs={"autocomplete": "off", "size": 4}),
-    )
-
-    def clean_currency(self) -> str:
-        value = self.cleaned_data["currency"].strip().upper()
-        if not CURRENCY_RE.match(value):
-            raise forms.ValidationError(
-                _("Enter an ISO 4217 code: three capital letters, e.g. USD or CNY.")
-            )
-        return value
-
-
-class ThresholdForm(forms.Form):
-    key = forms.ChoiceField(choices=[(k, k) for k in thresholds.SPECS], widget=forms.HiddenInput)
-    value = FiniteFloatField(label=_("Value"), widget=forms.NumberInput(attrs={"step": "any"}))
-
-    def __init__(self, *args, keys: tuple[str, ...] | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        if keys is not None:
-            self.fields["key"].choices = [(k, k) for k in keys]
-
-
-class TierForm(forms.Form):
-    tier = forms.ChoiceField(choices=Tier.choices)

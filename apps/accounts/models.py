@@ -26,7 +26,7 @@ class Team(models.Model):
     )
     approvals_required = models.PositiveSmallIntegerField(_("approvals required"), default=1)
     # SPEC H / 6.1: same_site is always validated; owners add the wider tiers in order, each once
-    # two pilots succeeded on it (apps.accounts.services.team_tier_validate).
+    # two pilots succeeded on it (apps.teams.services.team_tier_validate).
     validated_tiers = models.JSONField(_("validated tiers"), default=default_validated_tiers)
     # Team overrides of the engine's thresholds (SPEC M/A/X); missing keys use the defaults.
     thresholds = models.JSONField(_("thresholds"), default=dict, blank=True)

@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from . import views
 
@@ -8,14 +9,13 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.logout_view, name="logout"),
     path("team/", views.team_switch, name="team_switch"),
-    path("settings/", views.team_settings, name="settings"),
-    path("settings/members/add", views.member_add, name="member_add"),
-    path("settings/members/<int:pk>/role", views.member_role, name="member_role"),
-    path("settings/members/<int:pk>/remove", views.member_remove, name="member_remove"),
-    path("settings/general", views.settings_general, name="settings_general"),
-    path("settings/tiers", views.tier_toggle, name="tier_toggle"),
-    path("settings/thresholds/set", views.threshold_set, name="threshold_set"),
-    path("settings/thresholds/reset", views.threshold_reset, name="threshold_reset"),
-    path("calibration/", views.calibration, name="calibration"),
-    path("calibration/adopt", views.calibration_adopt, name="calibration_adopt"),
+    # The team's pages moved to apps.teams (/settings/, /calibration/): old bookmarks still land.
+    path(
+        "settings/", RedirectView.as_view(url="/settings/", permanent=True), name="settings_moved"
+    ),
+    path(
+        "calibration/",
+        RedirectView.as_view(url="/calibration/", permanent=True),
+        name="calibration_moved",
+    ),
 ]

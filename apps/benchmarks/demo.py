@@ -10,8 +10,8 @@ put in ctx.objects ("sites" by code, "offers" and "profiles" by key).
   communication and the wait for a second machine eat the gain (B1, R0).
 - network probes between demo sites (not applied: an owner applies them from the record page);
 - two successful pilot migrations of training-70b on tier same_datacenter (between two halls of
-  Beijing A), after which Team Aurora's same_datacenter tier is marked validated (SPEC 6.1: each
-  tier only after its own pilots, in order; a new team starts with the same site only);
+  Beijing A), after which Team Aurora's same_datacenter tier is marked validated by apps.teams.demo
+  (SPEC 6.1: each tier only after its own pilots, in order; a new team starts with same site only);
 - two successful pilot migrations of training-70b on tier same_city (Beijing A → Beijing B), so an
   owner can mark same_city validated next (cross_hub waits for same_city).
 
@@ -24,10 +24,7 @@ from __future__ import annotations
 
 import logging
 
-from django.core.exceptions import ValidationError
-
 from apps.accounts.demo import DemoContext
-from apps.accounts.services import team_tier_validate
 
 from .models import BenchmarkRecord
 from .validation import benchmark_clean
@@ -247,18 +244,6 @@ def _load_team(ctx: DemoContext, team, specs: list[dict], author) -> None:
         )
 
 
-def _validate_tiers(team, owner, tiers: list[str]) -> None:
-    """Mark tiers validated through the settings service, in order, after their pilots."""
-    for tier in tiers:
-        try:
-            team_tier_validate(team=team, actor=owner, tier=tier)
-        except ValidationError as exc:
-            log.warning("benchmarks demo: %s of %s not validated: %s", tier, team, exc.messages)
-            return
-
-
 def load(ctx: DemoContext) -> None:
     _load_team(ctx, ctx.team1, AURORA, ctx.users.get("alice"))
     _load_team(ctx, ctx.team2, BOREALIS, ctx.users.get("carol"))
-    # Before any review is evaluated, so the demo's snapshots already see it.
-    _validate_tiers(ctx.team1, ctx.users.get("alice"), ["same_datacenter"])

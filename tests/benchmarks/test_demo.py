@@ -46,8 +46,8 @@ class BenchmarkDemoTests:
 
     def test_the_rollout_tiers_follow_the_order_with_their_pilots_first(self):
         from apps.accounts.models import Team
-        from apps.accounts.selectors import tier_evidence
         from apps.reviews.models import AuditEvent
+        from apps.teams.selectors import tier_evidence
 
         call_command("load_demo", verbosity=0)
         call_command("load_demo", verbosity=0)

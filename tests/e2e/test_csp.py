@@ -75,8 +75,8 @@ def demo_pages() -> list[tuple[str, str, str | None]]:
         ("history", reverse("scoring:history"), None),
         ("snapshot", reverse("scoring:snapshot_detail", args=[snapshot.pk]), CHARTS),
         ("quarterly", reverse("scoring:quarterly"), None),
-        ("team settings", reverse("accounts:settings"), None),
-        ("calibration", reverse("accounts:calibration"), None),
+        ("team settings", reverse("teams:settings"), None),
+        ("calibration", reverse("teams:calibration"), None),
         ("API reference", reverse("api:openapi-view"), "#swagger-ui .info"),
     ]
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.accounts.helpers import moving_review, submit
 from tests.e2e.conftest import log_in
 from tests.factories import make_membership, make_team, make_user
+from tests.teams.helpers import moving_review, submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -96,21 +96,24 @@ MATRIX: dict[str, Route] = {
     "accounts:login": Route(methods=BOTH, public=True),
     "accounts:logout": Route(methods=POST, public=True, logs_out=True),
     "accounts:team_switch": Route(methods=POST, data=lambda w: {"team": w.team.pk}),
-    "accounts:settings": Route(),
-    "accounts:member_add": Route(OWNERS, POST),
-    "accounts:member_role": Route(
+    # Old addresses of the team pages: a permanent redirect for everyone, no data.
+    "accounts:settings_moved": Route(fixed=301),
+    "accounts:calibration_moved": Route(fixed=301),
+    "teams:settings": Route(),
+    "teams:member_add": Route(OWNERS, POST),
+    "teams:member_role": Route(
         OWNERS, POST, obj=pk("member_membership"), data=lambda w: {"role": "reviewer"},
         cross=SETTINGS_CROSS,
     ),
-    "accounts:member_remove": Route(
+    "teams:member_remove": Route(
         OWNERS, POST, obj=pk("member_membership"), cross=SETTINGS_CROSS
     ),
-    "accounts:settings_general": Route(OWNERS, POST),
-    "accounts:tier_toggle": Route(OWNERS, POST),
-    "accounts:threshold_set": Route(OWNERS, POST),
-    "accounts:threshold_reset": Route(OWNERS, POST),
-    "accounts:calibration": Route(),
-    "accounts:calibration_adopt": Route(OWNERS, POST),
+    "teams:settings_general": Route(OWNERS, POST),
+    "teams:tier_toggle": Route(OWNERS, POST),
+    "teams:threshold_set": Route(OWNERS, POST),
+    "teams:threshold_reset": Route(OWNERS, POST),
+    "teams:calibration": Route(),
+    "teams:calibration_adopt": Route(OWNERS, POST),
     # Catalog: everyone reads, owners write
     "catalog:index": Route(),
     "catalog:site_list": Route(),

@@ -95,8 +95,8 @@ class BrokerDownPagesTests:
             reverse("scoring:history"),
             reverse("scoring:snapshot_detail", args=[alpha.snapshot.pk]),
             reverse("scoring:quarterly"),
-            reverse("accounts:settings"),
-            reverse("accounts:calibration"),
+            reverse("teams:settings"),
+            reverse("teams:calibration"),
         ]
         for url in pages:
             response = timed_get(client, url)

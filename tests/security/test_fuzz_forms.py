@@ -251,12 +251,12 @@ CASES = {
         complete=review_complete,
     ),
     "member": Case(
-        url=lambda w: reverse("accounts:member_add"),
+        url=lambda w: reverse("teams:member_add"),
         user=lambda w: w.a.owner,
         baseline=lambda w: {"username_or_email": "newcomer", "role": "member"},
         created=Membership,
         watched=(AuditEvent,),
-        shown_at=lambda obj: reverse("accounts:settings"),
+        shown_at=lambda obj: reverse("teams:settings"),
         complete=one_audit_event,
     ),
 }
@@ -336,7 +336,7 @@ class ChecklistAnswerFuzzTests:
 class ThresholdFuzzTests:
     def test_it_keeps_only_finite_thresholds_in_range(self, world):
         client = client_for(world.a.owner)
-        url = reverse("accounts:threshold_set")
+        url = reverse("teams:threshold_set")
         keys = st.sampled_from(["data_compute_high", "network_cost_share", "buffer_cross_hub"])
 
         @SETTINGS
@@ -350,7 +350,7 @@ class ThresholdFuzzTests:
                 for saved in (team.thresholds or {}).values():
                     assert isinstance(saved, int | float) and math.isfinite(saved)
                     assert abs(saved) <= 1e6
-                html = client.get(reverse("accounts:settings")).content.decode()
+                html = client.get(reverse("teams:settings")).content.decode()
                 assert XSS not in html
 
         fuzz()
@@ -470,32 +470,32 @@ def edit_cases() -> dict[str, EditCase]:
             shown_at=lambda w: reverse("reviews:candidates", args=[draft_of(w).pk]),
         ),
         "team general": EditCase(
-            url=lambda w: reverse("accounts:settings_general"),
+            url=lambda w: reverse("teams:settings_general"),
             user=lambda w: w.a.owner,
             baseline=lambda w: {"approvals_required": "2", "currency": "EUR"},
             rows=lambda w: [w.a.team],
-            shown_at=lambda w: reverse("accounts:settings"),
+            shown_at=lambda w: reverse("teams:settings"),
         ),
         "member role": EditCase(
-            url=lambda w: reverse("accounts:member_role", args=[w.a.member_membership.pk]),
+            url=lambda w: reverse("teams:member_role", args=[w.a.member_membership.pk]),
             user=lambda w: w.a.owner,
             baseline=lambda w: {"role": "reviewer"},
             rows=lambda w: [w.a.team, *Membership.objects.filter(team=w.a.team)],
-            shown_at=lambda w: reverse("accounts:settings"),
+            shown_at=lambda w: reverse("teams:settings"),
         ),
         "tier": EditCase(
-            url=lambda w: reverse("accounts:tier_toggle"),
+            url=lambda w: reverse("teams:tier_toggle"),
             user=lambda w: w.a.owner,
             baseline=lambda w: {"tier": "same_datacenter", "action": "unvalidate"},
             rows=lambda w: [w.a.team],
-            shown_at=lambda w: reverse("accounts:settings"),
+            shown_at=lambda w: reverse("teams:settings"),
         ),
         "calibration adopt": EditCase(
-            url=lambda w: reverse("accounts:calibration_adopt"),
+            url=lambda w: reverse("teams:calibration_adopt"),
             user=lambda w: w.a.owner,
             baseline=lambda w: {"key": "network_cost_share", "value": "0.2"},
             rows=lambda w: [w.a.team],
-            shown_at=lambda w: reverse("accounts:calibration"),
+            shown_at=lambda w: reverse("teams:calibration"),
         ),
     }
 

@@ -47,26 +47,26 @@ def state_of(team: Team) -> tuple:
 
 ACTIONS = {
     "member_add": lambda w: (
-        reverse("accounts:member_add"), {"username_or_email": "newcomer", "role": "member"}
+        reverse("teams:member_add"), {"username_or_email": "newcomer", "role": "member"}
     ),
     "member_role": lambda w: (
-        reverse("accounts:member_role", args=[w["reviewer_ms"].pk]), {"role": "member"}
+        reverse("teams:member_role", args=[w["reviewer_ms"].pk]), {"role": "member"}
     ),
-    "member_remove": lambda w: (reverse("accounts:member_remove", args=[w["member_ms"].pk]), {}),
+    "member_remove": lambda w: (reverse("teams:member_remove", args=[w["member_ms"].pk]), {}),
     "settings_general": lambda w: (
-        reverse("accounts:settings_general"), {"approvals_required": "2", "currency": "EUR"}
+        reverse("teams:settings_general"), {"approvals_required": "2", "currency": "EUR"}
     ),
     "tier_toggle": lambda w: (
-        reverse("accounts:tier_toggle"), {"tier": "same_datacenter", "action": "validate"}
+        reverse("teams:tier_toggle"), {"tier": "same_datacenter", "action": "validate"}
     ),
     "threshold_set": lambda w: (
-        reverse("accounts:threshold_set"), {"key": "network_cost_share", "value": "0.3"}
+        reverse("teams:threshold_set"), {"key": "network_cost_share", "value": "0.3"}
     ),
     "threshold_reset": lambda w: (
-        reverse("accounts:threshold_reset"), {"key": "buffer_cross_hub"}
+        reverse("teams:threshold_reset"), {"key": "buffer_cross_hub"}
     ),
     "calibration_adopt": lambda w: (
-        reverse("accounts:calibration_adopt"), {"key": "network_cost_share", "value": "0.25"}
+        reverse("teams:calibration_adopt"), {"key": "network_cost_share", "value": "0.25"}
     ),
 }
 PK_ACTIONS = {"member_role", "member_remove"}
@@ -128,27 +128,27 @@ class SettingsReadTests:
     @pytest.mark.parametrize("who", ["member", "reviewer"])
     def test_members_and_reviewers_read_the_settings_without_forms(self, client, world, who):
         client.force_login(world[who])
-        response = client.get(reverse("accounts:settings"))
+        response = client.get(reverse("teams:settings"))
         html = response.content.decode()
         assert response.status_code == 200
         assert "Only owners change these settings" in html
-        assert reverse("accounts:member_add") not in html
-        assert reverse("accounts:threshold_set") not in html
-        assert reverse("accounts:tier_toggle") not in html
+        assert reverse("teams:member_add") not in html
+        assert reverse("teams:threshold_set") not in html
+        assert reverse("teams:tier_toggle") not in html
         assert "newcomer" not in html  # not a member yet
         assert world["reviewer"].email in html
 
     def test_the_owner_gets_every_form(self, client, world):
         client.force_login(world["owner"])
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         for name in ("member_add", "settings_general", "tier_toggle", "threshold_set",
                      "threshold_reset"):
-            assert reverse(f"accounts:{name}") in html
-        assert reverse("accounts:member_role", args=[world["member_ms"].pk]) in html
+            assert reverse(f"teams:{name}") in html
+        assert reverse("teams:member_role", args=[world["member_ms"].pk]) in html
 
     def test_an_outsider_sees_only_their_own_team(self, client, team, other_team, world):
         client.force_login(world["outsider"])
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         assert other_team.name in html
         assert team.name not in html
         assert world["member"].email not in html
@@ -156,8 +156,8 @@ class SettingsReadTests:
 
     def test_a_user_without_a_team_gets_404(self, client):
         client.force_login(make_user("loner"))
-        assert client.get(reverse("accounts:settings")).status_code == 404
-        assert client.get(reverse("accounts:calibration")).status_code == 404
+        assert client.get(reverse("teams:settings")).status_code == 404
+        assert client.get(reverse("teams:calibration")).status_code == 404
 
     def test_a_member_of_two_teams_acts_on_the_current_team_only(
         self, client, team, other_team, world
@@ -170,7 +170,7 @@ class SettingsReadTests:
         session["current_team_id"] = other_team.pk
         session.save()
         response = client.post(
-            reverse("accounts:threshold_set"), {"key": "network_cost_share", "value": "0.3"}
+            reverse("teams:threshold_set"), {"key": "network_cost_share", "value": "0.3"}
         )
         assert response.status_code == 403
         team.refresh_from_db()

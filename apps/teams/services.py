@@ -21,11 +21,11 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounts.models import Membership, Role, Team
 from apps.catalog.models import Tier
 from apps.reviews.models import AuditEvent
 
 from . import thresholds
-from .models import Membership, Role, Team
 
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 MAX_APPROVALS = 10

@@ -31,7 +31,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from .thresholds import show
+from ..thresholds import show
 
 GOOD, BAD, UNKNOWN = "good", "bad", "unknown"
 SLOWER_FACTOR = 1.2

@@ -114,6 +114,13 @@ SPECS: dict[str, ThresholdSpec] = {
               "bill, spread over the runs it serves; 0 leaves the migration unpriced."),
             minimum=0.0, maximum=1_000_000.0, money=True,
         ),
+        ThresholdSpec(
+            "multi_machine_efficiency", _("Scaling efficiency assumed beyond one machine"),
+            "A", _("share of ideal speedup"),
+            _("Deadline sizing: when no single/multi pair is measured, the fewest GPUs that meet "
+              "the compute budget are found assuming this efficiency once the job spans more "
+              "than one machine."), **SHARE,
+        ),
     )
 }
 

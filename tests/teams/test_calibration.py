@@ -11,13 +11,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from apps.accounts import calibration, selectors
-from apps.accounts.calibration import BAD, GOOD, UNKNOWN, nice_between, outcome, suggest
 from apps.reviews.models import AuditEvent
 from apps.reviews.services import signoff_create
 from apps.scoring.services import snapshot_compute
-from tests.accounts.helpers import approve, moving_review, submit
+from apps.teams import calibration, selectors
+from apps.teams.calibration import BAD, GOOD, UNKNOWN, nice_between, outcome, suggest
 from tests.factories import make_benchmark
+from tests.teams.helpers import approve, moving_review, submit
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 AFTER = T0 + timedelta(days=3)
@@ -216,7 +216,7 @@ class CalibrationPageTests:
         assert m3["suggestion"] is None and "no team threshold" in m3["reasoning"]
 
         client.force_login(owner)
-        html = client.get(reverse("accounts:calibration")).content.decode()
+        html = client.get(reverse("teams:calibration")).content.decode()
         assert 'data-plotly="calibration-m4"' in html
         assert '<script id="calibration-m4" type="application/json">' in html
         assert "vendor/plotly-4.1.1.min.js" in html
@@ -227,7 +227,7 @@ class CalibrationPageTests:
         history(team, owner, reviewer, self.PLAN)
         client.force_login(owner)
         response = client.post(
-            reverse("accounts:calibration_adopt"), {"key": "network_cost_share", "value": "0.16"}
+            reverse("teams:calibration_adopt"), {"key": "network_cost_share", "value": "0.16"}
         )
         assert response.status_code == 302
         team.refresh_from_db()
@@ -236,24 +236,24 @@ class CalibrationPageTests:
         assert (event.actor, event.target, event.changes) == (
             owner, "network_cost_share", {"network_cost_share": [0.2, 0.16]}
         )
-        page = client.get(reverse("accounts:calibration")).content.decode()
+        page = client.get(reverse("teams:calibration")).content.decode()
         assert "Adopted 0.16" in page
         # Now the current threshold is the best: keep it.
         assert "no other value does better, so keep it" in page
-        settings = client.get(reverse("accounts:settings")).content.decode()
+        settings = client.get(reverse("teams:settings")).content.decode()
         assert "from calibration" in settings
 
     def test_a_reviewer_reads_but_gets_no_adopt_button(self, client, team, owner, reviewer):
         history(team, owner, reviewer, self.PLAN)
         client.force_login(reviewer)
-        html = client.get(reverse("accounts:calibration")).content.decode()
+        html = client.get(reverse("teams:calibration")).content.decode()
         assert "suggest 0.16" in html
         assert "Adopt 0.16" not in html
 
     def test_an_adoption_breaking_a_rule_is_explained(self, client, team, owner):
         client.force_login(owner)
         response = client.post(
-            reverse("accounts:calibration_adopt"), {"key": "data_compute_high", "value": "5"}
+            reverse("teams:calibration_adopt"), {"key": "data_compute_high", "value": "5"}
         )
         assert response.status_code == 409
         errors = re.search(r'id="adopt-errors">(.*?)</div>', response.content.decode(), re.S)
@@ -261,7 +261,7 @@ class CalibrationPageTests:
             errors.group(1)
         )
         response = client.post(
-            reverse("accounts:calibration_adopt"), {"key": "headroom", "value": "0.5"}
+            reverse("teams:calibration_adopt"), {"key": "headroom", "value": "0.5"}
         )
         assert response.status_code == 400
         team.refresh_from_db()
@@ -272,13 +272,13 @@ class CalibrationPageTests:
     ):
         history(team, owner, reviewer, {1.0: "good", 4.0: "rejected", 5.0: "draft"})
         client.force_login(owner)
-        html = client.get(reverse("accounts:calibration")).content.decode()
+        html = client.get(reverse("teams:calibration")).content.decode()
         assert "Needs 3 more evaluated tasks with an outcome" in html
         assert "Adopt" not in html
 
     def test_an_empty_team_gets_an_empty_state(self, client, team, owner):
         client.force_login(owner)
-        html = client.get(reverse("accounts:calibration")).content.decode()
+        html = client.get(reverse("teams:calibration")).content.decode()
         assert "No evaluated task yet" in html
         assert "data-plotly" not in html
 
@@ -288,7 +288,7 @@ class CalibrationPageTests:
 
         def count() -> int:
             with CaptureQueriesContext(connection) as queries:
-                assert client.get(reverse("accounts:calibration")).status_code == 200
+                assert client.get(reverse("teams:calibration")).status_code == 200
             return len(queries)
 
         few = count()
@@ -300,28 +300,14 @@ class CalibrationPageTests:
         history(team, owner, reviewer, self.PLAN)
         assert selectors.calibration_points(team=other_team) == []
         client.force_login(outsider)
-        assert "No evaluated task yet" in client.get(reverse("accounts:calibration")).content.decode()
+        assert "No evaluated task yet" in client.get(reverse("teams:calibration")).content.decode()
 
 
 def load_demo_with_calibration() -> None:
-    """load_demo plus the calibration history, as the lead wires it (its last step)."""
-    import importlib
+    """The whole demo, the calibration history included (its last step)."""
+    from apps.teams.demo import load_demo
 
-    from django.db import transaction
-
-    from apps.accounts import demo_calibration
-    from apps.accounts.demo import load_accounts
-    from apps.accounts.management.commands.load_demo import DEMO_APPS
-
-    with transaction.atomic():
-        ctx = load_accounts()
-        for app in DEMO_APPS:
-            try:
-                module = importlib.import_module(f"apps.{app}.demo")
-            except ModuleNotFoundError:
-                continue
-            module.load(ctx)
-        demo_calibration.load(ctx)
+    load_demo()
 
 
 @pytest.mark.django_db

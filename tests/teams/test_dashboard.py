@@ -10,13 +10,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.accounts import services
 from apps.accounts.models import Membership
 from apps.reviews.models import SignOff
 from apps.reviews.services import signoff_create
 from apps.scoring.services import snapshot_compute
-from tests.accounts.helpers import moving_review, submit
+from apps.teams import services
 from tests.factories import make_offer, make_profile, make_review, make_site
+from tests.teams.helpers import moving_review, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -210,8 +210,8 @@ class GuidedStartTests:
     def test_quick_actions_and_settings_links(self, client, team, owner):
         client.force_login(owner)
         html = home(client)
-        for name in ("reviews:create", "profiles:create", "profiles:sizing", "accounts:settings",
-                     "accounts:calibration"):
+        for name in ("reviews:create", "profiles:create", "profiles:sizing", "teams:settings",
+                     "teams:calibration"):
             assert f'href="{reverse(name)}"' in html
 
     def test_a_user_without_a_team_is_guided_to_ask_for_one(self, client):

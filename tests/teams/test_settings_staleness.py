@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from apps.accounts import services
 from apps.scoring.models import EvaluationSnapshot
 from apps.scoring.selectors import review_evaluation
 from apps.scoring.services import current_snapshot
-from tests.accounts.helpers import approve, moving_review, submit
+from apps.teams import services
 from tests.factories import make_benchmark
+from tests.teams.helpers import approve, moving_review, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ class ThresholdStalenessTests:
         # The owner raises the M4 threshold on the settings page.
         client.force_login(owner)
         response = client.post(
-            reverse("accounts:threshold_set"), {"key": "network_cost_share", "value": "0.25"}
+            reverse("teams:threshold_set"), {"key": "network_cost_share", "value": "0.25"}
         )
         assert response.status_code == 302
 

@@ -12,8 +12,9 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
+from apps.accounts.models import Membership, Role, Team
+
 from . import calibration, thresholds
-from .models import Membership, Role, Team
 
 DASHBOARD_ROWS = 10
 LATEST_SNAPSHOTS = 5

@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from apps.accounts import selectors, services
 from apps.accounts.models import Team
+from apps.teams import selectors, services
 from tests.factories import make_benchmark, make_membership, make_profile, make_user
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def row_html(html: str, key: str) -> str:
 class ThresholdRowTests:
     def test_the_page_lists_every_threshold_with_its_default(self, client, team, owner):
         client.force_login(owner)
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         from apps.scoring import engine
 
         for key in engine.DEFAULT_THRESHOLDS:
@@ -37,7 +37,7 @@ class ThresholdRowTests:
     def test_htmx_saves_and_answers_with_the_row(self, client, team, owner):
         client.force_login(owner)
         response = client.post(
-            reverse("accounts:threshold_set"),
+            reverse("teams:threshold_set"),
             {"key": "network_cost_share", "value": "0.3"},
             HTTP_HX_REQUEST="true",
         )
@@ -55,10 +55,10 @@ class ThresholdRowTests:
     def test_without_javascript_it_redirects_to_the_row(self, client, team, owner):
         client.force_login(owner)
         response = client.post(
-            reverse("accounts:threshold_set"), {"key": "headroom", "value": "0.85"}
+            reverse("teams:threshold_set"), {"key": "headroom", "value": "0.85"}
         )
         assert response.status_code == 302
-        assert response["Location"] == reverse("accounts:settings") + "#threshold-headroom"
+        assert response["Location"] == reverse("teams:settings") + "#threshold-headroom"
         page = client.get(response["Location"]).content.decode()
         assert "Threshold saved" in page
         assert 'value="0.85"' in row_html(page, "headroom")
@@ -77,7 +77,7 @@ class ThresholdRowTests:
         self, client, team, owner, value, message
     ):
         client.force_login(owner)
-        url = reverse("accounts:threshold_set")
+        url = reverse("teams:threshold_set")
         data = {"key": "network_cost_share", "value": value}
         fragment = client.post(url, data, HTTP_HX_REQUEST="true")
         assert fragment.status_code == 200
@@ -94,7 +94,7 @@ class ThresholdRowTests:
     def test_high_not_above_low_is_explained(self, client, team, owner):
         client.force_login(owner)
         response = client.post(
-            reverse("accounts:threshold_set"),
+            reverse("teams:threshold_set"),
             {"key": "data_compute_high", "value": "5"},
             HTTP_HX_REQUEST="true",
         )
@@ -102,15 +102,15 @@ class ThresholdRowTests:
 
     def test_an_unknown_key_is_a_bad_request(self, client, team, owner):
         client.force_login(owner)
-        response = client.post(reverse("accounts:threshold_set"), {"key": "x", "value": "1"})
+        response = client.post(reverse("teams:threshold_set"), {"key": "x", "value": "1"})
         assert response.status_code == 400
-        response = client.post(reverse("accounts:threshold_reset"), {"key": "x"})
+        response = client.post(reverse("teams:threshold_reset"), {"key": "x"})
         assert response.status_code == 400
 
     def test_reset_answers_with_the_row_in_both_shapes(self, client, team, owner):
         services.team_threshold_set(team=team, actor=owner, key="headroom", value=0.8)
         client.force_login(owner)
-        url = reverse("accounts:threshold_reset")
+        url = reverse("teams:threshold_reset")
         fragment = client.post(url, {"key": "headroom"}, HTTP_HX_REQUEST="true")
         html = fragment.content.decode()
         assert html.strip().startswith('<tr id="threshold-headroom"')
@@ -145,7 +145,7 @@ class ThresholdHistoryTests:
 
         def count() -> int:
             with CaptureQueriesContext(connection) as queries:
-                assert client.get(reverse("accounts:settings")).status_code == 200
+                assert client.get(reverse("teams:settings")).status_code == 200
             return len(queries)
 
         services.team_threshold_set(team=team, actor=owner, key="headroom", value=0.8)
@@ -165,7 +165,7 @@ class ThresholdHistoryTests:
         services.team_threshold_set(team=team, actor=owner, key="network_cost_share", value=0.3)
         services.team_settings_update(team=team, actor=owner, approvals_required=2, currency="EUR")
         client.force_login(owner)
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         assert "set Network cost share (0.2 → 0.3)" in html
         assert "changed approvals 1 → 2, currency USD → EUR" in html
 
@@ -175,7 +175,7 @@ class ChineseSettingsTests:
         services.team_threshold_set(team=team, actor=owner, key="network_cost_share", value=0.3)
         client.force_login(owner)
         client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         assert '<html lang="zh-hans">' in html
         for text in ("团队设置", "成员", "审批与币种", "落地层级", "阈值", "网络成本占比",
                      "恢复默认值", "添加成员"):
@@ -189,7 +189,7 @@ class ChineseSettingsTests:
         client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
         home = client.get(reverse("home")).content.decode()
         assert "等待你决定" in home and "Waiting for your decision" not in home
-        calibration = client.get(reverse("accounts:calibration")).content.decode()
+        calibration = client.get(reverse("teams:calibration")).content.decode()
         assert "校准" in calibration and "How outcomes are read" not in calibration
 
 
@@ -208,7 +208,7 @@ class EngineTwoThresholdTests:
     ):
         Team.objects.filter(pk=team.pk).update(currency="CNY")
         client.force_login(owner)
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         expected = {
             "scaling_efficiency_min": ("R6", "0.7", "share of ideal speedup"),
             "long_run_hours": ("R7", "12", "hours"),
@@ -229,7 +229,7 @@ class EngineTwoThresholdTests:
         Team.objects.filter(pk=team.pk).update(currency="EUR")
         client.force_login(owner)
         client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         assert "视为收益明确的扩展效率" in row_html(html, "scaling_efficiency_min")
         assert "不能续跑的长任务下限" in row_html(html, "long_run_hours")
         row = row_html(html, "engineer_hour_cost")
@@ -254,7 +254,7 @@ class EngineTwoThresholdTests:
         self, client, team, owner, key, value, message
     ):
         client.force_login(owner)
-        url = reverse("accounts:threshold_set")
+        url = reverse("teams:threshold_set")
         fragment = client.post(url, {"key": key, "value": value}, HTTP_HX_REQUEST="true")
         assert fragment.status_code == 200
         html = fragment.content.decode()
@@ -272,7 +272,7 @@ class EngineTwoThresholdTests:
         client.force_login(owner)
         client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
         response = client.post(
-            reverse("accounts:threshold_set"),
+            reverse("teams:threshold_set"),
             {"key": "engineer_hour_cost", "value": "-5"},
             HTTP_HX_REQUEST="true",
         )
@@ -285,7 +285,7 @@ class EngineTwoThresholdTests:
         from tests.factories import make_review
 
         client.force_login(owner)
-        url = reverse("accounts:threshold_set")
+        url = reverse("teams:threshold_set")
         for key, value in (
             ("scaling_efficiency_min", "0.85"),
             ("long_run_hours", "6"),
@@ -307,13 +307,13 @@ class EngineTwoThresholdTests:
         services.team_threshold_set(team=team, actor=owner, key="engineer_hour_cost", value=80)
         services.team_threshold_set(team=team, actor=owner, key="long_run_hours", value=4)
         client.force_login(owner)
-        response = client.get(reverse("accounts:calibration"))
+        response = client.get(reverse("teams:calibration"))
         assert response.status_code == 200
         assert [i["key"] for i in selectors.calibration_overview(team=team)["indicators"]] == [
             "data_compute_high", "interruption_cost_hours", None, "network_cost_share"
         ]
         refused = client.post(
-            reverse("accounts:calibration_adopt"), {"key": "engineer_hour_cost", "value": "1"}
+            reverse("teams:calibration_adopt"), {"key": "engineer_hour_cost", "value": "1"}
         )
         assert refused.status_code == 400
         team.refresh_from_db()

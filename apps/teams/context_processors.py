@@ -13,9 +13,8 @@ def team_context(request) -> dict:
         # Called by the template only when the navigation is drawn; one query, once.
         if not any(m.can_review for m in memberships):
             return 0
+        from apps.accounts.pagecache import cached_fragment
         from apps.reviews.selectors import approvals_waiting_count
-
-        from .pagecache import cached_fragment
 
         # Cached until one of the user's teams changes (a submission, a sign-off …).
         return int(

@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from apps.accounts import services
 from apps.accounts.models import Membership, Team
 from apps.reviews.models import AuditEvent
+from apps.teams import services
 from tests.factories import make_benchmark, make_membership, make_profile, make_team, make_user
 
 pytestmark = pytest.mark.django_db
@@ -58,12 +58,12 @@ class LastOwnerTests:
     def test_the_page_shows_the_refusal_on_the_row_with_409(self, client, team, owner):
         client.force_login(owner)
         own = ms(team, owner)
-        response = client.post(reverse("accounts:member_role", args=[own.pk]), {"role": "member"})
+        response = client.post(reverse("teams:member_role", args=[own.pk]), {"role": "member"})
         assert response.status_code == 409
         html = response.content.decode()
         assert "is the last owner" in html
         assert f'id="member-{own.pk}"' in html
-        response = client.post(reverse("accounts:member_remove", args=[own.pk]))
+        response = client.post(reverse("teams:member_remove", args=[own.pk]))
         assert response.status_code == 409
         assert "cannot be removed" in response.content.decode()
         assert ms(team, owner).role == "owner"
@@ -72,7 +72,7 @@ class LastOwnerTests:
         make_membership(make_user("second"), team, "owner")
         client.force_login(owner)
         response = client.post(
-            reverse("accounts:member_role", args=[ms(team, owner).pk]), {"role": "reviewer"},
+            reverse("teams:member_role", args=[ms(team, owner).pk]), {"role": "reviewer"},
             follow=True,
         )
         assert response.status_code == 200
@@ -120,7 +120,7 @@ class MemberTests:
     def test_the_form_shows_the_error_on_the_field(self, client, team, owner):
         client.force_login(owner)
         response = client.post(
-            reverse("accounts:member_add"), {"username_or_email": "ghost", "role": "member"}
+            reverse("teams:member_add"), {"username_or_email": "ghost", "role": "member"}
         )
         assert response.status_code == 200
         html = response.content.decode()
@@ -175,11 +175,11 @@ class GeneralSettingsTests:
 
     def test_the_form_upper_cases_the_currency_and_shows_errors(self, client, team, owner):
         client.force_login(owner)
-        client.post(reverse("accounts:settings_general"), {"approvals_required": 2, "currency": "cny"})
+        client.post(reverse("teams:settings_general"), {"approvals_required": 2, "currency": "cny"})
         team.refresh_from_db()
         assert team.currency == "CNY"
         response = client.post(
-            reverse("accounts:settings_general"), {"approvals_required": 12, "currency": "C1Y"}
+            reverse("teams:settings_general"), {"approvals_required": 12, "currency": "C1Y"}
         )
         html = response.content.decode()
         assert response.status_code == 200
@@ -288,7 +288,7 @@ class TierValidationTests:
             ]
         }
         client.force_login(owner)
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         assert (
             "withdrew the validation of the tier Same datacenter, and with it of Same city, "
             "Cross hub" in html
@@ -314,7 +314,7 @@ class TierValidationTests:
     def test_an_existing_team_keeps_a_tier_it_validated_out_of_order(self, client, team, owner):
         legacy_tiers(team, ["same_site", "same_datacenter", "cross_hub"])
         client.force_login(owner)
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         row = html[html.index('id="tier-cross_hub"'):]
         assert "Validated before the rollout order applied" in row
         task = make_profile(team)
@@ -329,14 +329,14 @@ class TierValidationTests:
         pilot(team, task)
         pilot(team, task, succeeded=False)
         client.force_login(owner)
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         row = html[html.index('id="tier-same_city"'):html.index('id="tier-cross_hub"')]
         assert "Nightly ETL" in row
         assert "Validate Same datacenter first" in row
         assert "1 recorded so far, 1 more needed" in row
         assert "disabled" in row
         response = client.post(
-            reverse("accounts:tier_toggle"), {"tier": "same_city", "action": "validate"}
+            reverse("teams:tier_toggle"), {"tier": "same_city", "action": "validate"}
         )
         assert response.status_code == 409
         html = response.content.decode()
@@ -350,7 +350,7 @@ class TierValidationTests:
         client.force_login(owner)
         client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
         response = client.post(
-            reverse("accounts:tier_toggle"), {"tier": "same_city", "action": "validate"}
+            reverse("teams:tier_toggle"), {"tier": "same_city", "action": "validate"}
         )
         assert response.status_code == 409
         html = response.content.decode()
@@ -361,11 +361,11 @@ class TierValidationTests:
     def test_the_page_warns_what_a_withdrawal_takes_with_it(self, client, team, owner):
         legacy_tiers(team, ["same_site", "same_datacenter", "same_city"])
         client.force_login(owner)
-        html = client.get(reverse("accounts:settings")).content.decode()
+        html = client.get(reverse("teams:settings")).content.decode()
         row = html[html.index('id="tier-same_datacenter"'):html.index('id="tier-same_city"')]
         assert "Same city rest on it and are withdrawn too" in row
         response = client.post(
-            reverse("accounts:tier_toggle"), {"tier": "same_datacenter", "action": "unvalidate"},
+            reverse("teams:tier_toggle"), {"tier": "same_datacenter", "action": "unvalidate"},
             follow=True,
         )
         assert "nor are the wider tiers that rest on it: Same city." in response.content.decode()
@@ -374,7 +374,7 @@ class TierValidationTests:
 
     def test_an_unknown_tier_is_a_bad_request(self, client, team, owner):
         client.force_login(owner)
-        response = client.post(reverse("accounts:tier_toggle"), {"tier": "orbit"})
+        response = client.post(reverse("teams:tier_toggle"), {"tier": "orbit"})
         assert response.status_code == 400
 
 

@@ -1,0 +1,49 @@
+"""The demo data of the whole product, in dependency order.
+
+Each domain app builds its part in `apps/<app>/demo.py` (a function `load(ctx: DemoContext)`,
+idempotent); this module is the one place that knows them all, which is why it lives in the top
+app. The team history of the dashboard and the calibration page comes last: it is built on all
+of the above.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from apps.accounts.demo import DemoContext, load_accounts
+from apps.benchmarks import demo as benchmarks_demo
+from apps.catalog import demo as catalog_demo
+from apps.profiles import demo as profiles_demo
+from apps.reviews import demo as reviews_demo
+from apps.scoring import demo as scoring_demo
+
+from . import demo_history
+from .services import team_tier_validate
+
+log = logging.getLogger(__name__)
+
+
+def _validate_tiers(ctx: DemoContext) -> None:
+    """Team Aurora's same-datacenter pilots (benchmarks demo) validate that tier, through the
+    settings service, before any review is evaluated, so the demo's snapshots already see it."""
+    team, owner = ctx.team1, ctx.users.get("alice")
+    try:
+        team_tier_validate(team=team, actor=owner, tier="same_datacenter")
+    except ValidationError as exc:
+        log.warning("demo: same_datacenter of %s not validated: %s", team, exc.messages)
+
+
+@transaction.atomic
+def load_demo() -> DemoContext:
+    ctx = load_accounts()
+    catalog_demo.load(ctx)
+    profiles_demo.load(ctx)
+    benchmarks_demo.load(ctx)
+    _validate_tiers(ctx)
+    reviews_demo.load(ctx)
+    scoring_demo.load(ctx)
+    demo_history.load(ctx)
+    return ctx
