@@ -24,6 +24,7 @@ from apps.accounts.fields import MAX_PK
 from apps.accounts.models import ApiToken, Role
 from apps.accounts.tokens import api_token_create, api_token_revoke
 from apps.profiles.models import TaskProfile
+from apps.web.htmx import render_shape, vary
 
 from . import selectors, services
 from .csv_import import COLUMNS, MAX_BYTES, template_csv
@@ -95,16 +96,14 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
         "tasks_with_runs": selectors.tasks_with_runs(team=team),
         **selectors.filter_choices(team=team),
     }
-    if request.htmx:
-        return render(request, "benchmarks/list.html#benchmark-list", context)
-    return render(request, "benchmarks/list.html", context)
+    return render_shape(request, "benchmarks/list.html", "benchmark-list", context)
 
 
 def _form_page(request: HttpRequest, form: BenchmarkForm, record=None) -> HttpResponse:
     context = {"form": form, "record": record, "kinds": BenchmarkKind.choices}
-    if request.htmx and request.method == "GET":
-        return render(request, "benchmarks/form.html#benchmark-form", context)
-    return render(request, "benchmarks/form.html", context)
+    if request.method == "GET":
+        return render_shape(request, "benchmarks/form.html", "benchmark-form", context)
+    return vary(render(request, "benchmarks/form.html", context))
 
 
 @login_required

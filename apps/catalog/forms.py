@@ -2,43 +2,15 @@
 
 from __future__ import annotations
 
-import math
-
 from django import forms
 from django.core.validators import MinValueValidator
-from django.db import models
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team
+from apps.web.forms import finite_formfield
 
 from .models import NetworkLink, Offer, Parallelism, Site
-
-# Larger figures are typos; the engine refuses them too (validation.MAX_MAGNITUDE).
-MAX_MAGNITUDE = 1e12
-
-
-class FiniteFloatField(forms.FloatField):
-    """A float field that says why "nan", "inf" or 1e300 is refused."""
-
-    default_error_messages = {
-        "not_finite": _("Enter a finite number (not NaN or infinity)."),
-        "too_large": _("Enter a number no larger than 10¹² in size."),
-    }
-
-    def validate(self, value):
-        if value not in self.empty_values and not math.isfinite(value):
-            raise forms.ValidationError(self.error_messages["not_finite"], code="not_finite")
-        super().validate(value)
-        if value not in self.empty_values and abs(value) > MAX_MAGNITUDE:
-            raise forms.ValidationError(self.error_messages["too_large"], code="too_large")
-
-
-def finite_formfield(db_field: models.Field, **kwargs) -> forms.Field | None:
-    """Meta.formfield_callback: model float fields become FiniteFloatField."""
-    if isinstance(db_field, models.FloatField):
-        kwargs.setdefault("form_class", FiniteFloatField)
-    return db_field.formfield(**kwargs)
 
 
 def require_at_least(field: forms.Field, minimum: float, *, above: bool = False) -> None:

@@ -32,10 +32,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 from apps.accounts.access import get_scoped_or_404, require_current_team, require_role
 from apps.accounts.models import Role, Team
 from apps.scoring import engine
+from apps.web.forms import attach_errors
+from apps.web.htmx import render_shape, wants_fragment
 
 from . import selectors, services
 from .forms import NetworkLinkForm, OfferForm, SiteForm
-from .htmx import attach_errors, render_shape, wants_fragment
 from .models import NetworkLink, Offer, Site
 from .pricing import gpu_hour_price
 

@@ -6,8 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.benchmarks.models import BenchmarkRecord
-from apps.catalog.forms import FiniteFloatField
 from apps.reviews.models import Candidate
+from apps.web.forms import FiniteFloatField
 
 from .models import AnswerStatus, ChecklistAnswer, Question
 

@@ -15,15 +15,15 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_role
 from apps.reviews.models import Candidate, Review
-from apps.reviews.responses import attach_errors, go, render_shape, wants_fragment
 from apps.reviews.workflow import ReviewConflict
+from apps.web.forms import attach_errors
+from apps.web.htmx import go, render_fragment, render_shape, vary, wants_fragment
 
 from . import selectors, services
 from .forms import answer_form_class, answer_prefix
@@ -138,12 +138,11 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
             )
     if not wants_fragment(request):
         return _full_page_answer(request, review, item)
-    html = render_to_string("checklists/review.html#answer-state", {"item": item}, request)
+    page = "checklists/review.html"
     card = selectors.candidate_card(candidate)
-    html += render_to_string(
-        "checklists/review.html#candidate-counter", {"card": card, "oob": True}, request
-    )
-    response = HttpResponse(html)
+    html = render_fragment(request, page, "answer-state", {"item": item})
+    html += render_fragment(request, page, "candidate-counter", {"card": card, "oob": True})
+    response = vary(HttpResponse(html))
     if item.saved:
         response["HX-Trigger"] = "checklistChanged"
     return response

@@ -8,13 +8,9 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.fields import SafeModelMultipleChoiceField
 from apps.accounts.models import Team
-from apps.catalog.forms import (
-    FiniteFloatField,
-    TeamSitesMixin,
-    finite_formfield,
-    require_at_least,
-)
+from apps.catalog.forms import TeamSitesMixin, require_at_least
 from apps.catalog.models import Parallelism, Site
+from apps.web.forms import FiniteFloatField, finite_formfield
 
 from .models import Cadence, Precision, TaskProfile, Workload
 from .sections import SECTIONS

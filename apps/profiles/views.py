@@ -18,8 +18,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.accounts.access import get_scoped_or_404, require_current_team, require_role
-from apps.catalog.htmx import attach_errors, render_shape
 from apps.catalog.services import InUseError
+from apps.web.forms import attach_errors
+from apps.web.htmx import render_shape
 
 from . import selectors, services
 from .forms import ProfileFilterForm, SizingForm, TaskProfileForm

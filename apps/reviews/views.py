@@ -39,6 +39,8 @@ from apps.checklists.selectors import checklist_cards
 from apps.scoring import engine
 from apps.scoring import selectors as scoring_selectors
 from apps.scoring.services import build_review_input
+from apps.web.forms import attach_errors
+from apps.web.htmx import conflict, go, render_fragment, render_shape, wants_fragment
 
 from . import selectors, services
 from .forms import (
@@ -52,7 +54,7 @@ from .forms import (
     VersionForm,
 )
 from .models import Decision, Review, ReviewState
-from .responses import attach_errors, conflict, go, reason_texts, render_shape, wants_fragment
+from .responses import reason_texts
 from .workflow import ReviewConflict, ReviewRefused
 
 PAGE_SIZE = 25
@@ -106,7 +108,7 @@ def review_list(request: HttpRequest) -> HttpResponse:
     def results() -> str:
         page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
         fragment = {**context, "page_obj": page, "reviews": page.object_list}
-        return render_to_string("reviews/list.html#review-results", fragment, request=request)
+        return render_fragment(request, "reviews/list.html", "review-results", fragment)
 
     # The rows are the same for every member of the team until the team's data changes.
     context["results_html"] = mark_safe(  # noqa: S308 - our own rendered, escaped template
@@ -206,7 +208,7 @@ def _signed_body_key(review: Review) -> str:
 @require_GET
 def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
     review = _get_review_for_user(request, pk)
-    if review.state == ReviewState.APPROVED and not request.htmx:
+    if review.state == ReviewState.APPROVED and not wants_fragment(request):
         key = _signed_body_key(review)
         parts = cache.get(key)
         if not isinstance(parts, dict):  # a miss (or an entry of an older layout)

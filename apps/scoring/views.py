@@ -8,7 +8,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -17,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.accounts.access import get_scoped_or_404, require_current_team
 from apps.accounts.pagecache import cached_fragment
 from apps.reviews.models import Review
+from apps.web.htmx import render_fragment, render_shape, vary, wants_fragment
 
 from . import exports, selectors, services
 from .forms import HistoryFilterForm
@@ -42,13 +42,13 @@ def review_evaluation(request: HttpRequest, review_id: int) -> HttpResponse:
     review = get_scoped_or_404(
         Review.objects.select_related("task", "team"), request.user, pk=review_id
     )
-    if not request.htmx:
+    if not wants_fragment(request):
         target = _review_url(review.pk)
         if target:
             return redirect(target)
     context = selectors.review_evaluation(review)
-    response = render(request, "scoring/_review_evaluation.html", context)
-    if request.htmx and context["snapshot"] is not None:
+    response = vary(render(request, "scoring/_review_evaluation.html", context))
+    if context["snapshot"] is not None:
         response.status_code = STOP_POLLING
     return response
 
@@ -79,7 +79,7 @@ def history(request: HttpRequest) -> HttpResponse:
         page = Paginator(snapshots, PAGE_SIZE).get_page(request.GET.get("page"))
         selectors.label_chosen_offers(page.object_list)
         fragment = {**context, "page_obj": page}
-        return render_to_string("scoring/history.html#history-results", fragment, request=request)
+        return render_fragment(request, "scoring/history.html", "history-results", fragment)
 
     # Snapshots never change; the rows change only when one of the user's teams changes.
     context["results_html"] = mark_safe(  # noqa: S308 - our own rendered, escaped template
@@ -90,9 +90,7 @@ def history(request: HttpRequest) -> HttpResponse:
             render=results,
         )
     )
-    if request.htmx:
-        return render(request, "scoring/history.html#history-results", context)
-    return render(request, "scoring/history.html", context)
+    return render_shape(request, "scoring/history.html", "history-results", context)
 
 
 @login_required
@@ -177,12 +175,10 @@ def quarterly(request: HttpRequest) -> HttpResponse:
         "task_id": task_id if refreshing else "",
         "refreshing": refreshing,
     }
-    if request.htmx:
-        response = render(request, "scoring/quarterly.html#quarterly-review", context)
-        if task_id and not refreshing:
-            response.status_code = STOP_POLLING
-        return response
-    return render(request, "scoring/quarterly.html", context)
+    response = render_shape(request, "scoring/quarterly.html", "quarterly-review", context)
+    if wants_fragment(request) and task_id and not refreshing:
+        response.status_code = STOP_POLLING
+    return response
 
 
 @login_required

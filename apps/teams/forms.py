@@ -5,22 +5,10 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
 from apps.catalog.models import Tier
+from apps.web.forms import FiniteFloatField
 
 from . import thresholds
 from .services import CURRENCY_RE, MAX_APPROVALS
-
-
-class FiniteFloatField(forms.FloatField):
-    """A float field that refuses "nan" and "inf" with a message saying why."""
-
-    default_error_messages = {"not_finite": _("Enter a finite number (not NaN or infinity).")}
-
-    def to_python(self, value):
-        # Django's FloatField refuses inf/nan as "Enter a number"; say what is wrong instead.
-        text = str(value).strip().lower() if value is not None else ""
-        if text.lstrip("+-") in {"nan", "inf", "infinity"}:
-            raise forms.ValidationError(self.error_messages["not_finite"], code="not_finite")
-        return super().to_python(value)
 
 
 class MemberAddForm(forms.Form):

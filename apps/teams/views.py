@@ -6,16 +6,16 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import require_current_team, require_role
 from apps.accounts.models import Membership, Role, Team
+from apps.web.forms import attach_errors
+from apps.web.htmx import render_shape, wants_fragment
 
 from . import selectors, services, thresholds
 from .forms import MemberAddForm, MemberRoleForm, TeamGeneralForm, ThresholdForm, TierForm
@@ -47,15 +47,6 @@ def _owner_team(request: HttpRequest) -> Team:
     team = require_current_team(request)
     require_role(request, team, Role.OWNER)
     return team
-
-
-def _attach(form: BaseForm, exc: ValidationError) -> None:
-    """A service's ValidationError on the form: on the field when the form has it."""
-    if not hasattr(exc, "error_dict"):
-        form.add_error(None, exc)
-        return
-    for name, errors in exc.error_dict.items():
-        form.add_error(name if name in form.fields else None, errors)
 
 
 def _messages(exc: ValidationError) -> list[str]:
@@ -111,7 +102,7 @@ def member_add(request: HttpRequest) -> HttpResponse:
                 team=team, actor=request.user, **form.cleaned_data
             )
         except ValidationError as exc:
-            _attach(form, exc)
+            attach_errors(form, exc)
         else:
             messages.success(
                 request,
@@ -183,7 +174,7 @@ def settings_general(request: HttpRequest) -> HttpResponse:
         try:
             services.team_settings_update(team=team, actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _attach(form, exc)
+            attach_errors(form, exc)
         else:
             messages.success(request, _("Approvals and currency saved."))
             return redirect(_settings_url("general"))
@@ -235,11 +226,9 @@ def _threshold_response(request, team, key, *, errors=(), value_text=None, saved
     row["saved"] = saved
     if value_text is not None:
         row["input_value"] = value_text
-    if request.htmx:
+    if wants_fragment(request):
         context = {"row": row, "is_owner": True, "current_team": team}
-        response = render(request, f"{SETTINGS_PAGE}#threshold_row", context)
-        patch_vary_headers(response, ("HX-Request",))
-        return response
+        return render_shape(request, SETTINGS_PAGE, "threshold_row", context)
     if errors:
         extra = {"key": key, "errors": row["errors"], "input_value": row.get("input_value")}
         return _render_settings(request, team, threshold_error=extra)
@@ -261,7 +250,7 @@ def threshold_set(request: HttpRequest) -> HttpResponse:
                 team=team, actor=request.user, key=key, value=form.cleaned_data["value"]
             )
         except ValidationError as exc:
-            _attach(form, exc)
+            attach_errors(form, exc)
         else:
             return _threshold_response(request, team, key, saved=True)
     errors = [e for errs in form.errors.values() for e in errs]
