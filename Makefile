@@ -19,10 +19,12 @@ run: install
 
 test: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	DJANGO_ENV=test $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/ruff format --check .
 
 fmt: install

@@ -133,7 +133,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything reads a body: 413 for an API body over 2 MB (SPEC 6.2).
-    "apps.api.body.BodyLimitMiddleware",
+    "apps.web.body.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

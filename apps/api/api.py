@@ -1,4 +1,8 @@
-"""The JSON API (/api/v1/), with its OpenAPI schema at /api/v1/openapi.json."""
+"""The JSON API (/api/v1/), with its OpenAPI schema at /api/v1/openapi.json.
+
+This module composes the API: the routers of the apps that answer JSON (evaluate here,
+benchmarks) are added below, by import, so the dependency shows (docs/architecture.md).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,9 @@ from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.parser import Parser
 
-from .auth import session_auth, token_auth
-from .body import (
+from apps.benchmarks.api import router as benchmarks_router
+from apps.web.api_auth import session_auth, token_auth
+from apps.web.body import (
     EMPTY_BODY,
     MAX_BODY_BYTES,
     MAX_ERRORS,
@@ -18,7 +23,9 @@ from .body import (
     read_json_body,
     too_large_response,
 )
+
 from .docs import VendoredSwagger
+from .evaluate import router as evaluate_router
 
 DESCRIPTION = f"""
 Every JSON request body is read under the same rules:
@@ -35,7 +42,7 @@ Every JSON request body is read under the same rules:
 
 
 class LimitedJsonParser(Parser):
-    """Request bodies through the one reader with limits (apps/api/body.py)."""
+    """Request bodies through the one reader with limits (apps/web/body.py)."""
 
     def parse_body(self, request):
         return read_json_body(request)
@@ -86,6 +93,5 @@ def http_errors(request, exc: HttpError):
     return api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
 
 
-from . import evaluate  # noqa: E402,F401  (registers the /evaluate route)
-
-api.add_router("/benchmarks", "apps.benchmarks.api.router")  # POST/GET /benchmarks
+api.add_router("", evaluate_router)  # POST /evaluate
+api.add_router("/benchmarks", benchmarks_router)  # POST/GET /benchmarks

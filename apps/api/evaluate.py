@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from ninja import Status
+from ninja import Router, Status
 
 from apps.scoring import engine
-
-from .api import api
-from .body import (
+from apps.web.body import (
     BodyTooLarge,
     ErrorsOut,
     InvalidJsonBody,
@@ -16,8 +14,10 @@ from .body import (
     too_large_response,
 )
 
+router = Router(tags=["evaluate"])
 
-@api.post(
+
+@router.post(
     "/evaluate",
     summary="Evaluate an engine input (SPEC section 4)",
     response={200: dict, 413: TooLargeOut, 422: ErrorsOut},

@@ -21,8 +21,8 @@ from pydantic import ConfigDict
 
 from apps.accounts.fields import MAX_PK
 from apps.accounts.models import Membership, Role
-from apps.api.auth import session_auth, token_auth
-from apps.api.body import ErrorsOut, TooLargeOut, capped
+from apps.web.api_auth import session_auth, token_auth
+from apps.web.body import ErrorsOut, TooLargeOut, capped
 
 from . import services
 from .models import BenchmarkRecord, Source

@@ -58,7 +58,10 @@ def catalog_overview(*, team: Team, cheapest: int = 8) -> dict:
 
 
 def offer_reviews(*, offer: Offer) -> QuerySet:
-    """The reviews that hold the offer as a candidate (what blocks its deletion)."""
-    from apps.reviews.models import Review
+    """The reviews that hold the offer as a candidate (what blocks its deletion).
 
-    return Review.objects.filter(candidates__offer=offer).order_by("-updated_at").distinct()
+    Reached through the reverse relation that reviews declare on the offer (`candidates`), so
+    the catalog, below reviews, does not import them (docs/architecture.md).
+    """
+    review_model = Offer.candidates.rel.related_model.review.field.related_model
+    return review_model.objects.filter(candidates__offer=offer).order_by("-updated_at").distinct()

@@ -1,4 +1,4 @@
-"""Request bodies of the JSON API (apps/api/body.py, SPEC 6.2): over 2 MB is a 413 naming the
+"""Request bodies of the JSON API (apps/web/body.py, SPEC 6.2): over 2 MB is a 413 naming the
 limit, whether Content-Length says so (nothing is read) or the body received turns out larger
 (ASGI: chunked or understated); nothing is stored from a refused body."""
 
@@ -13,8 +13,8 @@ from django.core.handlers.asgi import ASGIHandler
 from django.test import Client, override_settings
 
 from apps.accounts.tokens import api_token_create
-from apps.api.body import MAX_BODY_BYTES, capped
 from apps.benchmarks.models import BenchmarkRecord
+from apps.web.body import MAX_BODY_BYTES, capped
 from tests.benchmarks.helpers import make_world, single_data
 
 URLS = ["/api/v1/evaluate", "/api/v1/benchmarks"]

@@ -1,0 +1,63 @@
+"""The import contracts (.importlinter, docs/architecture.md) hold, and they bite.
+
+`make test` runs lint-imports on the tree; these tests also run it on a scratch copy of apps/
+with one deliberately wrong import each, and expect the build to fail naming that import.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def lint(where: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"], cwd=where, capture_output=True, text=True, timeout=120
+    )
+
+
+def scratch_copy(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "apps", tmp_path / "apps", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / ".importlinter", tmp_path / ".importlinter")
+    return tmp_path
+
+
+def add_import(tree: Path, module: str, line: str) -> None:
+    path = tree / (module.replace(".", "/") + ".py")
+    path.write_text(path.read_text() + f"\n{line}  # noqa\n")
+
+
+def test_the_tree_keeps_every_contract():
+    result = lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "contract"),
+    [
+        # The foundation reaching up to a page app.
+        ("apps.accounts.models", "from apps.teams import views", "foundation"),
+        # The engine importing Django.
+        ("apps.scoring.engine.bill", "import django.db", "pure Python"),
+        # A data-domain app reaching up to the review domain.
+        ("apps.catalog.models", "from apps.reviews import services", "only downwards"),
+        # Two top apps tied together (they are independent).
+        ("apps.api.evaluate", "from apps.teams import selectors", "only downwards"),
+    ],
+)
+def test_a_wrong_import_breaks_the_build(tmp_path, module, line, contract):
+    tree = scratch_copy(tmp_path)
+    add_import(tree, module, line)
+    result = lint(tree)
+    assert result.returncode != 0
+    broken = result.stdout.split("Broken contracts", 1)[-1]
+    assert contract in broken, result.stdout
+    assert module in broken, result.stdout
