@@ -3,7 +3,7 @@
 Labels are stored as keys and translated at render time (`localize_figure`), so one snapshot serves
 both languages: a string "@key" becomes the translation of key, and "@key|rest" becomes the
 translation of key followed by rest (used for option labels: "@wait_local|<br>Offer @ site").
-Every figure has a horizontal legend below the plot, so it stays readable at phone width.
+Styling (palette, font, legend above the plot) comes from apps.web.charts, like every chart's.
 """
 
 from __future__ import annotations
@@ -12,49 +12,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-PALETTE = {
-    "transfer": "#e8590c",
-    "queue": "#a0a9bb",
-    "compute": "#1f4fd1",
-    "scheduling": "#7048e8",
-    "rerun": "#c22a2a",
-    "ideal": "#5f6b82",
-    "measured": "#1e8e4f",
-    "threshold": "#c22a2a",
-    "over": "#c22a2a",
-    "under": "#1f4fd1",
-    "cost": "#1f4fd1",
-    "hours": "#e8590c",
-    "saved": "#1e8e4f",
-    "fees": "#e8590c",
-    "net": "#111a2e",
-}
-FONT = (
-    'system-ui, -apple-system, "Segoe UI", "PingFang SC", "Hiragino Sans GB", '
-    '"Microsoft YaHei", "Noto Sans CJK SC", sans-serif'
-)
+from apps.web.charts import PALETTE, layout
+
 HISTORY_POINTS = 100  # the task history chart shows at most the last 100 snapshots
-
-
-def _layout(**extra: Any) -> dict[str, Any]:
-    """Shared layout: the title is the card's caption (HTML wraps at phone width, SVG does not);
-    the legend is a horizontal row above the plot, where rotated tick labels cannot hit it."""
-    layout: dict[str, Any] = {
-        "font": {"family": FONT, "size": 12},
-        "height": 340,
-        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02,
-                   "yanchor": "bottom", "traceorder": "normal"},
-        "margin": {"t": 36, "r": 12, "b": 40, "l": 52},
-        "xaxis": {"automargin": True, "tickangle": 0},
-        "yaxis": {"automargin": True, "rangemode": "tozero"},
-        "hovermode": "closest",
-    }
-    for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(layout.get(key), dict):
-            layout[key] = {**layout[key], **value}
-        else:
-            layout[key] = value
-    return layout
 
 
 def _option_label(row: dict) -> str:
@@ -88,7 +48,7 @@ def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
             for segment in ("transfer", "queue", "compute")
         ],
         "title": "@hours_by_segment",
-        "layout": _layout(barmode="stack",
+        "layout": layout(barmode="stack",
                           yaxis={"title": {"text": "@hours"}}),
     }
 
@@ -117,7 +77,7 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
             for name, key in parts
         ],
         "title": "@cost_by_component",
-        "layout": _layout(barmode="stack",
+        "layout": layout(barmode="stack",
                           yaxis={"title": {"text": "@cost"}}),
     }
 
@@ -155,7 +115,7 @@ def scaling(rows: list[dict]) -> dict[str, Any] | None:
             },
         ],
         "title": "@scaling",
-        "layout": _layout(xaxis={"title": {"text": "@gpus"}},
+        "layout": layout(xaxis={"title": {"text": "@gpus"}},
                           yaxis={"title": {"text": "@speedup"}}),
     }
 
@@ -235,7 +195,7 @@ def indicators(output: dict, data: dict | None = None) -> dict[str, Any]:
             },
         ],
         "title": "@indicators",
-        "layout": _layout(
+        "layout": layout(
             showlegend=False,
             # The threshold (1.0) as a line across the whole plot, labelled at its right end.
             yaxis={"title": {"text": "@of_threshold"},
@@ -296,7 +256,7 @@ def task_history(points: list[tuple]) -> dict[str, Any] | None:
             },
         ],
         "title": "@task_history",
-        "layout": _layout(
+        "layout": layout(
             xaxis={"type": "date", "nticks": 5},
             yaxis={"title": {"text": "@cost"}},
             yaxis2={"title": {"text": "@hours"}, "overlaying": "y", "side": "right",
@@ -325,7 +285,7 @@ def quarterly(rows: list[dict]) -> dict[str, Any] | None:
              "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"},
         ],
         "title": "@quarterly",
-        "layout": _layout(barmode="group", xaxis={"type": "category"},
+        "layout": layout(barmode="group", xaxis={"type": "category"},
                           yaxis={"title": {"text": "@cost"}, "rangemode": "normal"}),
     }
 

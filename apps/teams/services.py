@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Membership, Role, Team
+from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import Tier
 from apps.reviews.models import AuditEvent
 
@@ -200,8 +201,6 @@ def team_settings_update(*, team: Team, actor, approvals_required: int, currency
 
 
 def successful_pilots(team: Team, tier: str) -> int:
-    from apps.benchmarks.models import BenchmarkRecord
-
     return BenchmarkRecord.objects.filter(
         team=team, kind="pilot_migration", tier=tier, succeeded=True
     ).count()

@@ -17,7 +17,8 @@ from apps.accounts.models import Membership, Role, Team
 from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, wants_fragment
 
-from . import selectors, services, thresholds
+from . import dashboard, selectors, services, thresholds
+from .calibration import history as calibration_history
 from .forms import MemberAddForm, MemberRoleForm, TeamGeneralForm, ThresholdForm, TierForm
 
 
@@ -25,7 +26,7 @@ from .forms import MemberAddForm, MemberRoleForm, TeamGeneralForm, ThresholdForm
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The dashboard: what waits for me, my drafts, decisions since my last visit, the team."""
-    context = selectors.home_dashboard(
+    context = dashboard.home_dashboard(
         user=request.user, team=request.team, memberships=request.memberships
     )
     response = render(request, "teams/home.html", context)
@@ -275,7 +276,7 @@ def threshold_reset(request: HttpRequest) -> HttpResponse:
 
 
 def _render_calibration(request: HttpRequest, team: Team, *, status: int = 200, **extra):
-    context = selectors.calibration_overview(team=team)
+    context = calibration_history.calibration_overview(team=team)
     context.update({"team": team, "adopt_errors": []})
     context.update(extra)
     return render(request, CALIBRATION_PAGE, context, status=status)

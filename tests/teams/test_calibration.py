@@ -14,8 +14,18 @@ from django.urls import reverse
 from apps.reviews.models import AuditEvent
 from apps.reviews.services import signoff_create
 from apps.scoring.services import snapshot_compute
-from apps.teams import calibration, selectors
-from apps.teams.calibration import BAD, GOOD, UNKNOWN, nice_between, outcome, suggest
+from apps.teams import calibration
+from apps.teams.calibration import (
+    BAD,
+    GOOD,
+    UNKNOWN,
+    figures,
+    nice_between,
+    outcome,
+    suggest,
+    suggestions,
+)
+from apps.teams.calibration import history as calibration_history
 from tests.factories import make_benchmark
 from tests.teams.helpers import approve, moving_review, submit
 
@@ -90,7 +100,7 @@ class SuggestionTests:
         s = suggest(pairs([0.05, 0.08, 0.10, 0.12], [0.16, 0.31, 0.35]), 0.20)
         assert (s.status, s.value, s.correct, s.current_correct) == ("suggest", 0.14, 7, 6)
         assert (s.lo, s.hi, s.bad_above, s.good_below) == (0.12, 0.16, 3, 4)
-        text = calibration.reasoning(s, measure="network cost share", current=0.20)
+        text = suggestions.reasoning(s, measure="network cost share", current=0.20)
         assert text == (
             "Of 7 labelled tasks, the network cost share of all 3 bad ones was 0.16 or more; "
             "the 4 good ones had at most 0.12 → suggest 0.14 (the current 0.2 gets 6 of 7 right)."
@@ -102,7 +112,7 @@ class SuggestionTests:
         s = suggest(pairs([0.10, 0.12, 0.15, 0.25], [0.05, 0.30, 0.40]), 0.5)
         assert (s.status, s.value, s.correct, s.current_correct) == ("suggest", 0.28, 6, 4)
         assert (s.bad_above, s.good_below) == (2, 4)
-        text = calibration.reasoning(s, measure="network cost share", current=0.5)
+        text = suggestions.reasoning(s, measure="network cost share", current=0.5)
         assert text == (
             "Of 7 labelled tasks, 2 of 3 bad ones lie above 0.28 and 4 of 4 good ones at or "
             "below it: 6 right, against 4 with the current 0.5 → suggest 0.28."
@@ -117,34 +127,34 @@ class SuggestionTests:
     def test_a_current_value_as_good_as_the_best_is_kept(self):
         s = suggest(pairs([0.05, 0.10, 0.30], [0.20, 0.40]), 0.35)
         assert (s.status, s.value, s.current_correct) == ("keep", None, 4)
-        assert "keep it" in calibration.reasoning(s, measure="share", current=0.35)
+        assert "keep it" in suggestions.reasoning(s, measure="share", current=0.35)
 
     def test_with_fewer_than_five_labelled_tasks_it_says_how_many_more(self):
         s = suggest(pairs([0.1, 0.2], [0.3]) + [(0.5, UNKNOWN), (None, BAD)], 0.2)
         assert (s.status, s.labelled, s.needed) == ("too_few", 3, 2)
-        assert calibration.reasoning(s, measure="share", current=0.2) == (
+        assert suggestions.reasoning(s, measure="share", current=0.2) == (
             "Needs 2 more evaluated tasks with an outcome (3 of 5 so far)."
         )
         one = suggest(pairs([0.1, 0.2], [0.3, 0.4]), 0.2)
-        assert calibration.reasoning(one, measure="share", current=0.2).startswith(
+        assert suggestions.reasoning(one, measure="share", current=0.2).startswith(
             "Needs 1 more evaluated task with an outcome"
         )
 
     def test_no_suggestion_when_all_outcomes_agree(self):
         s = suggest(pairs([0.1, 0.2, 0.3, 0.4, 0.5], []), 0.2)
         assert s.status == "one_sided"
-        assert "turned out good" in calibration.reasoning(s, measure="share", current=0.2)
+        assert "turned out good" in suggestions.reasoning(s, measure="share", current=0.2)
 
     def test_no_suggestion_when_bad_outcomes_are_not_the_high_ones(self):
         s = suggest(pairs([0.3, 0.4, 0.5], [0.1, 0.12]), 0.2)
         assert s.status == "no_separation"
         assert s.value is None
-        assert "No suggestion" in calibration.reasoning(s, measure="share", current=0.2)
+        assert "No suggestion" in suggestions.reasoning(s, measure="share", current=0.2)
 
 
 class FigureTests:
     def test_the_strip_chart_draws_points_and_both_lines(self):
-        figure = calibration.strip_figure(
+        figure = figures.strip_figure(
             [(0.1, GOOD, "a"), (0.3, BAD, "b"), (0.2, UNKNOWN, "c")],
             axis="share", current=0.2, suggested=0.25,
         )
@@ -158,7 +168,7 @@ class FigureTests:
         def point(lab, over):
             return calibration.TaskPoint(1, "t", 1, "r", "approved", lab, [], over_budget=over)
 
-        figure = calibration.over_budget_figure(
+        figure = figures.over_budget_figure(
             [point(GOOD, []), point(BAD, ["queue"]), point(BAD, ["queue", "transfer"])]
         )
         assert {t["name"]: t["y"] for t in figure["data"]} == {
@@ -197,7 +207,7 @@ class CalibrationPageTests:
 
     def test_it_labels_each_task_and_suggests_a_share(self, client, team, owner, reviewer):
         history(team, owner, reviewer, self.PLAN)
-        overview = selectors.calibration_overview(team=team)
+        overview = calibration_history.calibration_overview(team=team)
         points = {round(p.network_cost_share, 6): p.label for p in overview["points"]}
         assert points == {SHARES[1.0]: GOOD, SHARES[2.0]: GOOD, SHARES[3.0]: BAD,
                           SHARES[4.0]: BAD, SHARES[6.0]: BAD, SHARES[8.0]: BAD,
@@ -298,7 +308,7 @@ class CalibrationPageTests:
     def test_another_teams_history_never_counts(self, client, team, other_team, owner,
                                                 outsider, reviewer):
         history(team, owner, reviewer, self.PLAN)
-        assert selectors.calibration_points(team=other_team) == []
+        assert calibration_history.calibration_points(team=other_team) == []
         client.force_login(outsider)
         assert "No evaluated task yet" in client.get(reverse("teams:calibration")).content.decode()
 
@@ -334,7 +344,7 @@ class CalibrationDemoTests:
         assert self.counts() == first
 
         aurora = Team.objects.get(slug="aurora")
-        overview = selectors.calibration_overview(team=aurora)
+        overview = calibration_history.calibration_overview(team=aurora)
         assert overview["labelled"] >= 6
         by_code = {i["code"]: i for i in overview["indicators"]}
         assert (by_code["M4"]["suggestion"].status, by_code["M4"]["suggestion"].value) == (

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from apps.accounts.models import Team
 from apps.teams import selectors, services
+from apps.teams.calibration import history as calibration_history
 from tests.factories import make_benchmark, make_membership, make_profile, make_user
 
 pytestmark = pytest.mark.django_db
@@ -309,7 +310,7 @@ class EngineTwoThresholdTests:
         client.force_login(owner)
         response = client.get(reverse("teams:calibration"))
         assert response.status_code == 200
-        assert [i["key"] for i in selectors.calibration_overview(team=team)["indicators"]] == [
+        assert [i["key"] for i in calibration_history.calibration_overview(team=team)["indicators"]] == [
             "data_compute_high", "interruption_cost_hours", None, "network_cost_share"
         ]
         refused = client.post(
