@@ -1,7 +1,8 @@
 """Demo task profiles: jobs for Team Aurora, each chosen so that the engine's conclusion teaches
 something (six of method 1, then the method 2.0 stories of SPEC 6.1, one old imported profile),
 and two for Team Borealis. Runs after apps.catalog.demo (it needs ctx.objects["sites"]);
-idempotent by (team, name). It also prices Team Aurora's engineer hour (SPEC 6.1 T).
+idempotent by (team, name). Team Aurora's engineer-hour price (SPEC 6.1 T), which the stories
+below read, is set by apps.teams.demo through the settings service.
 
 Model sizes are public parameter counts (Llama 2 7B / 13B / 70B, a 40B dense model, Qwen 14B,
 Whisper-large-v3 1.55B, ViT-L 0.3B, BERT-large 0.34B); compute hours are plausible orders of
@@ -30,16 +31,9 @@ Method 2.0 (each story's comment below works out the figures):
 
 from __future__ import annotations
 
-from django.db.models import F
-
 from apps.accounts.demo import DemoContext
-from apps.accounts.models import Team
 
 from .models import TaskProfile
-
-# SPEC 6.1 T: what one engineer hour costs Team Aurora (USD, salary and overhead), so migration
-# effort gets its own line on the bill; Team Borealis leaves it unpriced (the default 0).
-AURORA_ENGINEER_HOUR_COST = 100.0
 
 PORTABLE = {"env_simple": True, "image_packaged": True, "offsite_allowed": True}
 
@@ -549,21 +543,8 @@ def _load_team(ctx: DemoContext, team, specs) -> None:
         profiles[key] = profile
 
 
-def _price_engineer_hours(team: Team, cost: float) -> None:
-    """Team Aurora's engineer_hour_cost override (SPEC 6.1 T). The settings service lives in the
-    page layer, which a domain app may not import: the override is written here, and the settings
-    generation bumped as that service does, only when it changes (a second load writes nothing)."""
-    overrides = {**(team.thresholds or {}), "engineer_hour_cost": cost}
-    if overrides != team.thresholds:
-        Team.objects.filter(pk=team.pk).update(
-            thresholds=overrides, settings_generation=F("settings_generation") + 1
-        )
-        team.refresh_from_db(fields=["thresholds", "settings_generation"])
-
-
 def load(ctx: DemoContext) -> None:
     """ctx.objects["profiles"][key] for the keys above."""
     _load_team(ctx, ctx.team1, AURORA_PROFILES + AURORA_V2_PROFILES)
     _load_team(ctx, ctx.team1, AURORA_IMPORTED_V1_PROFILES)  # straight to the model, as imported
     _load_team(ctx, ctx.team2, BOREALIS_PROFILES)
-    _price_engineer_hours(ctx.team1, AURORA_ENGINEER_HOUR_COST)

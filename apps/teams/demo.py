@@ -21,9 +21,21 @@ from apps.reviews import demo as reviews_demo
 from apps.scoring import demo as scoring_demo
 
 from . import demo_history
-from .services import team_tier_validate
+from .services import team_threshold_set, team_tier_validate
 
 log = logging.getLogger(__name__)
+
+# SPEC 6.1 T: what one engineer hour costs Team Aurora (USD, salary and overhead), so migration
+# effort gets its own line on the bill; Team Borealis leaves it unpriced (the default 0).
+AURORA_ENGINEER_HOUR_COST = 100.0
+
+
+def _price_engineer_hours(ctx: DemoContext) -> None:
+    """Through the settings service, as an owner would (audited; a second load changes nothing)."""
+    team_threshold_set(
+        team=ctx.team1, actor=ctx.users.get("alice"), key="engineer_hour_cost",
+        value=AURORA_ENGINEER_HOUR_COST,
+    )
 
 
 def _validate_tiers(ctx: DemoContext) -> None:
@@ -43,6 +55,7 @@ def load_demo() -> DemoContext:
     profiles_demo.load(ctx)
     benchmarks_demo.load(ctx)
     _validate_tiers(ctx)
+    _price_engineer_hours(ctx)
     reviews_demo.load(ctx)
     scoring_demo.load(ctx)
     demo_history.load(ctx)

@@ -10,6 +10,7 @@ from apps.catalog import demo as catalog_demo
 from apps.catalog.models import NetworkLink, Offer, Site
 from apps.profiles import demo as profiles_demo
 from apps.profiles.models import TaskProfile
+from apps.reviews.models import AuditEvent
 from apps.scoring.inputs import evaluate_profile
 
 pytestmark = pytest.mark.django_db
@@ -245,7 +246,14 @@ class MethodTwoDemoTests:
         assert p3["message"].startswith("No planned GPU count")
 
     def test_aurora_prices_an_engineer_hour_and_the_bill_spreads_migration_over_runs(self, demo):
+        from apps.teams.demo import load_demo
+
+        load_demo()  # the price is set by the whole demo, through the settings service (audited)
+        demo.refresh_from_db()
         assert demo.thresholds["engineer_hour_cost"] == 100
+        assert AuditEvent.objects.filter(
+            team=demo, action="team.threshold_set", target="engineer_hour_cost"
+        ).count() == 1
         assert Team.objects.get(slug="borealis").thresholds.get("engineer_hour_cost") is None
         l40s = Offer.objects.get(pk=offer_id(demo, "l40s-gz-a"))
         _, out = evaluation(
