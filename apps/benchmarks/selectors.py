@@ -9,6 +9,11 @@ from django.db.models import Count, F, QuerySet
 from apps.accounts.models import ApiToken, Team
 from apps.catalog.models import NetworkLink, Offer
 from apps.profiles.models import TaskProfile
+from apps.scoring.engine.bench_verdicts import (
+    fastest_per_offer,
+    run_scaling_efficiency,
+    run_speedup,
+)
 from apps.scoring.inputs import evaluate_profile
 
 from .charts import scaling_figure
@@ -106,11 +111,10 @@ def task_comparison(*, profile: TaskProfile) -> TaskComparison:
     timed = [r for r in records if r.kind in TIMED_KINDS]
     comparison.probes = [r for r in records if r.kind == BenchmarkKind.NETWORK_PROBE]
     comparison.pilots = [r for r in records if r.kind == BenchmarkKind.PILOT_MIGRATION]
-    for record in timed:
-        if record.kind == BenchmarkKind.SINGLE and record.e2e_hours > 0:
-            best = comparison.baselines.get(record.offer_id)
-            if best is None or (record.e2e_hours, record.pk) < (best.e2e_hours, best.pk):
-                comparison.baselines[record.offer_id] = record
+    comparison.baselines = fastest_per_offer(
+        sorted(timed, key=lambda r: r.pk), BenchmarkKind.SINGLE,
+        offer_of=lambda r: r.offer_id, kind_of=lambda r: r.kind, e2e_of=lambda r: r.e2e_hours,
+    )
 
     data, output, errors = evaluate_profile(profile)
     comparison.engine_errors = errors
@@ -137,9 +141,9 @@ def task_comparison(*, profile: TaskProfile) -> TaskComparison:
             rerun_loss_hours=record.failure_reruns * record.hours_lost_per_rerun,
             in_pair=str(record.pk) in pair_ids,
         )
-        if base is not None and record.e2e_hours > 0:
-            row.speedup = base.e2e_hours / record.e2e_hours
-            row.scaling_efficiency = row.speedup / (record.gpus / base.gpus)
+        if base is not None:
+            row.speedup = run_speedup(base.e2e_hours, record.e2e_hours)
+            row.scaling_efficiency = run_scaling_efficiency(row.speedup, record.gpus, base.gpus)
         comparison.runs.append(row)
     comparison.figure = scaling_figure(comparison.runs)
     return comparison

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .engine.bench_verdicts import fastest_per_offer, run_speedup
+
 COLUMNS = [
     # (key, kind) — kind drives formatting and sorting in the page and the exports. The keys are
     # the CSV header row: stable English names that scripts can rely on (see docs/decisions.md).
@@ -172,21 +174,20 @@ def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
     ]
     # SPEC 6.1 like-for-like: a run's speedup is against the fastest single run on the SAME offer
     # (same hardware); runs on different hardware are never divided by each other.
-    fastest_singles: dict[str, dict] = {}
-    for _, b in timed:
-        oid = str(b.get("offer"))
-        if b["kind"] == "single" and b["e2e_hours"] > 0:
-            best = fastest_singles.get(oid)
-            if best is None or b["e2e_hours"] < best["e2e_hours"]:
-                fastest_singles[oid] = b
+    fastest_singles = fastest_per_offer(
+        (b for _, b in timed), "single",
+        offer_of=lambda b: str(b.get("offer")), kind_of=lambda b: b["kind"],
+        e2e_of=lambda b: b["e2e_hours"],
+    )
     for index, record in timed:
         oid = str(record.get("offer"))
         offer = offers.get(oid, {})
         gpus = record["nodes"] * record["gpus_per_node"]
         fastest_single = fastest_singles.get(oid)
         speedup = None
-        if fastest_single and record["e2e_hours"] > 0:
-            speedup = round(fastest_single["e2e_hours"] / record["e2e_hours"], 6)
+        if fastest_single is not None:
+            speedup = run_speedup(fastest_single["e2e_hours"], record["e2e_hours"])
+            speedup = round(speedup, 6) if speedup is not None else None
         price = bill.get(oid, {}).get("unit_price")
         reruns = record.get("failure_reruns", 0)
         rerun_hours = reruns * record.get("hours_lost_per_rerun", 0.0)

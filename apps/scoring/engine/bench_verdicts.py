@@ -2,10 +2,53 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .findings import Finding, finding
 from .schema import Benchmark, EngineInput
+
+Run = TypeVar("Run")
+
+
+def fastest_per_offer(
+    runs: Iterable[Run],
+    kind: str,
+    *,
+    offer_of: Callable[[Run], object],
+    kind_of: Callable[[Run], str],
+    e2e_of: Callable[[Run], float],
+) -> dict:
+    """SPEC 6.1 like for like: {offer: its fastest run of `kind`} (ties: the first given).
+
+    The one place that picks a baseline: the engine's pairs, the comparison table and the
+    benchmarks page all call it. Runs without an offer are never a baseline (their hardware is
+    unknown), nor runs of zero hours (no measurement).
+    """
+    fastest: dict = {}
+    for run in runs:
+        offer = offer_of(run)
+        if kind_of(run) != kind or offer is None or not e2e_of(run) > 0:
+            continue
+        best = fastest.get(offer)
+        if best is None or e2e_of(run) < e2e_of(best):
+            fastest[offer] = run
+    return fastest
+
+
+def run_speedup(baseline_e2e_hours: float, e2e_hours: float) -> float | None:
+    """A run's speedup: the fastest single run's end-to-end hours on the same offer ÷ its own."""
+    return baseline_e2e_hours / e2e_hours if e2e_hours > 0 else None
+
+
+def run_scaling_efficiency(
+    speedup: float | None, gpus: float, baseline_gpus: float
+) -> float | None:
+    """Speedup ÷ the GPU ratio to the baseline run (1.0 = perfect linear scaling)."""
+    if speedup is None or not gpus > 0 or not baseline_gpus > 0:
+        return None
+    return speedup / (gpus / baseline_gpus)
 
 
 @dataclass(slots=True)
@@ -19,12 +62,11 @@ class BenchmarkPair:
 
     @property
     def speedup(self) -> float | None:
-        return self.single.e2e_hours / self.multi.e2e_hours if self.multi.e2e_hours > 0 else None
+        return run_speedup(self.single.e2e_hours, self.multi.e2e_hours)
 
     @property
     def scaling_efficiency(self) -> float | None:
-        speedup = self.speedup
-        return None if speedup is None else speedup / (self.multi.gpus / self.single.gpus)
+        return run_scaling_efficiency(self.speedup, self.multi.gpus, self.single.gpus)
 
 
 @dataclass(slots=True)
@@ -49,23 +91,17 @@ def _id_order(offer_id: str) -> tuple[int, int, str]:
 def find_pairs(inp: EngineInput) -> list[BenchmarkPair]:
     """SPEC 6.1: one like-for-like pair per offer with both kinds of run, in offer input order.
     Runs on different hardware are never divided by each other."""
-    singles: dict[str, Benchmark] = {}  # offer → its fastest run of the kind
-    multis: dict[str, Benchmark] = {}
+    def fastest(kind: str) -> dict[str, Benchmark]:
+        return fastest_per_offer(
+            inp.benchmarks, kind,
+            offer_of=lambda b: b.offer, kind_of=lambda b: b.kind, e2e_of=lambda b: b.e2e_hours,
+        )
+
+    singles, multis = fastest("single"), fastest("multi")
     runs: dict[str, int] = {}
     for b in inp.benchmarks:
-        if b.kind == "single":
-            fastest = singles
-        elif b.kind == "multi":
-            fastest = multis
-        else:
-            continue
-        offer = b.offer
-        if offer is None:
-            continue
-        runs[offer] = runs.get(offer, 0) + 1
-        best = fastest.get(offer)
-        if best is None or b.e2e_hours < best.e2e_hours:  # ties keep the first in input order
-            fastest[offer] = b
+        if b.kind in ("single", "multi") and b.offer is not None:
+            runs[b.offer] = runs.get(b.offer, 0) + 1
     if not singles or not multis:
         return []
     return [
