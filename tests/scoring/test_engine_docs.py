@@ -66,3 +66,14 @@ def test_rule_table_names_every_message_key():
     for key in MESSAGES:
         if not key.startswith("S."):
             assert f"`{key}`" in text, key
+
+
+def test_worked_example_flip_quoted_in_the_text():
+    """SPEC 6.3: the break-even worked by hand in "What flips the decision" is the engine's."""
+    out = fenced_json_after("<!-- example-output -->")
+    assert out["runner_up"] == {"kind": "move_compute", "site": "gy-1", "offer": "gy-contract"}
+    flip = next(f for f in out["sensitivity"] if f["input"] == "offers[2].price")
+    # gap (446.906556 − 368.095444) ÷ 13.44 per unit of price = 5.863922 above 20
+    assert round(flip["flips_at"], 6) == 25.863922
+    assert flip["to"] == out["runner_up"]
+    assert "**`offers[2].price` flips at 25.863922**" in DOC.read_text(encoding="utf-8")

@@ -109,11 +109,19 @@ def _pick(o: PlacementOption | None) -> dict[str, Any] | None:
     return None if o is None else {"kind": o.kind, "site": o.site, "offer": o.offer.id}
 
 
+def _significant(value: float | None) -> float | None:
+    """A break-even value to 12 significant digits: it may be tiny (a bandwidth of 2.6e-05
+    Gbit/s), where 6 decimals would say 0."""
+    if value is None or value - value != 0:
+        return None
+    return float(f"{value:.12g}") + 0.0
+
+
 def _flip(f: Flip) -> dict[str, Any]:
     return {
         "input": f.input,
-        "current": num(f.current),
-        "flips_at": num(f.flips_at),
+        "current": f.current,  # an input, finite and in range after validation
+        "flips_at": _significant(f.flips_at),
         "to": _pick(f.to),
         "rank": f.rank,
         "message": f.message,

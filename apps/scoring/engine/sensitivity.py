@@ -88,9 +88,11 @@ def _solve(
         if closing == 0:
             continue
         x = x0 - gap / closing
-        if not low <= x <= high:
+        if not low <= x <= high or x - x != 0:  # out of range, or infinite
             continue
         at = value(x)
+        if at - at != 0:
+            continue
         distance = abs(at - current)
         if best_at is None or distance < best_distance:
             best_at, best_x, best_distance = at, x, distance
@@ -118,9 +120,7 @@ def sensitivity(
         return second, []
     task = inp.task
     delay = task.delay_cost_per_hour
-    contenders = [
-        o for o in options if o.feasible and o is not chosen and o.objective is not None
-    ]
+    contenders = [o for o in options if o.feasible and o is not chosen and o.objective is not None]
     everyone = [chosen, *contenders]
     flips: list[Flip] = []
 
@@ -218,10 +218,7 @@ def sensitivity(
         )
         # What one unit of the offer's price adds to its option's objective.
         per_unit = (
-            unit
-            * option.billed_gpus
-            * option.compute_hours
-            * (1 + offer.scheduling_fee_pct / 100)
+            unit * option.billed_gpus * option.compute_hours * (1 + offer.scheduling_fee_pct / 100)
         )
         if option.effective_price > 0:
             per_unit += option.preemption_cost / option.effective_price * unit
