@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import template
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
+
+from apps.web.labels import PLACEMENTS, PLATFORMS, REASONS, VERDICTS, label
 
 register = template.Library()
 
@@ -46,89 +47,35 @@ def sort_value(value) -> str:
     return str(value)
 
 
-def _placements() -> dict[str, str]:
-    return {
-        "wait_local": _("Wait locally"),
-        "move_compute": _("Move compute to the data"),
-        "move_data": _("Move the data"),
-        "single": _("Benchmark: single machine"),
-        "multi": _("Benchmark: multi-machine"),
-    }
-
-
-def _verdicts() -> dict[str, str]:
-    return {
-        "chosen": _("chosen"),
-        "feasible": _("feasible"),
-        "infeasible": _("not feasible"),
-        "over_budget": _("over the latency budget"),
-        "net_gain": _("net gain"),
-        "no_net_gain": _("no net gain"),
-        "baseline": _("baseline"),
-    }
-
-
 def _tiers() -> dict[str, str]:
     from apps.catalog.models import Tier
 
     return {value: str(label) for value, label in Tier.choices}
 
 
-def _platforms() -> dict[str, str]:
-    return {
-        "compute_platform": _("Compute platform"),
-        "distributed_platform": _("Distributed computing platform"),
-        "both": _("Both layers"),
-        "baseline_first": _("Measure a baseline first"),
-        "not_feasible": _("Not feasible"),
-    }
-
-
-def _reasons() -> dict[str, str]:
-    return {
-        # Engine 2.x reasons (SPEC 6.1).
-        "pool_too_small": _("the pool has fewer GPUs than the plan (max machines × GPUs)"),
-        "no_shared_parallelism": _("no strategy in common with the task to split or spread it"),
-        "compliance_site": _("compliance: the data may not be processed at this site"),
-        "compliance_moves_data": _("compliance: the input data may not move here"),
-        "compliance_moves_results": _("compliance: the results may not leave the allowed sites"),
-        "not_eligible": _("outside the home datacenter, and the task must stay in its domain"),
-        "no_link": _("no network link recorded for a transfer"),
-        # Engine 1.x reasons, still shown on snapshots signed under 1.x.
-        "exceeds_max_machines": _("needs more machines than the offer has"),
-        "tier_not_allowed": _("the task's coupling does not allow this tier"),
-    }
-
-
-def _label(table: dict[str, str], value) -> str:
-    if value in (None, ""):
-        return ""
-    return table.get(str(value), str(value))
-
-
 @register.filter
 def placement_label(value) -> str:
-    return _label(_placements(), value)
+    return label(PLACEMENTS, value)
 
 
 @register.filter
 def verdict_label(value) -> str:
-    return _label(_verdicts(), value)
+    return label(VERDICTS, value)
 
 
 @register.filter
 def tier_label(value) -> str:
-    return _label(_tiers(), value)
+    return label(_tiers(), value)
 
 
 @register.filter
 def platform_label(value) -> str:
-    return _label(_platforms(), value)
+    return label(PLATFORMS, value)
 
 
 @register.filter
 def reason_label(value) -> str:
-    return _label(_reasons(), value)
+    return label(REASONS, value)
 
 
 @register.filter
