@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from apps.web.charts import PALETTE, SMALL_HEIGHT
+from apps.web.charts import PALETTE, SMALL_HEIGHT, layout
 
 from ..thresholds import show
 from .outcomes import BAD, GOOD, UNKNOWN, TaskPoint
@@ -32,15 +32,8 @@ def _line_label(x: float, text: str, color: str, y: float, anchor: str) -> dict[
     }
 
 
-def strip_figure(
-    values: list[tuple[float, str, str]],
-    *,
-    axis: str,
-    current: float | None,
-    suggested: float | None,
-) -> dict[str, Any]:
-    """One dot per task (x = the indicator, y = its outcome), with the threshold lines."""
-    names = _outcome_names()
+def _dots(values: list[tuple[float, str, str]], names: dict[str, str]) -> list[dict[str, Any]]:
+    """One trace per outcome: a dot per task at its indicator value."""
     data = []
     for label in (BAD, UNKNOWN, GOOD):
         dots = [(v, name) for v, lab, name in values if lab == label]
@@ -61,6 +54,11 @@ def strip_figure(
                 },
             }
         )
+    return data
+
+
+def _threshold_lines(current: float | None, suggested: float | None) -> tuple[list, list]:
+    """The current (solid) and suggested (dashed) thresholds, each with its label."""
     shapes, annotations = [], []
     # The lower line's label leans left, the higher one's right, so the two never overlap.
     lower = suggested is not None and current is not None and suggested < current
@@ -76,22 +74,35 @@ def strip_figure(
             _line_label(suggested, _("suggested %(v)s") % {"v": show(suggested)},
                         PALETTE["suggested"], 1.0, "right" if lower else "left")
         )
+    return shapes, annotations
+
+
+def strip_figure(
+    values: list[tuple[float, str, str]],
+    *,
+    axis: str,
+    current: float | None,
+    suggested: float | None,
+) -> dict[str, Any]:
+    """One dot per task (x = the indicator, y = its outcome), with the threshold lines."""
+    names = _outcome_names()
+    shapes, annotations = _threshold_lines(current, suggested)
     return {
-        "data": data,
-        "layout": {
-            "height": SMALL_HEIGHT,
-            "showlegend": False,
-            "margin": {"t": 28, "r": 16, "b": 48, "l": 72},
-            "xaxis": {"title": {"text": axis}, "zeroline": False, "rangemode": "tozero"},
-            "yaxis": {
+        "data": _dots(values, names),
+        "layout": layout(
+            height=SMALL_HEIGHT,
+            showlegend=False,
+            margin={"t": 28, "r": 16, "b": 48, "l": 72},
+            xaxis={"title": {"text": axis}, "zeroline": False},
+            yaxis={
                 "type": "category",
                 "categoryorder": "array",
                 "categoryarray": [names[BAD], names[UNKNOWN], names[GOOD]],
+                "rangemode": "normal",
             },
-            "shapes": shapes,
-            "annotations": annotations,
-            "hovermode": "closest",
-        },
+            shapes=shapes,
+            annotations=annotations,
+        ),
     }
 
 
@@ -115,14 +126,11 @@ def over_budget_figure(points: list[TaskPoint]) -> dict[str, Any]:
             )
     return {
         "data": data,
-        "layout": {
-            "height": SMALL_HEIGHT,
-            "barmode": "group",
-            "margin": {"t": 28, "r": 16, "b": 48, "l": 56},
-            "legend": {"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02,
-                       "yanchor": "bottom"},
-            "xaxis": {"title": {"text": _("segments over their latency budget")},
-                      "type": "category"},
-            "yaxis": {"title": {"text": _("tasks")}, "rangemode": "tozero", "dtick": 1},
-        },
+        "layout": layout(
+            height=SMALL_HEIGHT,
+            barmode="group",
+            margin={"t": 28, "r": 16, "b": 48, "l": 56},
+            xaxis={"title": {"text": _("segments over their latency budget")}, "type": "category"},
+            yaxis={"title": {"text": _("tasks")}, "dtick": 1},
+        ),
     }
