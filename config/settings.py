@@ -319,9 +319,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BEAT_SCHEDULE = {
-    "sweep-pending-snapshot-jobs": {"task": "scoring.sweep_pending_jobs", "schedule": 60.0},
+    "sweep-pending-snapshot-jobs": {"task": "scoring.sweep_pending_jobs_task", "schedule": 60.0},
     "refresh-quarterly-cost-reviews": {
-        "task": "scoring.refresh_quarterly",
+        "task": "scoring.refresh_quarterly_task",
         "schedule": crontab(hour=2, minute=30),
     },
 }

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from apps.scoring.tasks import ping
+from apps.scoring.tasks import ping_task
 from config.celery import app
 from tests.services import need_redis
 from tests.workers import ROOT, celery_worker
@@ -19,7 +19,7 @@ class CeleryRoundTripTests:
         need_redis()
         app.conf.task_always_eager = False
         with celery_worker(name="roundtrip") as proc:
-            result = ping.delay("hello")
+            result = ping_task.delay("hello")
             value = result.get(timeout=30)
         assert value["echo"] == "hello"
         # The answer came from the worker's child process, not from this test process.
@@ -32,8 +32,8 @@ class CeleryRoundTripTests:
         code = (
             "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE','config.settings');"
             "django.setup();"
-            "from config.celery import app; from apps.scoring.tasks import ping;"
-            "r = ping.delay('x'); import json;"
+            "from config.celery import app; from apps.scoring.tasks import ping_task;"
+            "r = ping_task.delay('x'); import json;"
             "print(json.dumps([app.conf.task_always_eager, r.get()['echo'], r.get()['pid'] == os.getpid()]))"
         )
         out = subprocess.run(

@@ -12,9 +12,11 @@ from django.db.models import Exists, OuterRef, QuerySet
 from apps.accounts.access import get_scoped_or_404, scoped
 from apps.accounts.models import Team, team_ids_for
 from apps.reviews.models import Review, SignOff
-from apps.scoring import charts, engine, services
+from apps.scoring import charts, engine
 from apps.scoring.inputs import fingerprint
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
+from apps.scoring.services.jobs import snapshot_request
+from apps.scoring.services.snapshots import build_review_input, latest_snapshot, signed_snapshot
 from apps.scoring.tables import row_key
 
 # The JSON-heavy fields a list never needs.
@@ -96,11 +98,11 @@ def review_evaluation(
     `latest`: the newest snapshot (possibly stale); `job`: the job computing the current one;
     `stale`: the newest snapshot no longer matches the inputs; when `snapshot` is set, also
     `rows`, `snapshot_charts` and `summary` (see snapshot_display); `current_engine_version`.
-    An approved review gets the snapshot it was signed on (services.signed_snapshot), never a
+    An approved review gets the snapshot it was signed on (`signed_snapshot`), never a
     recomputation. A caller that already built the review's engine input passes it, so it is
     not built twice.
     """
-    signed = services.signed_snapshot(review)
+    signed = signed_snapshot(review)
     if signed is not None:
         # An approved review shows the figures it was signed on, whatever the engine is now.
         return {
@@ -113,7 +115,7 @@ def review_evaluation(
             **snapshot_display(signed),
         }
     if review_input is None:
-        review_input = services.build_review_input(review)
+        review_input = build_review_input(review)
     key = fingerprint(review_input)
     current = EvaluationSnapshot.objects.select_related("team").filter(
         review=review, fingerprint=key
@@ -122,7 +124,7 @@ def review_evaluation(
     job = None
     if snapshot is None:
         job = (
-            services.snapshot_request(review=review, fingerprint=key)
+            snapshot_request(review=review, fingerprint=key)
             if request_if_missing
             else SnapshotJob.objects.filter(review=review).order_by("-created_at", "-id").first()
         )
@@ -130,7 +132,7 @@ def review_evaluation(
         snapshot = current.first()
         if snapshot is None and job is not None:
             job.refresh_from_db()
-    latest = snapshot or services.latest_snapshot(review)
+    latest = snapshot or latest_snapshot(review)
     context = {
         "snapshot": snapshot,
         "latest": latest,

@@ -18,8 +18,9 @@ from apps.accounts.pagecache import cached_fragment
 from apps.reviews.models import Review
 from apps.web.htmx import render_fragment, render_shape, vary, wants_fragment
 
-from . import exports, selectors, services
+from . import exports, selectors
 from .forms import HistoryFilterForm
+from .services.quarterly_review import quarterly_refresh_request
 
 STOP_POLLING = 286  # htmx: stop polling
 PAGE_SIZE = 25
@@ -186,7 +187,7 @@ def quarterly(request: HttpRequest) -> HttpResponse:
 def quarterly_refresh(request: HttpRequest) -> HttpResponse:
     """Refresh now: enqueue the refresh (or run it, without a worker) and show its progress."""
     team = require_current_team(request)
-    refresh = services.quarterly_refresh_request(team=team)
+    refresh = quarterly_refresh_request(team=team)
     if refresh.queue_down:
         messages.warning(
             request,

@@ -8,10 +8,11 @@ import csv
 import pytest
 from django.urls import reverse
 
-from apps.scoring import services
 from apps.scoring.models import SnapshotJob
+from apps.scoring.services import jobs
+from apps.scoring.services.snapshots import snapshot_compute
 from apps.scoring.tables import COLUMN_KEYS
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import log_in, reveal_charts
 from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +25,7 @@ class ComparisonInBrowserTests:
         page = browser_page
         world = make_world(team, owner)
         # A job no worker has picked up yet: the page must show progress until it is done.
-        monkeypatch.setattr(services, "_enqueue", lambda job_id: True)
+        monkeypatch.setattr(jobs, "_enqueue", lambda job_id: True)
 
         log_in(page, live_server.url, owner.username)
 
@@ -34,10 +35,10 @@ class ComparisonInBrowserTests:
         assert page.locator("#review-evaluation table").count() == 0
 
         job = SnapshotJob.objects.get(review=world.review)
-        services.snapshot_compute(review_id=world.review.pk, job_id=job.pk)  # the worker's part
+        snapshot_compute(review_id=world.review.pk, job_id=job.pk)  # the worker's part
 
         page.wait_for_selector("#review-evaluation table.comparison")
-        page.wait_for_function("document.querySelectorAll('.chart .main-svg').length >= 2")
+        assert reveal_charts(page, "#review-evaluation") >= 2  # drawn as they come into view
         drawn = page.locator("#review-evaluation .chart .main-svg").count()
         assert drawn >= 4  # hours, cost, scaling, indicators, history; 2 SVG layers each
         assert page.locator("#review-evaluation .progress").count() == 0

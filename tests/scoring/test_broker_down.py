@@ -8,8 +8,8 @@ import time
 import pytest
 from django.urls import reverse
 
-from apps.scoring import services
 from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.scoring.services.jobs import snapshot_sweep
 from config.celery import app
 from tests.scoring.helpers import make_world
 
@@ -62,11 +62,11 @@ class BrokerDownTests:
         assert "The task queue is unavailable" in page.content.decode()
         assert SnapshotJob.objects.filter(review=world.review).count() == 1
         # While the broker is still down the sweep publishes nothing and loses nothing.
-        assert services.snapshot_sweep() == 0
+        assert snapshot_sweep() == 0
         assert SnapshotJob.objects.get(pk=job.pk).status == JobStatus.PENDING
 
         broker_down()  # the broker is back
-        assert services.snapshot_sweep() == 1
+        assert snapshot_sweep() == 1
         job.refresh_from_db()
         assert job.status == JobStatus.DONE
         assert EvaluationSnapshot.objects.filter(review=world.review).count() == 1

@@ -6,10 +6,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from apps.scoring import services
 from apps.scoring.models import QuarterlyCostReview
 from apps.scoring.quarterly import quarter_of, review_figures, team_quarters
-from apps.scoring.tasks import refresh_quarterly
+from apps.scoring.services.quarterly_review import quarterly_refresh
+from apps.scoring.services.snapshots import snapshot_compute
+from apps.scoring.tasks import refresh_quarterly_task
 from tests.factories import make_review
 from tests.scoring.helpers import answer_all, approve, make_world
 
@@ -33,21 +34,21 @@ def books(team, owner, reviewer):
     """
     world = make_world(team, owner)
     type(world.local).objects.filter(pk=world.local.pk).update(scheduling_fee_pct=10)
-    moved = services.snapshot_compute(review_id=world.review.pk)
+    moved = snapshot_compute(review_id=world.review.pk)
     approve(world.review, reviewer, moved, Q1)
 
     stayed_review = make_review(team, owner, task=world.task, offers=[world.local])
     answer_all(stayed_review)
-    stayed = services.snapshot_compute(review_id=stayed_review.pk)
+    stayed = snapshot_compute(review_id=stayed_review.pk)
     approve(stayed_review, reviewer, stayed, Q1)
 
     near_review = make_review(team, owner, task=world.task, offers=[world.local, world.near_data])
     answer_all(near_review)
-    near = services.snapshot_compute(review_id=near_review.pk)
+    near = snapshot_compute(review_id=near_review.pk)
     approve(near_review, reviewer, near, Q2)
 
     draft = make_review(team, owner, task=world.task, offers=[world.remote, world.local])
-    services.snapshot_compute(review_id=draft.pk)
+    snapshot_compute(review_id=draft.pk)
     return {"world": world, "moved": moved, "stayed": stayed, "near": near}
 
 
@@ -69,10 +70,10 @@ class QuarterlyFiguresTests:
 
     def test_it_uses_the_snapshot_the_review_was_approved_on(self, team, owner, reviewer):
         world = make_world(team, owner)
-        signed = services.snapshot_compute(review_id=world.review.pk)
+        signed = snapshot_compute(review_id=world.review.pk)
         world.task.compute_hours = 40  # a later snapshot with other figures
         world.task.save()
-        later = services.snapshot_compute(review_id=world.review.pk)
+        later = snapshot_compute(review_id=world.review.pk)
         assert later.pk != signed.pk
         approve(world.review, reviewer, signed, Q1)
         assert team_quarters(team)["2026Q1"]["compute_saved"] == pytest.approx(128.0)
@@ -105,7 +106,7 @@ class QuarterlyFiguresTests:
 class QuarterlyRefreshTests:
     def test_it_writes_one_row_per_quarter_and_drops_empty_quarters(self, books, team, other_team):
         QuarterlyCostReview.objects.create(team=team, quarter="2025Q4", net=99)
-        assert refresh_quarterly.apply(args=[team.pk]).get() == 2
+        assert refresh_quarterly_task.apply(args=[team.pk]).get() == 2
         rows = {r.quarter: r for r in QuarterlyCostReview.objects.filter(team=team)}
         assert set(rows) == {"2026Q1", "2026Q2"}
         assert rows["2026Q1"].net == pytest.approx(154.55)
@@ -113,6 +114,6 @@ class QuarterlyRefreshTests:
         assert not QuarterlyCostReview.objects.filter(team=other_team).exists()
 
     def test_it_is_idempotent_and_refreshes_every_team_from_beat(self, books, team):
-        services.quarterly_refresh()
-        services.quarterly_refresh()
+        quarterly_refresh()
+        quarterly_refresh()
         assert QuarterlyCostReview.objects.filter(team=team).count() == 2

@@ -11,9 +11,16 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from apps.reviews.models import Review, SignOff
-from apps.scoring import engine, services
+from apps.scoring import engine
 from apps.scoring.models import EvaluationSnapshot
-from apps.scoring.tasks import recompute_snapshots
+from apps.scoring.services import recompute
+from apps.scoring.services.snapshots import (
+    current_fingerprint,
+    latest_snapshot,
+    signed_snapshot,
+    snapshot_compute,
+)
+from apps.scoring.tasks import recompute_snapshots_task
 from tests.factories import make_review
 from tests.scoring.helpers import answer_all, approve, make_world
 
@@ -32,7 +39,7 @@ def _age(snapshot: EvaluationSnapshot) -> None:
 def _aged_review(team, author, world, *, state: str = "draft") -> Review:
     review = make_review(team, author, task=world.task, offers=[world.local, world.remote])
     answer_all(review)
-    _age(services.snapshot_compute(review_id=review.pk))
+    _age(snapshot_compute(review_id=review.pk))
     Review.objects.filter(pk=review.pk).update(state=state)
     review.refresh_from_db()
     return review
@@ -43,14 +50,14 @@ def outdated(team, owner, reviewer, other_team, outsider):
     """Reviews of every state, computed by engine 0.9.0, plus one never evaluated and one
     already current."""
     world = make_world(team, owner)
-    _age(services.snapshot_compute(review_id=world.review.pk))
+    _age(snapshot_compute(review_id=world.review.pk))
     drafts = [world.review] + [_aged_review(team, owner, world) for _ in range(2)]
     submitted = _aged_review(team, owner, world, state="submitted")
     changes = _aged_review(team, owner, world, state="changes_requested")
 
     approved = make_review(team, owner, task=world.task, offers=[world.local])
     answer_all(approved)
-    signed = services.snapshot_compute(review_id=approved.pk)
+    signed = snapshot_compute(review_id=approved.pk)
     _age(signed)
     Review.objects.filter(pk=approved.pk).update(frozen_input=signed.input)
     approve(approved, reviewer, signed, datetime(2026, 1, 5, tzinfo=UTC))
@@ -68,10 +75,10 @@ def outdated(team, owner, reviewer, other_team, outsider):
     )
 
     other = make_world(other_team, outsider)
-    _age(services.snapshot_compute(review_id=other.review.pk))
+    _age(snapshot_compute(review_id=other.review.pk))
     never = make_review(team, owner, task=world.task, offers=[world.near_data])
     current = make_review(team, owner, task=world.task, offers=[world.near_data])
-    services.snapshot_compute(review_id=current.pk)  # already on this engine
+    snapshot_compute(review_id=current.pk)  # already on this engine
     return {
         "open": [*drafts, submitted, changes, other.review],
         "approved": approved,
@@ -95,8 +102,8 @@ class RecomputeCommandTests:
         text = out.getvalue()
         for review in outdated["open"]:
             assert _versions(review) == [OLD, engine.ENGINE_VERSION], review.state
-            latest = services.latest_snapshot(review)
-            assert latest.fingerprint == services.current_fingerprint(review)
+            latest = latest_snapshot(review)
+            assert latest.fingerprint == current_fingerprint(review)
             assert latest.output["engine_version"] == engine.ENGINE_VERSION
         assert _versions(outdated["never"]) == [engine.ENGINE_VERSION]
         assert _versions(outdated["current"]) == [engine.ENGINE_VERSION]
@@ -118,7 +125,7 @@ class RecomputeCommandTests:
             signed.output,
             signed.input,
         )
-        assert services.signed_snapshot(approved) == after
+        assert signed_snapshot(approved) == after
 
     def test_it_leaves_a_rejected_review_as_it_was_decided(self, outdated):
         call_command("recompute_snapshots", stdout=StringIO())
@@ -146,7 +153,7 @@ class RecomputeCommandTests:
 
     def test_it_names_the_reviews_the_engine_refuses_and_goes_on(self, outdated, monkeypatch):
         refused = outdated["open"][1]
-        evaluate, original = engine.evaluate, services.snapshot_compute
+        evaluate, original = engine.evaluate, snapshot_compute
         computing = []
 
         def picky(data):
@@ -158,8 +165,8 @@ class RecomputeCommandTests:
             computing.append(review_id)
             return original(review_id=review_id, job_id=job_id)
 
-        monkeypatch.setattr(services.engine, "evaluate", picky)
-        monkeypatch.setattr(services, "snapshot_compute", compute)
+        monkeypatch.setattr(engine, "evaluate", picky)
+        monkeypatch.setattr(recompute, "snapshot_compute", compute)
         out, err = StringIO(), StringIO()
         call_command("recompute_snapshots", stdout=out, stderr=err)
         assert f"review {refused.pk} cannot be evaluated: task.gpus: required" in err.getvalue()
@@ -178,7 +185,7 @@ class RecomputeCommandTests:
 
 class RecomputeTaskTests:
     def test_it_chains_batches_until_done(self, outdated):
-        result = recompute_snapshots.apply(kwargs={"batch_size": 3}).get()
+        result = recompute_snapshots_task.apply(kwargs={"batch_size": 3}).get()
         assert result["reviews"] == 3  # the first batch; the rest ran as chained tasks
         for review in outdated["open"] + [outdated["never"]]:
             assert _versions(review)[-1] == engine.ENGINE_VERSION

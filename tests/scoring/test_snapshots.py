@@ -6,9 +6,17 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from apps.scoring import services
+from apps.scoring import engine
 from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
-from apps.scoring.tasks import compute_snapshot, sweep_pending_jobs
+from apps.scoring.services import snapshots
+from apps.scoring.services.jobs import (
+    MAX_JOB_ATTEMPTS,
+    snapshot_job_claim,
+    snapshot_request,
+    snapshot_sweep,
+)
+from apps.scoring.services.snapshots import current_fingerprint, snapshot_compute
+from apps.scoring.tasks import compute_snapshot_task, sweep_pending_jobs_task
 from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db
@@ -17,14 +25,14 @@ pytestmark = pytest.mark.django_db
 class SnapshotComputeTests:
     def test_it_computes_once_for_the_same_inputs(self, team, owner):
         world = make_world(team, owner)
-        first = services.snapshot_compute(review_id=world.review.pk)
-        second = services.snapshot_compute(review_id=world.review.pk)
+        first = snapshot_compute(review_id=world.review.pk)
+        second = snapshot_compute(review_id=world.review.pk)
         assert first.pk == second.pk
         assert EvaluationSnapshot.objects.filter(review=world.review).count() == 1
 
     def test_it_writes_a_complete_row_with_headline_figures(self, team, owner):
         world = make_world(team, owner)
-        snapshot = services.snapshot_compute(review_id=world.review.pk)
+        snapshot = snapshot_compute(review_id=world.review.pk)
         assert snapshot.team_id == team.pk and snapshot.task_id == world.task.pk
         assert snapshot.engine_version == snapshot.output["engine_version"]
         assert len(snapshot.input_hash) == 64 and len(snapshot.fingerprint) == 64
@@ -44,15 +52,15 @@ class SnapshotComputeTests:
 
     def test_it_finds_the_same_snapshot_after_an_edit_and_revert(self, team, owner):
         world = make_world(team, owner)
-        first = services.snapshot_compute(review_id=world.review.pk)
+        first = snapshot_compute(review_id=world.review.pk)
         world.task.compute_hours = 30
         world.task.save()
-        changed = services.snapshot_compute(review_id=world.review.pk)
+        changed = snapshot_compute(review_id=world.review.pk)
         assert changed.pk != first.pk
         assert changed.chosen_total_hours == pytest.approx(30.080889)
         world.task.compute_hours = 20
         world.task.save()
-        reverted = services.snapshot_compute(review_id=world.review.pk)
+        reverted = snapshot_compute(review_id=world.review.pk)
         assert reverted.pk == first.pk
         assert EvaluationSnapshot.objects.filter(review=world.review).count() == 2
 
@@ -60,17 +68,17 @@ class SnapshotComputeTests:
         self, team, owner, monkeypatch
     ):
         world = make_world(team, owner)
-        real_evaluate = services.engine.evaluate
+        real_evaluate = engine.evaluate
         inner: list[EvaluationSnapshot] = []
 
         def racing_evaluate(data):
             if not inner:  # another worker finishes the same snapshot while this one evaluates
                 inner.append(None)
-                inner[0] = services.snapshot_compute(review_id=world.review.pk)
+                inner[0] = snapshot_compute(review_id=world.review.pk)
             return real_evaluate(data)
 
-        monkeypatch.setattr(services.engine, "evaluate", racing_evaluate)
-        outer = services.snapshot_compute(review_id=world.review.pk)
+        monkeypatch.setattr(engine, "evaluate", racing_evaluate)
+        outer = snapshot_compute(review_id=world.review.pk)
         assert outer.pk == inner[0].pk
         assert EvaluationSnapshot.objects.filter(review=world.review).count() == 1
 
@@ -85,14 +93,14 @@ class SnapshotComputeTests:
             type(SnapshotJob.objects.filter(pk=job.pk)), "update", broken_update
         )
         with pytest.raises(RuntimeError):
-            services.snapshot_compute(review_id=world.review.pk, job_id=job.pk)
+            snapshot_compute(review_id=world.review.pk, job_id=job.pk)
         monkeypatch.undo()
         assert not EvaluationSnapshot.objects.filter(review=world.review).exists()
 
     def test_it_marks_the_job_done_with_its_snapshot(self, team, owner):
         world = make_world(team, owner)
         job = SnapshotJob.objects.create(team=team, review=world.review)
-        snapshot = services.snapshot_compute(review_id=world.review.pk, job_id=job.pk)
+        snapshot = snapshot_compute(review_id=world.review.pk, job_id=job.pk)
         job.refresh_from_db()
         assert (job.status, job.snapshot_id, job.error) == (JobStatus.DONE, snapshot.pk, "")
 
@@ -103,7 +111,7 @@ class SnapshotRequestTests:
     ):
         world = make_world(team, owner)
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            job = services.snapshot_request(review=world.review)
+            job = snapshot_request(review=world.review)
             assert job.status == JobStatus.QUEUED
             assert not EvaluationSnapshot.objects.exists()  # nothing before the commit
         assert len(callbacks) == 1
@@ -111,13 +119,13 @@ class SnapshotRequestTests:
         job.refresh_from_db()
         assert job.status == JobStatus.DONE and job.attempts == 1
         assert job.snapshot.review_id == world.review.pk
-        assert job.fingerprint == services.current_fingerprint(world.review)
+        assert job.fingerprint == current_fingerprint(world.review)
 
     def test_it_reuses_the_active_job(self, team, owner, django_capture_on_commit_callbacks):
         world = make_world(team, owner)
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            first = services.snapshot_request(review=world.review)
-            second = services.snapshot_request(review=world.review)
+            first = snapshot_request(review=world.review)
+            second = snapshot_request(review=world.review)
         assert first.pk == second.pk
         assert len(callbacks) == 1
 
@@ -128,7 +136,7 @@ class SnapshotRequestTests:
         team.thresholds = {"headroom": 7}  # a usable share of GPU memory above 100 %
         team.save()
         with django_capture_on_commit_callbacks(execute=True):
-            job = services.snapshot_request(review=world.review)
+            job = snapshot_request(review=world.review)
         job.refresh_from_db()
         assert job.status == JobStatus.FAILED
         assert "thresholds.headroom" in job.error
@@ -141,14 +149,14 @@ class SnapshotRequestTests:
         team.thresholds = {"headroom": 7}
         team.save()
         with django_capture_on_commit_callbacks(execute=True):
-            failed = services.snapshot_request(review=world.review)
+            failed = snapshot_request(review=world.review)
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
-            again = services.snapshot_request(review=world.review)
+            again = snapshot_request(review=world.review)
         assert again.pk == failed.pk and callbacks == []
         team.thresholds = {"headroom": 0.85}
         team.save()
         with django_capture_on_commit_callbacks(execute=True):
-            fixed = services.snapshot_request(review=world.review)
+            fixed = snapshot_request(review=world.review)
         fixed.refresh_from_db()
         assert fixed.pk != failed.pk and fixed.status == JobStatus.DONE
 
@@ -159,8 +167,8 @@ class SnapshotRequestTests:
         def boom(*args, **kwargs):
             raise ZeroDivisionError
 
-        monkeypatch.setattr(services, "comparison_rows", boom)
-        assert compute_snapshot.apply(args=[job.pk]).get() is None
+        monkeypatch.setattr(snapshots, "comparison_rows", boom)
+        assert compute_snapshot_task.apply(args=[job.pk]).get() is None
         job.refresh_from_db()
         assert job.status == JobStatus.FAILED
         assert job.error == "internal error (ZeroDivisionError)"
@@ -170,8 +178,8 @@ class SnapshotTaskTests:
     def test_a_task_run_twice_leaves_one_snapshot(self, team, owner):
         world = make_world(team, owner)
         job = SnapshotJob.objects.create(team=team, review=world.review)
-        first = compute_snapshot.apply(args=[job.pk]).get()
-        second = compute_snapshot.apply(args=[job.pk]).get()
+        first = compute_snapshot_task.apply(args=[job.pk]).get()
+        second = compute_snapshot_task.apply(args=[job.pk]).get()
         assert first == EvaluationSnapshot.objects.get().pk
         assert second is None  # the job was done: the redelivery claims nothing
         job.refresh_from_db()
@@ -182,7 +190,7 @@ class SnapshotTaskTests:
         job = SnapshotJob.objects.create(
             team=team, review=world.review, status=JobStatus.RUNNING, attempts=1
         )
-        snapshot_pk = compute_snapshot.apply(args=[job.pk]).get()
+        snapshot_pk = compute_snapshot_task.apply(args=[job.pk]).get()
         job.refresh_from_db()
         assert (job.status, job.attempts, job.snapshot_id) == (JobStatus.DONE, 2, snapshot_pk)
 
@@ -192,9 +200,9 @@ class SnapshotTaskTests:
         failed = SnapshotJob.objects.create(
             team=team, review=world.review, status=JobStatus.FAILED
         )
-        assert services.snapshot_job_claim(job_id=done.pk) is None
-        assert services.snapshot_job_claim(job_id=failed.pk) is None
-        assert services.snapshot_job_claim(job_id=999999) is None
+        assert snapshot_job_claim(job_id=done.pk) is None
+        assert snapshot_job_claim(job_id=failed.pk) is None
+        assert snapshot_job_claim(job_id=999999) is None
 
 
 class SnapshotSweepTests:
@@ -203,7 +211,7 @@ class SnapshotSweepTests:
         pending = SnapshotJob.objects.create(
             team=team, review=world.review, status=JobStatus.PENDING
         )
-        assert sweep_pending_jobs.apply().get() == 1
+        assert sweep_pending_jobs_task.apply().get() == 1
         pending.refresh_from_db()
         assert pending.status == JobStatus.DONE and pending.snapshot is not None
 
@@ -211,12 +219,12 @@ class SnapshotSweepTests:
         world = make_world(team, owner)
         lost = SnapshotJob.objects.create(
             team=team, review=world.review, status=JobStatus.RUNNING,
-            attempts=services.MAX_JOB_ATTEMPTS,
+            attempts=MAX_JOB_ATTEMPTS,
         )
         SnapshotJob.objects.filter(pk=lost.pk).update(
             updated_at=timezone.now() - timezone.timedelta(hours=1)
         )
-        assert services.snapshot_sweep() == 0
+        assert snapshot_sweep() == 0
         lost.refresh_from_db()
         assert lost.status == JobStatus.FAILED
         assert "gave up" in lost.error
@@ -226,6 +234,6 @@ class SnapshotSweepTests:
         running = SnapshotJob.objects.create(
             team=team, review=world.review, status=JobStatus.RUNNING, attempts=1
         )
-        assert services.snapshot_sweep() == 0
+        assert snapshot_sweep() == 0
         running.refresh_from_db()
         assert running.status == JobStatus.RUNNING

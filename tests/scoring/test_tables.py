@@ -6,7 +6,8 @@ import pytest
 from django.utils import translation
 
 from apps.catalog.models import NetworkLink
-from apps.scoring import charts, services
+from apps.scoring import charts, engine
+from apps.scoring.services.snapshots import build_review_input
 from apps.scoring.tables import COLUMN_KEYS, comparison_rows
 from tests.scoring.helpers import make_world
 
@@ -14,8 +15,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _rows(world):
-    data = services.build_review_input(world.review)
-    output = services.engine.evaluate(data)
+    data = build_review_input(world.review)
+    output = engine.evaluate(data)
     return data, output, comparison_rows(data, output)
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from apps.scoring import services
 from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
-from apps.scoring.tasks import compute_snapshot
+from apps.scoring.services.jobs import snapshot_request
+from apps.scoring.services.snapshots import PAUSE_FILE_ENV
+from apps.scoring.tasks import compute_snapshot_task
 from config.celery import app
 from tests.scoring.helpers import make_world
 from tests.services import need_postgres, need_redis
@@ -74,15 +75,15 @@ class WorkerRoundTripTests:
     ):
         world = make_world(team, owner)
         with celery_worker(name="snapshots", extra_env=real_queue):
-            job = services.snapshot_request(review=world.review)  # published on commit
+            job = snapshot_request(review=world.review)  # published on commit
             _wait_for(lambda: _job_status(job.pk) == JobStatus.DONE, what="the job")
             snapshot = EvaluationSnapshot.objects.get(review=world.review)
             assert snapshot.table_rows and snapshot.chart_data and snapshot.output["options"]
 
             # The same message again (a redelivery): the job is done, nothing is claimed.
-            assert compute_snapshot.delay(job.pk).get(timeout=30) is None
+            assert compute_snapshot_task.delay(job.pk).get(timeout=30) is None
             # A new request for the same inputs: a new job, the same snapshot.
-            again = services.snapshot_request(review=world.review)
+            again = snapshot_request(review=world.review)
             assert again.pk != job.pk
             _wait_for(lambda: _job_status(again.pk) == JobStatus.DONE, what="the second job")
         assert EvaluationSnapshot.objects.filter(review=world.review).count() == 1
@@ -103,7 +104,7 @@ class WorkerKilledTests:
             "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY),
             "CELERY_ALLOW_SHORT_VISIBILITY": "1",
             "CELERY_TASK_TIME_LIMIT": "60",
-            services.PAUSE_FILE_ENV: str(pause),
+            PAUSE_FILE_ENV: str(pause),
         }
         app.conf.broker_transport_options = {
             **app.conf.broker_transport_options, "visibility_timeout": VISIBILITY
@@ -112,7 +113,7 @@ class WorkerKilledTests:
         world = make_world(team, owner)
         pause.write_text("hold")
         with celery_worker(name="victim", extra_env=env) as victim:
-            job = services.snapshot_request(review=world.review)
+            job = snapshot_request(review=world.review)
             _wait_for(reached.exists, what="the task to reach the pause point")
             delivered = time.monotonic()
             # Mid-task: the snapshot row is written but not committed, the job is running.

@@ -14,8 +14,10 @@ import kombu.pools
 import pytest
 from django.urls import reverse
 
-from apps.scoring import services
 from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.scoring.services import quarterly_review
+from apps.scoring.services.jobs import snapshot_sweep
+from apps.scoring.services.quarterly_review import quarterly_refresh
 from config.celery import app
 from tests.factories import make_review
 from tests.security.helpers import answer_all, build_team
@@ -125,10 +127,10 @@ class BrokerDownPagesTests:
             JobStatus.PENDING
         ]
         assert not EvaluationSnapshot.objects.filter(review=draft).exists()
-        assert services.snapshot_sweep() == 0  # still down: nothing published, nothing lost
+        assert snapshot_sweep() == 0  # still down: nothing published, nothing lost
 
         broker_down()  # the broker is back
-        assert services.snapshot_sweep() == 1
+        assert snapshot_sweep() == 1
         job.refresh_from_db()
         assert job.status == JobStatus.DONE
         assert EvaluationSnapshot.objects.filter(review=draft).count() == 1
@@ -138,9 +140,9 @@ class BrokerDownPagesTests:
         self, client, alpha, broker_down, monkeypatch
     ):
         refreshed = []
-        original = services.quarterly_refresh
+        original = quarterly_refresh
         monkeypatch.setattr(
-            services, "quarterly_refresh", lambda *, team: refreshed.append(team) or original(team=team)
+            quarterly_review, "quarterly_refresh", lambda *, team: refreshed.append(team) or original(team=team)
         )
         client.force_login(alpha.owner)
         started = time.monotonic()

@@ -11,7 +11,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.accounts.models import Team
-from apps.scoring import engine, services
+from apps.scoring import engine
+from apps.scoring.services.recompute import snapshot_recompute_outdated
 
 
 class Command(BaseCommand):
@@ -44,7 +45,7 @@ class Command(BaseCommand):
                 "approved kept, {failed} failed".format(**totals)
             )
 
-        totals = services.snapshot_recompute_outdated(
+        totals = snapshot_recompute_outdated(
             team_id=team_id, batch_size=batch_size, dry_run=dry_run, progress=progress
         )
         for review_id, error in totals["failed_reviews"]:
