@@ -14,7 +14,7 @@ from apps.checklists.models import AnswerStatus, Question
 from apps.checklists.selectors import checklist_cards
 from apps.profiles.models import Cadence, Coupling, TaskProfile, Workload
 from apps.scoring import engine
-from apps.scoring.services import build_review_input
+from apps.scoring.services.snapshots import build_review_input
 
 from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
 

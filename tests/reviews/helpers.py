@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
-from apps.reviews import services
 from apps.reviews.models import Review
-from apps.scoring.services import snapshot_compute
+from apps.reviews.services.lifecycle import review_submit
+from apps.reviews.services.signoff import signoff_create
+from apps.scoring.services.snapshots import snapshot_compute
 from tests.factories import (
     make_membership,
     make_offer,
@@ -45,7 +46,7 @@ def ready_review(team, author, *, offers: int = 1, unanswered: int = 0, **kw) ->
 
 def submitted_review(team, author, **kw) -> Review:
     review = ready_review(team, author, **kw)
-    services.review_submit(review=review, actor=author)
+    review_submit(review=review, actor=author)
     review.refresh_from_db()
     return review
 
@@ -55,7 +56,7 @@ def current_snapshot_id(review: Review) -> int:
 
 
 def approve(review: Review, reviewer, **kw):
-    return services.signoff_create(
+    return signoff_create(
         review=review,
         reviewer=reviewer,
         decision="approve",

@@ -16,9 +16,11 @@ from django.db import connections
 from apps.checklists.models import ChecklistAnswer
 from apps.checklists.services import checklist_answer_save
 from apps.profiles.models import TaskProfile
-from apps.reviews import services
 from apps.reviews.models import AuditEvent, Review, SignOff
-from apps.scoring.services import snapshot_compute
+from apps.reviews.services import signoff as signoff_service
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.workflow import ReviewConflict, ReviewRefused
+from apps.scoring.services.snapshots import snapshot_compute
 from tests.reviews.helpers import second_reviewer, submitted_review
 from tests.services import need_postgres
 
@@ -53,18 +55,18 @@ def run_together(*calls):
 @pytest.fixture
 def slow_lock(monkeypatch):
     """Hold the review lock a little longer in every sign-off, so the other thread waits."""
-    original = services._signoff_reasons
+    original = signoff_service._signoff_reasons
 
     def slow(*args, **kwargs):
         time.sleep(PAUSE)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_signoff_reasons", slow)
+    monkeypatch.setattr(signoff_service, "_signoff_reasons", slow)
 
 
 def decide(review_id: int, reviewer, decision: str, snapshot_id: int, version: int):
     review = Review.objects.get(pk=review_id)
-    return services.signoff_create(
+    return signoff_create(
         review=review,
         reviewer=reviewer,
         decision=decision,
@@ -113,7 +115,7 @@ class ConcurrentSignOffTests:
         winners = [value for ok, value in results if ok]
         losers = [value for ok, value in results if not ok]
         assert len(winners) == 1 and len(losers) == 1, results
-        assert isinstance(losers[0], services.ReviewConflict)
+        assert isinstance(losers[0], ReviewConflict)
         assert "no longer waiting for a decision" in losers[0].message
         review.refresh_from_db()
         signoffs = list(SignOff.objects.filter(review=review))
@@ -137,7 +139,7 @@ class ConcurrentSignOffTests:
         )
         assert sorted(ok for ok, _ in results) == [False, True]
         loser = next(value for ok, value in results if not ok)
-        assert isinstance(loser, services.ReviewRefused)
+        assert isinstance(loser, ReviewRefused)
         assert loser.codes == {"already_decided"}
         assert SignOff.objects.filter(review=review).count() == 1
 
@@ -170,7 +172,7 @@ class AuthorEditsWhileReviewerApprovesTests:
         answer = ChecklistAnswer.objects.get(candidate=candidate, question="q6")
         if approved_ok:
             assert review.state == "approved"
-            assert isinstance(results[1][1], services.ReviewConflict)
+            assert isinstance(results[1][1], ReviewConflict)
             assert answer.status == "answered"
             assert review.frozen_input == snapshot.input
         else:
@@ -202,7 +204,7 @@ class AuthorEditsWhileReviewerApprovesTests:
             assert review.frozen_input == snapshot.input
             assert review.frozen_input["task"]["compute_hours"] == signed_hours
         else:
-            assert isinstance(outcome, services.ReviewRefused)
+            assert isinstance(outcome, ReviewRefused)
             assert outcome.codes == {"stale_snapshot"}
             assert review.state == "submitted"
             assert not review.signoffs.exists()

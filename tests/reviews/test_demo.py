@@ -13,12 +13,12 @@ from django.core.management import call_command
 
 from apps.accounts.models import Membership
 from apps.catalog.models import Offer
-from apps.reviews import services
 from apps.reviews.demo import REVIEWS, V2_REVIEWS
 from apps.reviews.models import AuditEvent, Review, SignOff
 from apps.reviews.selectors import approvals_queue
+from apps.reviews.services.lifecycle import review_submit
 from apps.reviews.workflow import ReviewRefused
-from apps.scoring.services import current_snapshot
+from apps.scoring.services.snapshots import current_snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +90,6 @@ class DemoTests:
         assert bill[ray]["migration_cost"] == pytest.approx(400 / 12, abs=1e-4)
         alice = review.author
         with pytest.raises(ReviewRefused) as refused:
-            services.review_submit(review=review, actor=alice)
+            review_submit(review=review, actor=alice)
         # The one block that keeps it a draft: self-hosting the Ray layer.
         assert [(r["rule"], r["offer"]) for r in refused.value.reasons] == [("J4", ray)]

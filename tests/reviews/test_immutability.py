@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from apps.checklists.models import ChecklistAnswer
 from apps.reviews.models import AuditEvent, Candidate, Review, SignOff
-from apps.reviews.services import review_update
+from apps.reviews.services.lifecycle import review_update
 from tests.factories import make_offer, make_user
 from tests.reviews.helpers import approve, ready_review, submitted_review
 from tests.services import need_postgres

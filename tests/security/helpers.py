@@ -14,8 +14,9 @@ from django.db import transaction
 
 from apps.accounts.tokens import api_token_create, api_token_revoke
 from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
-from apps.reviews import services as review_services
-from apps.scoring.services import snapshot_compute
+from apps.reviews.services.candidates import review_reserve_links
+from apps.reviews.services.lifecycle import review_submit
+from apps.scoring.services.snapshots import snapshot_compute
 from tests.factories import (
     make_benchmark,
     make_link,
@@ -101,8 +102,8 @@ def build_team(slug: str, *, owner=None) -> TeamWorld:
     token, raw = api_token_create(team=team, name=f"ci-{slug}", created_by=owner)
     review = make_review(team, member, task=profile, offers=[offer], title=f"Review {slug}")
     answer_all(review, member)
-    review_services.review_reserve_links(review=review, actor=member, links=[link])
-    review_services.review_submit(review=review, actor=member)
+    review_reserve_links(review=review, actor=member, links=[link])
+    review_submit(review=review, actor=member)
     review.refresh_from_db()
     snapshot = snapshot_compute(review_id=review.pk)
     return TeamWorld(

@@ -19,8 +19,15 @@ from django.urls import reverse
 
 from apps.checklists.models import ChecklistAnswer
 from apps.checklists.services import checklist_answer_save
-from apps.reviews import services
 from apps.reviews.models import AuditEvent, Candidate, Review, SignOff
+from apps.reviews.services.candidates import (
+    candidate_add,
+    candidate_remove,
+    candidate_update,
+    review_reserve_links,
+)
+from apps.reviews.services.lifecycle import review_submit, review_update
+from apps.reviews.services.signoff import signoff_create
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from tests.factories import make_offer, make_user
 from tests.security.helpers import TeamWorld, build_team
@@ -35,7 +42,7 @@ Links = Review.reserved_links.through
 def approved(db) -> TeamWorld:
     """Team alpha with its review approved by the reviewer (one approval required)."""
     world = build_team("alpha")
-    services.signoff_create(
+    signoff_create(
         review=world.review,
         reviewer=world.reviewer,
         decision="approve",
@@ -77,24 +84,24 @@ class ServiceRefusalTests:
         before = state_of(w.review.pk)
         review = Review.objects.get(pk=w.review.pk)
         attempts = {
-            "title": lambda: services.review_update(review=review, actor=w.member, title="New"),
-            "candidate_add": lambda: services.candidate_add(
+            "title": lambda: review_update(review=review, actor=w.member, title="New"),
+            "candidate_add": lambda: candidate_add(
                 review=review, actor=w.member, offer=w.extra["spare_offer"], machines=1
             ),
-            "candidate_update": lambda: services.candidate_update(
+            "candidate_update": lambda: candidate_update(
                 candidate=w.candidate, actor=w.member, machines=3
             ),
-            "candidate_remove": lambda: services.candidate_remove(
+            "candidate_remove": lambda: candidate_remove(
                 candidate=w.candidate, actor=w.member
             ),
             "answer": lambda: checklist_answer_save(
                 candidate=w.candidate, question="q1", actor=w.member, status="unanswered"
             ),
-            "reserve_links": lambda: services.review_reserve_links(
+            "reserve_links": lambda: review_reserve_links(
                 review=review, actor=w.member, links=[]
             ),
-            "submit": lambda: services.review_submit(review=review, actor=w.member),
-            "decide_again": lambda: services.signoff_create(
+            "submit": lambda: review_submit(review=review, actor=w.member),
+            "decide_again": lambda: signoff_create(
                 review=review, reviewer=w.owner, decision="reject", comment="No.",
                 snapshot_id=w.snapshot.pk,
             ),

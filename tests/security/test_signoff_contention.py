@@ -19,8 +19,10 @@ import pytest
 from django.db import OperationalError, connection
 from django.urls import reverse
 
-from apps.reviews import services
 from apps.reviews.models import AuditEvent, Review, SignOff
+from apps.reviews.services import signoff as signoff_service
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.workflow import ReviewConflict
 from tests.security.helpers import build_team
 from tests.services import need_postgres
 
@@ -104,7 +106,7 @@ def alpha(transactional_db):
 
 def decide(world, decision: str = "approve"):
     review = Review.objects.get(pk=world.review.pk)
-    return services.signoff_create(
+    return signoff_create(
         review=review,
         reviewer=world.reviewer,
         decision=decision,
@@ -125,7 +127,7 @@ class Outcomes(list):
 @contextmanager
 def attempts_recorded():
     outcomes = Outcomes()
-    original = services._signoff_once
+    original = signoff_service._signoff_once
 
     def recorded(**kwargs):
         try:
@@ -137,7 +139,7 @@ def attempts_recorded():
         outcomes.append(None)
         return result
 
-    with mock.patch.object(services, "_signoff_once", side_effect=recorded):
+    with mock.patch.object(signoff_service, "_signoff_once", side_effect=recorded):
         yield outcomes
 
 
@@ -198,7 +200,7 @@ class LockTimeoutTests:
         holder.ready.wait(WAIT)
         try:
             with django_session("SET lock_timeout = '200ms'"), attempts_recorded() as outcomes:
-                with pytest.raises(services.ReviewConflict) as refused:
+                with pytest.raises(ReviewConflict) as refused:
                     decide(alpha)
         finally:
             release.set()
@@ -293,7 +295,7 @@ class DecideViewConflictTests:
             "version": world.review.version,
         }
         deadlock = OperationalError("deadlock detected")
-        with mock.patch.object(services, "_signoff_once", side_effect=deadlock) as attempt:
+        with mock.patch.object(signoff_service, "_signoff_once", side_effect=deadlock) as attempt:
             response = client.post(reverse("reviews:decide", args=[world.review.pk]), data,
                                    **headers)
         assert attempt.call_count == 2  # retried once

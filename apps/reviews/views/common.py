@@ -1,0 +1,35 @@
+"""What every review view shares: the access helper, the page an action returns to, the version
+the posted page was showing, and the page size of the lists."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from apps.accounts.access import get_scoped_or_404
+from apps.reviews.forms import VersionForm
+from apps.reviews.models import Review
+
+PAGE_SIZE = 25
+
+
+def get_review_for_user(request: HttpRequest, pk: int) -> Review:
+    """The review if it belongs to one of the user's teams; else 404."""
+    return get_scoped_or_404(
+        Review.objects.select_related(
+            "team", "author", "task", "task__home_site", "task__data_site", "task__result_site"
+        ),
+        request.user,
+        pk=pk,
+    )
+
+
+def detail_url(review: Review) -> str:
+    """Where an action on a review sends the user back to."""
+    return reverse("reviews:detail", args=[review.pk])
+
+
+def posted_version(request: HttpRequest) -> int | None:
+    """The review version the posted page was showing (None when the form did not send one)."""
+    form = VersionForm(request.POST)
+    return form.cleaned_data["version"] if form.is_valid() else None

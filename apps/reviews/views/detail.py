@@ -1,0 +1,167 @@
+"""The review page (its figures, checklists and decision panel) and a reviewer's decision on it.
+
+htmx:
+- detail: GET with htmx → the decision panel (`decision-panel`), polled while figures compute.
+- decide: POST with htmx → the decision panel with errors or refusal reasons in place (200); on
+  success, a stale snapshot or a conflict → HX-Redirect to the fresh page (409 for the last two).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.accounts.access import membership_for, require_role
+from apps.accounts.models import Role
+from apps.checklists.selectors import checklist_cards
+from apps.reviews import selectors
+from apps.reviews.forms import DecisionForm
+from apps.reviews.models import Decision, Review, ReviewState
+from apps.reviews.responses import reason_texts
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.workflow import ReviewConflict, ReviewRefused
+from apps.scoring import engine
+from apps.scoring import selectors as scoring_selectors
+from apps.scoring.services.snapshots import build_review_input
+from apps.web.forms import attach_errors
+from apps.web.htmx import conflict, go, render_shape, wants_fragment
+
+from .common import detail_url, get_review_for_user
+
+
+def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=None) -> dict:
+    membership = membership_for(request, review.team_id)
+    # Loaded once and shared: the engine input, the checklist cards and the reserved links.
+    cards = checklist_cards(review)
+    reserved = list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
+    review_input = build_review_input(
+        review,
+        candidates=[card.candidate for card in cards],
+        answers=[
+            (card.candidate.offer_id, item.answer.question, item.answer.status)
+            for card in cards
+            for item in card.items
+            if item.answer is not None
+        ],
+        reserved_link_ids={link.pk for link in reserved},
+    )
+    evaluation = scoring_selectors.review_evaluation(review, review_input=review_input)
+    snapshot = evaluation["snapshot"]
+    context = {
+        **evaluation,
+        **selectors.review_page(
+            review,
+            user=request.user,
+            membership=membership,
+            snapshot=snapshot,
+            review_input=review_input,
+            cards=cards,
+            reserved_links=reserved,
+        ),
+        "currency": review.team.currency,
+        "decisions": Decision,
+    }
+    context["decision_form"] = form or DecisionForm(
+        initial={"snapshot": snapshot.pk if snapshot else None, "version": review.version}
+    )
+    context["refusal"] = refusal
+    context["refusal_reasons"] = reason_texts(refusal.reasons) if refusal else []
+    return context
+
+
+# An approved review is immutable (services, admin and a PostgreSQL trigger refuse changes), so
+# the body of its page is the same for every member of its team: rendered once per language and
+# engine version (the body compares the signed snapshot's engine with the current one).
+SIGNED_PAGE_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def _signed_body_key(review: Review) -> str:
+    return (
+        f"review-page:v3:{review.pk}:{review.version}:{engine.ENGINE_VERSION}:{get_language()}"
+    )
+
+
+@login_required
+@require_GET
+def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    review = get_review_for_user(request, pk)
+    if review.state == ReviewState.APPROVED and not wants_fragment(request):
+        key = _signed_body_key(review)
+        parts = cache.get(key)
+        if not isinstance(parts, dict):  # a miss (or an entry of an older layout)
+            context = _detail_context(request, review)
+            parts = {
+                part: render_to_string(
+                    f"reviews/detail.html#review-{part}", context, request=request
+                )
+                for part in ("head", "body")
+            }
+            cache.set(key, parts, SIGNED_PAGE_CACHE_SECONDS)
+        context = {
+            "review": review,
+            # Our own rendered and escaped templates, cached above.
+            "cached_head": mark_safe(parts["head"]),  # noqa: S308
+            "cached_body": mark_safe(parts["body"]),  # noqa: S308
+            "can_clone": True,  # any member of the review's team (it was found in their scope)
+        }
+        return render(request, "reviews/detail.html", context)
+    context = _detail_context(request, review)
+    return render_shape(request, "reviews/detail.html", "decision-panel", context)
+
+
+@login_required
+@require_POST
+def review_decide(request: HttpRequest, pk: int) -> HttpResponse:
+    review = get_review_for_user(request, pk)
+    require_role(request, review.team, Role.REVIEWER)
+    form = DecisionForm(request.POST)
+    refusal = None
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            signoff_create(
+                review=review,
+                reviewer=request.user,
+                decision=data["decision"],
+                comment=data["comment"],
+                snapshot_id=data["snapshot"],
+                version=data["version"],
+            )
+        except ReviewConflict as exc:
+            return conflict(request, exc.message, detail_url(review))
+        except ReviewRefused as exc:
+            if "stale_snapshot" in exc.codes:
+                return conflict(
+                    request,
+                    _(
+                        "The figures changed since you opened this page; here are the fresh "
+                        "ones. Look at them again before deciding."
+                    ),
+                    detail_url(review),
+                )
+            refusal = exc
+        except ValidationError as exc:
+            attach_errors(form, exc)
+        else:
+            done = {
+                Decision.APPROVE: _("Your approval is recorded."),
+                Decision.REQUEST_CHANGES: _(
+                    "Changes requested: the review is back with its author."
+                ),
+                Decision.REJECT: _("The review is rejected."),
+            }
+            messages.success(request, done[data["decision"]])
+            return go(request, detail_url(review))
+    review.refresh_from_db()
+    context = _detail_context(request, review, form=form, refusal=refusal)
+    status = 200 if wants_fragment(request) else (409 if refusal else 400)
+    return render_shape(request, "reviews/detail.html", "decision-panel", context, status=status)
