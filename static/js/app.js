@@ -2,8 +2,12 @@
  * - [data-autosubmit]: submit the surrounding form on change (team switcher, filters).
  * - [data-confirm]: ask before submitting a destructive form.
  * - table[data-sortable]: click a header with data-sort to sort rows (numbers or text).
- * - [data-plotly]: a <script type="application/json"> id holding a Plotly figure; drawn once
- *   plotly.js is present, after page load and after every htmx swap.
+ * - [data-plotly]: a <script type="application/json"> id holding a Plotly figure, drawn when the
+ *   chart comes near the screen (after page load and after every htmx swap). plotly.js (the
+ *   partial bundle named by <body data-plotly-src>, and in Chinese the locale named by
+ *   data-plotly-locale-src) is fetched only then: a page whose charts are never scrolled to, or
+ *   that has none, never downloads it. Until drawn, the chart's box keeps its size (CSS), so
+ *   nothing moves when it appears.
  */
 (function () {
   "use strict";
@@ -70,17 +74,60 @@
     });
   }
 
-  function drawCharts(root) {
-    if (!window.Plotly) return;
-    root.querySelectorAll("[data-plotly]").forEach(function (el) {
-      if (el.dataset.drawn) return;
-      var source = document.getElementById(el.dataset.plotly);
-      if (!source) return;
-      var figure;
-      try { figure = JSON.parse(source.textContent); } catch (e) { return; }
-      el.dataset.drawn = "1";
+  var plotlyLoading = null;
+
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.appendChild(script);
+    });
+  }
+
+  function loadPlotly() {
+    if (window.Plotly) return Promise.resolve(window.Plotly);
+    if (!plotlyLoading) {
+      var body = document.body.dataset;
+      plotlyLoading = loadScript(body.plotlySrc).then(function () {
+        return body.plotlyLocaleSrc ? loadScript(body.plotlyLocaleSrc) : null;
+      }).then(function () { return window.Plotly; });
+    }
+    return plotlyLoading;
+  }
+
+  function drawChart(el) {
+    if (el.dataset.drawn) return;
+    var source = document.getElementById(el.dataset.plotly);
+    if (!source) return;
+    var figure;
+    try { figure = JSON.parse(source.textContent); } catch (e) { return; }
+    el.dataset.drawn = "1";
+    loadPlotly().then(function (Plotly) {
       var layout = Object.assign({ autosize: true, margin: { t: 40, r: 16, b: 48, l: 56 } }, figure.layout || {});
-      window.Plotly.newPlot(el, figure.data || [], layout, { responsive: true, displaylogo: false });
+      var config = { responsive: true, displaylogo: false };
+      if (document.body.dataset.plotlyLocale) config.locale = document.body.dataset.plotlyLocale;
+      Plotly.newPlot(el, figure.data || [], layout, config).then(function () {
+        el.classList.add("chart--drawn");
+      });
+    }).catch(function () { delete el.dataset.drawn; });
+  }
+
+  var chartObserver = "IntersectionObserver" in window ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) {
+      if (!entry.isIntersecting) return;
+      chartObserver.unobserve(entry.target);
+      drawChart(entry.target);
+    });
+  }, { rootMargin: "200px 0px" }) : null;
+
+  function drawCharts(root) {
+    root.querySelectorAll("[data-plotly]").forEach(function (el) {
+      if (el.dataset.drawn || el.dataset.watched) return;
+      if (!chartObserver) { drawChart(el); return; }
+      el.dataset.watched = "1";
+      chartObserver.observe(el);
     });
   }
 
@@ -93,5 +140,4 @@
 
   onReady(function () { bindAll(document); });
   document.addEventListener("htmx:load", function (event) { bindAll(event.target || document); });
-  window.addEventListener("load", function () { drawCharts(document); });
 })();

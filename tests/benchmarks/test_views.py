@@ -313,7 +313,7 @@ class TaskComparisonTests:
         assert "3.43×" in html
         assert f'id="run-{multi.pk}" class="is-chosen"' in html
         assert 'data-plotly="scaling-figure"' in html
-        assert "vendor/plotly-4.1.1.min.js" in html
+        assert "vendor/plotly-basic-4.1.1.min.js" in html  # fetched by app.js when drawn
         script = re.search(r'<script id="scaling-figure"[^>]*>(.*?)</script>', html, re.S)
         figure = json.loads(script.group(1))
         # One offer: its ideal line (x / 8 GPUs of its single run) and its runs, each labelled.

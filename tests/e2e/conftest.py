@@ -46,3 +46,20 @@ def log_in(page, base: str, username: str, password: str = PASSWORD, timeout=Non
     page.fill("input[name=password]", password)
     page.click(".auth-card button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login" not in url, timeout=timeout)
+
+
+def reveal_charts(page, scope: str = "") -> int:
+    """Scroll to every chart in `scope` as a reader would, and wait until each is drawn.
+
+    static/js/app.js draws a chart (and fetches plotly.js at all) only when it nears the screen;
+    this is the reader scrolling down the page. Returns the number of charts drawn.
+    """
+    charts = page.locator(f"{scope} [data-plotly]".strip())
+    count = charts.count()
+    for i in range(count):
+        charts.nth(i).scroll_into_view_if_needed()
+    page.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length >= n",
+        arg=[f"{scope} .chart--drawn .main-svg".strip(), count],
+    )
+    return count

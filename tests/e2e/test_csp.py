@@ -21,7 +21,7 @@ from apps.benchmarks.models import BenchmarkRecord
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import Review
 from apps.scoring.models import EvaluationSnapshot
-from tests.e2e.conftest import LAUNCH_ARGS, log_in
+from tests.e2e.conftest import LAUNCH_ARGS, log_in, reveal_charts
 from tests.services import need_browser
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -122,7 +122,9 @@ class ContentSecurityPolicyInBrowserTests:
                     current["label"] = label
                     response = page.goto(live_server.url + url)
                     assert response is not None and response.status == 200, (label, url)
-                    if ready:
+                    if ready == CHARTS:
+                        assert reveal_charts(page) >= 1, label
+                    elif ready:
                         page.wait_for_selector(ready, state="attached")
                     if label == "task comparison":
                         # Plotly's "download as PNG" draws the SVG into an image (data: URL).

@@ -229,7 +229,7 @@ class CalibrationPageTests:
         html = client.get(reverse("teams:calibration")).content.decode()
         assert 'data-plotly="calibration-m4"' in html
         assert '<script id="calibration-m4" type="application/json">' in html
-        assert "vendor/plotly-4.1.1.min.js" in html
+        assert "vendor/plotly-basic-4.1.1.min.js" in html  # fetched by app.js when drawn
         assert "Adopt 0.16" in html
         assert "a pilot migration failed" in html and "review rejected" in html
 
