@@ -127,6 +127,7 @@ INSTALLED_APPS = [
     "apps.scoring",
     "apps.api",
     "apps.teams",
+    "apps.method",
 ]
 
 MIDDLEWARE = [

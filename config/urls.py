@@ -25,5 +25,6 @@ urlpatterns = [
     path("checklists/", include("apps.checklists.urls")),
     path("scoring/", include("apps.scoring.urls")),
     path("api/v1/", include("apps.api.urls")),
+    path("method/", include("apps.method.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -114,6 +114,9 @@ MATRIX: dict[str, Route] = {
     "teams:threshold_reset": Route(OWNERS, POST),
     "teams:calibration": Route(),
     "teams:calibration_adopt": Route(OWNERS, POST),
+    # Method guide: read-only, for anyone signed in (the formulas show their team's thresholds)
+    "method:index": Route(),
+    "method:entry": Route(obj=lambda w: {"entry_id": "G1"}, scoped=False),
     # Catalog: everyone reads, owners write
     "catalog:index": Route(),
     "catalog:site_list": Route(),

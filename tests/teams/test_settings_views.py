@@ -217,7 +217,9 @@ class EngineTwoThresholdTests:
         }
         for key, (rule, default, unit) in expected.items():
             row = row_html(html, key)
-            assert f'<span class="badge" title="Rule id in the method">{rule}</span>' in row
+            # The rule id links to its entry in the method guide.
+            assert f'<span class="badge"><a class="rule-link" href="/method/{rule}/"' in row
+            assert f'data-method-rule="{rule}">{rule}</a></span>' in row
             assert f'<td class="num">{default}</td>' in row
             assert f'<span class="unit">({unit})</span>' in row
         assert "0 leaves the migration unpriced" in row_html(html, "engineer_hour_cost")
