@@ -7,6 +7,7 @@ domain codes and are shown as words of the message's language.
 
 from __future__ import annotations
 
+from string import Formatter
 from typing import Any
 
 MESSAGES: dict[str, dict[str, str]] = {
@@ -520,6 +521,8 @@ def show_number(value: float) -> str:
         return str(value)
     if value != value:  # NaN never reaches here, but never print it either
         return "?"
+    if value.is_integer() and -1e15 < value < 1e15:
+        return str(int(value))  # the commonest figure (8 GPUs, 12 h): no rounding to undo
     if value and abs(value) < 0.01:
         return f"{value:.2g}"
     text = f"{value:.3f}".rstrip("0").rstrip(".")
@@ -543,18 +546,61 @@ def _show(value: Any, lang: str, term: bool) -> str:
     return str(value)
 
 
+def _fields(template: dict[str, str]) -> tuple[str, ...]:
+    """The data keys a message's two templates show, in first-use order."""
+    names: list[str] = []
+    for text in template.values():
+        for _, field, _, _ in Formatter().parse(text):
+            if field is not None and field not in names:
+                names.append(field)
+    return tuple(names)
+
+
+# Worked out once: rendering shows only the data a template uses (data carries exact extras).
+_FIELDS = {key: _fields(template) for key, template in MESSAGES.items()}
+
+
+def _pieces(text: str) -> tuple[tuple[str, str | None], ...]:
+    """A template as (literal text, field or None) pairs: joined faster than str.format parses
+    it again on every message (no template uses a format spec or a conversion)."""
+    return tuple((literal, field) for literal, field, _, _ in Formatter().parse(text))
+
+
+_PIECES = {
+    key: (_pieces(template["en"]), _pieces(template["zh_Hans"]))
+    for key, template in MESSAGES.items()
+}
+
+
+def _fill(pieces: tuple[tuple[str, str | None], ...], shown: dict[str, str]) -> str:
+    parts: list[str] = []
+    for literal, field in pieces:
+        parts.append(literal)
+        if field is not None:
+            parts.append(shown[field])
+    return "".join(parts)
+
+
 def render(key: str, data: dict[str, Any]) -> tuple[str, str]:
     """Both languages of one message; a template field missing from data raises KeyError."""
     template = MESSAGES[key]
-    if not data:
+    fields = _FIELDS[key]
+    if not fields:
         return template["en"], template["zh_Hans"]
     shown_en: dict[str, str] = {}
     shown_zh: dict[str, str] = {}
-    for k, v in data.items():
-        term = k in _TERM_KEYS
-        if term or type(v) in (list, tuple):
+    for k in fields:
+        v = data[k]
+        kind = type(v)
+        if kind is str and k not in _TERM_KEYS:
+            shown_en[k] = shown_zh[k] = v  # an offer's name, a site code: shown as given
+        elif k in _TERM_KEYS or kind is list or kind is tuple:
+            term = k in _TERM_KEYS
             shown_en[k] = _show(v, "en", term)
             shown_zh[k] = _show(v, "zh_Hans", term)
+        elif kind is float or kind is int:
+            shown_en[k] = shown_zh[k] = show_number(v)
         else:
             shown_en[k] = shown_zh[k] = _show(v, "en", False)
-    return template["en"].format_map(shown_en), template["zh_Hans"].format_map(shown_zh)
+    en, zh = _PIECES[key]
+    return _fill(en, shown_en), _fill(zh, shown_zh)

@@ -23,12 +23,13 @@ def num(value: float | None) -> float | None:
     """Money and hours: 6 decimals, never NaN or infinity, never -0.0."""
     if value is None:
         return None
-    if value == 0:
-        return 0.0  # the commonest figure (no fee, no transfer), and never -0.0
-    # x - x is 0.0 for every finite float and NaN for NaN and ±infinity.
-    if value - value != 0:
-        return None
-    return round(value, 6) + 0.0
+    # x - x is 0.0 for every finite float and NaN for NaN and ±infinity; + 0.0 turns -0.0
+    # into 0.0.
+    if value - value == 0:
+        if type(value) is float and value.is_integer():
+            return value + 0.0  # already round (costs like 256.0): round() is the dear part
+        return round(value, 6) + 0.0
+    return None
 
 
 def clean(value: Any) -> Any:

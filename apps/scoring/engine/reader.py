@@ -61,6 +61,22 @@ class Reader:
             and maximum is None
         ):
             return value  # the commonest case: a plain non-negative float with default bounds
+        if (
+            kind is int
+            and above is None
+            and maximum is None
+            and minimum is not None
+            and minimum <= value <= MAX_MAGNITUDE
+        ):
+            return value if integer else float(value)  # next: a plain int at least its minimum
+        if (
+            above is not None
+            and maximum is None
+            and not integer
+            and (kind is float or kind is int)
+            and above < value <= MAX_MAGNITUDE  # false for NaN, and for ±infinity
+        ):
+            return float(value)  # a plain number above its bound (bandwidth, GPU memory)
         if kind is not float and kind is not int and kind is not bool:
             value = _plain_number(value)
             kind = type(value)
@@ -85,6 +101,43 @@ class Reader:
                     return value
             return self._out_of_range(value, key, path, minimum, above, maximum)
         return self._bad_number(value, key, path, integer)
+
+    def amount(self, obj: dict[str, Any], key: str, path: str, default: Any = MISSING) -> Any:
+        """A number ≥ 0, the commonest kind of field: a plain float or int in range is answered
+        at once; anything else (absent without a default, out of range, of another type) as
+        number() answers it."""
+        value = obj.get(key)
+        kind = type(value)
+        if kind is float:
+            if 0.0 <= value <= MAX_MAGNITUDE:  # false for NaN, and for ±infinity
+                return value
+        elif kind is int:
+            if 0 <= value <= MAX_MAGNITUDE:
+                return float(value)
+        elif value is None and default is not MISSING:
+            return default
+        return self.number(obj, key, path, default=default)
+
+    def optional(self, obj: dict[str, Any], key: str, path: str) -> float | None:
+        """A number ≥ 0 or null (absent)."""
+        value = obj.get(key)
+        if value is None:
+            return None
+        kind = type(value)
+        if kind is float and 0.0 <= value <= MAX_MAGNITUDE:
+            return value
+        if kind is int and 0 <= value <= MAX_MAGNITUDE:
+            return float(value)
+        return self.number(obj, key, path, nullable=True)
+
+    def count(self, obj: dict[str, Any], key: str, path: str, default: Any, minimum: int) -> Any:
+        """An integer ≥ minimum: a plain int in range is answered at once."""
+        value = obj.get(key)
+        if type(value) is int and minimum <= value <= MAX_MAGNITUDE:
+            return value
+        if value is None and default is not MISSING:
+            return default
+        return self.number(obj, key, path, default=default, minimum=minimum, integer=True)
 
     def _bad_number(self, value: Any, key: str, path: str, integer: bool) -> None:
         field = f"{path}.{key}"

@@ -49,11 +49,6 @@ def runner_up(
     return min(rest, key=lambda o: (o.objective, *tie_key(o)))
 
 
-# One input: its coordinate now, each option's slope in it, the input's range in that
-# coordinate, and how a coordinate reads back as the input's value.
-Slope = Callable[[PlacementOption], float]
-
-
 def _identity(x: float) -> float:
     return x
 
@@ -63,31 +58,29 @@ def _reciprocal(x: float) -> float:
 
 
 def _solve(
-    contenders: list[PlacementOption],
-    chosen: PlacementOption,
+    everyone: list[PlacementOption],
+    gaps: list[float],
     x0: float,
-    slope: Slope,
+    slopes: list[float],
     low: float,
     high: float,
     value: Callable[[float], float],
 ) -> tuple[float | None, PlacementOption | None]:
     """The input's value nearest to now at which another option's objective line crosses below
-    the chosen one's (ties resolved as the choice resolves them), within [low, high] of the
-    coordinate; None when no line crosses in range."""
-    base = chosen.objective
-    assert base is not None
-    b_chosen = slope(chosen)
+    the chosen one's (everyone[0]; ties resolved as the choice resolves them), within [low,
+    high] of the coordinate; None when no line crosses in range. `gaps[i]` is option i's
+    objective minus the chosen one's now, `slopes[i]` its objective's slope in the coordinate."""
+    b_chosen = slopes[0]
     current = value(x0)
     best_at: float | None = None
     best_x = x0
     best_distance = 0.0
     crossing: list[tuple[float, PlacementOption]] = []
-    for other in contenders:
-        gap = other.objective - base  # ≥ 0: the chosen option is the least
-        closing = slope(other) - b_chosen  # gap(x) = gap + closing × (x − x0)
+    for i in range(1, len(everyone)):
+        closing = slopes[i] - b_chosen  # gap(x) = gap + closing × (x − x0)
         if closing == 0:
             continue
-        x = x0 - gap / closing
+        x = x0 - gaps[i] / closing
         if not low <= x <= high or x - x != 0:  # out of range, or infinite
             continue
         at = value(x)
@@ -96,9 +89,9 @@ def _solve(
         distance = abs(at - current)
         if best_at is None or distance < best_distance:
             best_at, best_x, best_distance = at, x, distance
-            crossing = [(closing, other)]
+            crossing = [(closing, everyone[i])]
         elif distance == best_distance:
-            crossing.append((closing, other))
+            crossing.append((closing, everyone[i]))
     if best_at is None:
         return None, None
     # Past the crossing the steepest line wins (its gap falls fastest), then the tie-break.
@@ -120,91 +113,77 @@ def sensitivity(
         return second, []
     task = inp.task
     delay = task.delay_cost_per_hour
-    contenders = [o for o in options if o.feasible and o is not chosen and o.objective is not None]
-    everyone = [chosen, *contenders]
+    ratio = task.compress_ratio
+    home = inp.sites[task.home_site]
+    # The chosen option first, then every other feasible option: slopes are lists in this order.
+    everyone = [chosen]
+    everyone += (o for o in options if o.feasible and o is not chosen and o.objective is not None)
+    count = len(everyone)
+    base = chosen.objective
+    assert base is not None
+    gaps = [o.objective - base for o in everyone]  # type: ignore[operator]  # ≥ 0: least first
+
+    # The links the two options use, and per link each option's GB and hours × bandwidth on it.
+    used: dict[int, Link] = {}
+    for leg in (*chosen.legs, *second.legs):
+        if leg.link is not None:
+            used[id(leg.link)] = leg.link
+    on_link_gb = {key: [0.0] * count for key in used}
+    on_link_hours = {key: [0.0] * count for key in used}
+    # One pass over every option's legs gathers what each input moves.
+    hours = [0.0] * count  # slope in delay cost: total hours
+    per_ratio = [0.0] * count  # slope in compress ratio: input and results legs are ∝ ratio
+    at_home = [0.0] * count  # slope in the home queue: the delay cost, for options at home
+    for i, option in enumerate(everyone):
+        hours[i] = option.total_hours or 0.0
+        if option.site == home.code:
+            at_home[i] = delay
+        scaled = 0.0
+        for leg in option.legs:
+            if leg.what != "image":
+                scaled += (leg.cost or 0.0) + delay * (leg.hours or 0.0)
+            link = leg.link
+            if link is not None and id(link) in used:
+                on_link_gb[id(link)][i] += leg.gb
+                on_link_hours[id(link)][i] += (leg.hours or 0.0) * link.bandwidth_gbps
+        per_ratio[i] = scaled / ratio
+
     flips: list[Flip] = []
 
-    def add(path: str, key: str, subject: str, x0: float, slope: Slope, low: float,
+    def add(path: str, key: str, subject: str, x0: float, slopes: list[float], low: float,
             high: float, value: Callable[[float], float] = _identity) -> None:  # fmt: skip
-        if all(slope(o) == 0 for o in everyone):
+        first = slopes[0]
+        if slopes.count(first) == count:
+            # Every objective moves alike (or not at all): nothing in range flips.
             flips.append(Flip(path, value(x0), None, None, key, subject))
             return
-        at, to = _solve(contenders, chosen, x0, slope, low, high, value)
+        at, to = _solve(everyone, gaps, x0, slopes, low, high, value)
         flips.append(Flip(path, value(x0), at, to, key, subject))
 
     # The value of an hour of waiting: each objective rises by its total hours.
-    add(
-        "task.delay_cost_per_hour",
-        "F.delay_cost",
-        "",
-        delay,
-        lambda o: o.total_hours or 0.0,
-        0.0,
-        MAX_MAGNITUDE,
-    )
-
+    add("task.delay_cost_per_hour", "F.delay_cost", "", delay, hours, 0.0, MAX_MAGNITUDE)
     # The compress ratio scales the input and results legs (GB, hours and cost alike).
-    ratio = task.compress_ratio
-
-    def per_ratio(o: PlacementOption) -> float:
-        return sum(
-            ((leg.cost or 0.0) + delay * (leg.hours or 0.0)) / ratio
-            for leg in o.legs
-            if leg.what != "image"
-        )
-
     add("task.compress_ratio", "F.compress_ratio", "", ratio, per_ratio, 1e-12, 1.0)
-
     # The home site's queue: options there wait it (plus their boot time).
-    home = inp.sites[task.home_site]
-    add(
-        f"sites[{home.index}].queue_hours",
-        "F.queue",
-        home.code,
-        home.queue_hours,
-        lambda o: delay if o.site == home.code else 0.0,
-        0.0,
-        MAX_MAGNITUDE,
-    )
+    path = f"sites[{home.index}].queue_hours"
+    add(path, "F.queue", home.code, home.queue_hours, at_home, 0.0, MAX_MAGNITUDE)
 
-    # The links the two options use: bandwidth (in 1 / bandwidth) and price per GB.
-    used: dict[int, Link] = {}
-    for option in (chosen, second):
-        for leg in option.legs:
-            if leg.link is not None:
-                used[id(leg.link)] = leg.link
+    # Per link: bandwidth (leg hours ∝ 1 / bandwidth, so in that coordinate) and price per GB.
     for link in sorted(used.values(), key=lambda item: item.index):
         name = f"{link.from_site}–{link.to_site}"
-        bandwidth = link.bandwidth_gbps
-
-        def per_inverse_bandwidth(o: PlacementOption, link: Link = link) -> float:
-            # hours = gb × 8 × (1 + buffer) / 3600 × (1 / bandwidth): slope = delay × that factor
-            return delay * sum(
-                (leg.hours or 0.0) * link.bandwidth_gbps for leg in o.legs if leg.link is link
-            )
-
-        def per_price(o: PlacementOption, link: Link = link) -> float:
-            return sum(leg.gb for leg in o.legs if leg.link is link)
-
+        key = id(link)
         add(
             f"links[{link.index}].bandwidth_gbps",
             "F.bandwidth",
             name,
-            1.0 / bandwidth,
-            per_inverse_bandwidth,
+            1.0 / link.bandwidth_gbps,
+            [delay * h for h in on_link_hours[key]],
             1.0 / MAX_MAGNITUDE,
             float("inf"),
             _reciprocal,
         )
-        add(
-            f"links[{link.index}].price_per_gb",
-            "F.price_per_gb",
-            name,
-            link.price_per_gb,
-            per_price,
-            0.0,
-            MAX_MAGNITUDE,
-        )
+        path = f"links[{link.index}].price_per_gb"
+        add(path, "F.price_per_gb", name, link.price_per_gb, on_link_gb[key], 0.0, MAX_MAGNITUDE)
 
     # Each option's price: compute, scheduling and preemption costs are linear in it.
     for option in sorted((chosen, second), key=lambda o: o.offer.index):
@@ -224,15 +203,10 @@ def sensitivity(
             per_unit += option.preemption_cost / option.effective_price * unit
         elif offer.preemptible:
             per_unit += _preemption_per_price(inp, option) * unit
-        add(
-            f"offers[{offer.index}].price",
-            "F.price",
-            offer.id,
-            offer.price,
-            lambda o, mine=option, per_unit=per_unit: per_unit if o is mine else 0.0,
-            0.0,
-            MAX_MAGNITUDE,
-        )
+        slopes = [0.0] * count
+        slopes[0 if option is chosen else everyone.index(option)] = per_unit
+        path = f"offers[{offer.index}].price"
+        add(path, "F.price", offer.id, offer.price, slopes, 0.0, MAX_MAGNITUDE)
     _rank(flips)
     return second, flips
 

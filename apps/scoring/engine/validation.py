@@ -60,9 +60,9 @@ def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
     if data is None:
         return LatencyBudget()
     return LatencyBudget(
-        transfer=r.number(data, "transfer", path, nullable=True),
-        queue=r.number(data, "queue", path, nullable=True),
-        compute=r.number(data, "compute", path, nullable=True),
+        transfer=r.optional(data, "transfer", path),
+        queue=r.optional(data, "queue", path),
+        compute=r.optional(data, "compute", path),
     )
 
 
@@ -139,28 +139,28 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
         name=r.text(t, "name", p),
         workload=r.choice(t, "workload", p, WORKLOADS),
         cadence=r.choice(t, "cadence", p, CADENCES, default="one_off"),
-        runs_per_quarter=r.number(t, "runs_per_quarter", p, default=1.0),
-        params_b=r.number(t, "params_b", p, nullable=True),
+        runs_per_quarter=r.amount(t, "runs_per_quarter", p, 1.0),
+        params_b=r.optional(t, "params_b", p),
         precision=r.choice(t, "precision", p, tuple(BYTES_PER_PARAM), default="bf16"),
-        peak_gpu_mem_gb=r.number(t, "peak_gpu_mem_gb", p, nullable=True),
+        peak_gpu_mem_gb=r.optional(t, "peak_gpu_mem_gb", p),
         gpus=r.number(t, "gpus", p, nullable=True, minimum=1, integer=True),
         parallelism=r.choices(t, "parallelism", p, PARALLELISM),
         coupling=r.choice(t, "coupling", p, COUPLINGS, default="none"),
-        input_gb=r.number(t, "input_gb", p, default=0.0),
-        result_gb=r.number(t, "result_gb", p, default=0.0),
+        input_gb=r.amount(t, "input_gb", p, 0.0),
+        result_gb=r.amount(t, "result_gb", p, 0.0),
         compress_ratio=r.number(t, "compress_ratio", p, default=1.0, above=0.0, maximum=1.0),
-        image_gb=r.number(t, "image_gb", p, default=10.0),
+        image_gb=r.amount(t, "image_gb", p, 10.0),
         access_pattern=r.choice(t, "access_pattern", p, ACCESS_PATTERNS, default="streaming"),
-        data_passes=r.number(t, "data_passes", p, default=1, minimum=1, integer=True),
-        compute_hours=r.number(t, "compute_hours", p),
+        data_passes=r.count(t, "data_passes", p, 1, 1),
+        compute_hours=r.amount(t, "compute_hours", p),
         resumable=r.boolean(t, "resumable", p),
         resume_verified=r.boolean(t, "resume_verified", p),
         env_aligned=r.boolean(t, "env_aligned", p),
-        interruption_cost_hours=r.number(t, "interruption_cost_hours", p, default=0.0),
+        interruption_cost_hours=r.amount(t, "interruption_cost_hours", p, 0.0),
         latency_budget_hours=_parse_budget(
             r, t.get("latency_budget_hours", MISSING), f"{p}.latency_budget_hours"
         ),
-        delay_cost_per_hour=r.number(t, "delay_cost_per_hour", p, default=0.0),
+        delay_cost_per_hour=r.amount(t, "delay_cost_per_hour", p, 0.0),
         env_simple=r.boolean(t, "env_simple", p),
         image_packaged=r.boolean(t, "image_packaged", p),
         offsite_allowed=r.boolean(t, "offsite_allowed", p),
@@ -181,7 +181,7 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
         heads=shape.get("heads"),
         kv_heads=shape.get("kv_heads") or shape.get("heads"),
         activation_checkpointing=r.boolean(t, "activation_checkpointing", p),
-        checkpoint_interval_hours=r.number(t, "checkpoint_interval_hours", p, default=1.0)
+        checkpoint_interval_hours=r.amount(t, "checkpoint_interval_hours", p, 1.0)
         if "checkpoint_interval_hours" in t
         else 1.0,
     )

@@ -68,11 +68,11 @@ def parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
         site = Site(
             code=code or "",
             name=r.text(s, "name", p),
-            storage_tb=r.number(s, "storage_tb", p, nullable=True),
+            storage_tb=r.optional(s, "storage_tb", p),
             datacenter=r.text(s, "datacenter", p),
             city=r.text(s, "city", p),
             hub=r.text(s, "hub", p),
-            queue_hours=r.number(s, "queue_hours", p, default=0.0),
+            queue_hours=r.amount(s, "queue_hours", p, 0.0),
             index=i,
         )
         if code is None:
@@ -102,9 +102,9 @@ def parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Link
             from_site=ends[0] or "",
             to_site=ends[1] or "",
             bandwidth_gbps=r.number(d, "bandwidth_gbps", p, above=0.0),
-            rtt_ms=r.number(d, "rtt_ms", p, default=0.0),
-            price_per_gb=r.number(d, "price_per_gb", p),
-            buffer=r.number(d, "buffer", p, nullable=True),
+            rtt_ms=r.amount(d, "rtt_ms", p, 0.0),
+            price_per_gb=r.amount(d, "price_per_gb", p),
+            buffer=r.optional(d, "buffer", p),
             reserved=r.boolean(d, "reserved", p),
             reservable=r.boolean(d, "reservable", p),
             index=i,
@@ -159,16 +159,16 @@ def parse_offers(
                 kind=r.choice(d, "kind", p, OFFER_KINDS),
                 site=site or "",
                 gpu_mem_gb=r.number(d, "gpu_mem_gb", p, above=0.0),
-                gpus_per_machine=r.number(d, "gpus_per_machine", p, minimum=1, integer=True),
+                gpus_per_machine=r.count(d, "gpus_per_machine", p, MISSING, 1),
                 max_machines=r.number(d, "max_machines", p, nullable=True, minimum=1, integer=True),
                 billing_basis=basis,
-                price=r.number(d, "price", p),
+                price=r.amount(d, "price", p),
                 # SPEC P: contract prices need the package hours and the expected utilisation.
                 contract_hours=r.number(d, "contract_hours", p, nullable=not contract, above=0.0),
                 expected_utilization=r.number(
                     d, "expected_utilization", p, nullable=not contract, above=0.0, maximum=1.0
                 ),
-                scheduling_fee_pct=r.number(d, "scheduling_fee_pct", p, default=0.0),
+                scheduling_fee_pct=r.amount(d, "scheduling_fee_pct", p, 0.0),
                 parallelism=r.choices(d, "parallelism", p, PARALLELISM),
                 relative_speed=r.number(d, "relative_speed", p, default=1.0, above=0.0),
                 # Optional fields are read only when present.
@@ -177,8 +177,8 @@ def parse_offers(
                 else None,
                 name=r.text(d, "name", p),
                 provider=r.text(d, "provider", p),
-                boot_hours=r.number(d, "boot_hours", p, default=0.0) if "boot_hours" in d else 0.0,
-                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True)
+                boot_hours=r.amount(d, "boot_hours", p, 0.0) if "boot_hours" in d else 0.0,
+                migration_effort_hours=r.optional(d, "migration_effort_hours", p)
                 if "migration_effort_hours" in d
                 else None,
                 currency=own_currency,
@@ -210,7 +210,7 @@ def _preemption(r: Reader, d: dict[str, Any], p: str) -> tuple[bool, float]:
             "only a preemptible offer has preemptions (set preemptible: true)",
         )
         return False, 0.0
-    rate = r.number(d, "preemptions_per_day", p)
+    rate = r.amount(d, "preemptions_per_day", p)
     return True, 0.0 if rate is None else rate
 
 
@@ -230,9 +230,9 @@ def parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[
             if offer is not None and offer not in offer_ids:
                 r.error(f"{p}.offer", f"unknown offer '{offer}'")
         hours_default = MISSING if timed else 0.0
-        e2e = r.number(d, "e2e_hours", p, default=hours_default)
-        compute = r.number(d, "compute_hours", p, default=hours_default)
-        comm = r.number(d, "comm_hours", p, nullable=True) if "comm_hours" in d else None
+        e2e = r.amount(d, "e2e_hours", p, hours_default)
+        compute = r.amount(d, "compute_hours", p, hours_default)
+        comm = r.optional(d, "comm_hours", p) if "comm_hours" in d else None
         if e2e is not None and compute is not None and compute > e2e:
             r.error(f"{p}.compute_hours", "must be ≤ e2e_hours")
         if e2e is not None and comm is not None and comm > e2e:
@@ -243,21 +243,21 @@ def parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[
                 index=i,
                 kind=kind,
                 offer=offer,
-                nodes=r.number(d, "nodes", p, default=1, minimum=1, integer=True),
-                gpus_per_node=r.number(d, "gpus_per_node", p, default=1, minimum=1, integer=True),
+                nodes=r.count(d, "nodes", p, 1, 1),
+                gpus_per_node=r.count(d, "gpus_per_node", p, 1, 1),
                 e2e_hours=e2e if e2e is not None else 0.0,
                 compute_hours=compute if compute is not None else 0.0,
                 comm_hours=comm,
                 # Optional figures are read only when present: most records carry few of them.
-                peak_gpu_mem_gb=r.number(d, "peak_gpu_mem_gb", p, nullable=True)
+                peak_gpu_mem_gb=r.optional(d, "peak_gpu_mem_gb", p)
                 if "peak_gpu_mem_gb" in d
                 else None,
-                failure_reruns=r.number(d, "failure_reruns", p, default=0, integer=True),
-                hours_lost_per_rerun=r.number(d, "hours_lost_per_rerun", p, default=0.0),
-                migration_effort_hours=r.number(d, "migration_effort_hours", p, nullable=True)
+                failure_reruns=r.count(d, "failure_reruns", p, 0, 0),
+                hours_lost_per_rerun=r.amount(d, "hours_lost_per_rerun", p, 0.0),
+                migration_effort_hours=r.optional(d, "migration_effort_hours", p)
                 if "migration_effort_hours" in d
                 else None,
-                cost=r.number(d, "cost", p, nullable=True) if "cost" in d else None,
+                cost=r.optional(d, "cost", p) if "cost" in d else None,
                 tier=r.choice(d, "tier", p, TIERS, nullable=True) if "tier" in d else None,
                 succeeded=(None if d.get("succeeded") is None else r.boolean(d, "succeeded", p)),
                 id=None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
