@@ -19,7 +19,7 @@ router = Router(tags=["evaluate"])
 
 @router.post(
     "/evaluate",
-    summary="Evaluate an engine input (SPEC section 4)",
+    summary="Evaluate an engine input (each rule is explained in the method guide, /method/)",
     response={200: dict, 413: TooLargeOut, 422: ErrorsOut},
     openapi_extra={
         "requestBody": {

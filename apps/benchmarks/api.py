@@ -4,7 +4,7 @@ Authentication: `Authorization: Bearer <team token>` (no CSRF needed), or the se
 signed-in member (CSRF enforced). A token writes to its own team only: a task or offer of another
 team is "unknown" and answers 422 naming the field, exactly as a wrong id would (no 404, so ids of
 other teams cannot be probed). Validation errors answer 422 {"errors": [{"field", "message"}]},
-an unknown field included (a typo is never ignored); a body over 2 MB answers 413 (SPEC 6.2).
+an unknown field included (a typo is never ignored); a body over 2 MB answers 413 (strict input).
 An idempotency key (body field, or the Idempotency-Key header) makes a retry create nothing: the
 first record comes back with 200 instead of 201.
 """

@@ -128,10 +128,14 @@ class RuleLinkTests:
 class NoSpecTests:
     def test_no_main_page_says_spec(self, client, team, owner):
         review = moving_review(team, owner)
-        current_snapshot_id(review)
+        snapshot = current_snapshot_id(review)
         client.force_login(owner)
         urls = [
             reverse("home"),
+            reverse("scoring:snapshot_detail", args=[snapshot]),
+            reverse("scoring:quarterly"),
+            reverse("benchmarks:task", args=[review.task_id]),
+            reverse("method:entry", args=["H2"]),
             reverse("method:index"),
             reverse("reviews:detail", args=[review.pk]),
             reverse("reviews:edit", args=[review.pk]),
@@ -148,3 +152,9 @@ class NoSpecTests:
                 response = client.get(url, **headers)
                 assert response.status_code == 200, url
                 assert "SPEC" not in response.content.decode(), url
+
+    def test_the_api_reference_does_not_cite_spec_either(self, client, owner):
+        client.force_login(owner)
+        schema = client.get("/api/v1/openapi.json")
+        assert schema.status_code == 200
+        assert "SPEC" not in schema.content.decode()
