@@ -618,7 +618,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         "J4",
         "misjudgements",
-        "warn",
+        "block",
         title=_("Misjudgement four: using is not maintaining"),
         checks=_("Whether someone on the team can maintain the scheduler the plan needs."),
         formula=_(
