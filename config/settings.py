@@ -236,21 +236,25 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Static files as production serves them (hashed names cached for a year, gzip and Brotli files
+# made by collectstatic, served by WhiteNoise): in production, and under `make run`
+# (scripts/run sets STATIC_AS_PRODUCTION), so a newcomer sees the real speed.
+STATIC_AS_PRODUCTION = PRODUCTION or env_bool("STATIC_AS_PRODUCTION", False)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if PRODUCTION
+            if STATIC_AS_PRODUCTION
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
-# Outside production, WhiteNoise serves straight from static/ without collectstatic.
-WHITENOISE_USE_FINDERS = not PRODUCTION
+# Otherwise (tests, a bare runserver) WhiteNoise serves straight from static/ without collectstatic.
+WHITENOISE_USE_FINDERS = not STATIC_AS_PRODUCTION
 if not PRODUCTION:
     STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise expects it; empty until collectstatic
-WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG and not STATIC_AS_PRODUCTION
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
