@@ -73,6 +73,31 @@ def template_csv() -> str:
     return out.getvalue()
 
 
+def _header_errors(header: list[str]) -> list[RowError]:
+    """Missing, unknown and repeated columns of the header line."""
+    errors = []
+    missing = [name for name in REQUIRED_COLUMNS if name not in header]
+    if missing:
+        errors.append(
+            RowError("", _("Missing column(s): %(names)s.") % {"names": ", ".join(missing)})
+        )
+    unknown = [name for name in header if name not in COLUMNS]
+    if unknown:
+        errors.append(
+            RowError(
+                "",
+                _("Unknown column(s): %(names)s. The template lists the columns.")
+                % {"names": ", ".join(n or '""' for n in unknown)},
+            )
+        )
+    repeated = sorted({name for name in header if header.count(name) > 1})
+    if repeated:
+        errors.append(
+            RowError("", _("Repeated column(s): %(names)s.") % {"names": ", ".join(repeated)})
+        )
+    return errors
+
+
 def parse_csv(content: str) -> ImportResult:
     result = ImportResult()
     file_errors: list[RowError] = []
@@ -93,25 +118,7 @@ def parse_csv(content: str) -> ImportResult:
     if not any(header):
         result.errors_by_line[1] = [RowError("", _("The file is empty: no header line."))]
         return result
-    missing = [name for name in REQUIRED_COLUMNS if name not in header]
-    if missing:
-        file_errors.append(
-            RowError("", _("Missing column(s): %(names)s.") % {"names": ", ".join(missing)})
-        )
-    unknown = [name for name in header if name not in COLUMNS]
-    if unknown:
-        file_errors.append(
-            RowError(
-                "",
-                _("Unknown column(s): %(names)s. The template lists the columns.")
-                % {"names": ", ".join(n or '""' for n in unknown)},
-            )
-        )
-    repeated = sorted({name for name in header if header.count(name) > 1})
-    if repeated:
-        file_errors.append(
-            RowError("", _("Repeated column(s): %(names)s.") % {"names": ", ".join(repeated)})
-        )
+    file_errors.extend(_header_errors(header))
     if file_errors:
         result.errors_by_line[1] = file_errors
         return result

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import Team
 from apps.catalog.models import NetworkLink
 
-from .csv_import import ImportResult, RowError, parse_csv
+from .csv_import import ImportResult, ImportRow, RowError, parse_csv
 from .models import BenchmarkKind, BenchmarkRecord, Source
 from .validation import (
     BenchmarkValidationError,
@@ -178,46 +178,9 @@ def benchmark_import_csv(
     An idempotency key repeated in the file, or already used by the team, is an error of its row:
     a retried upload therefore creates nothing new.
     """
-    lookups = TeamLookups(team).preload()
     result = parse_csv(content)
-    seen_keys: dict[str, int] = {}
-    for row in result.rows:
-        if row.errors:
-            continue
-        try:
-            key = clean_idempotency_key(row.values.get("idempotency_key"))
-        except ValueError as exc:
-            row.errors.append(RowError("idempotency_key", str(exc)))
-            key = None
-        try:
-            row.cleaned = benchmark_clean(team=team, data=row.values, lookups=lookups)
-        except BenchmarkValidationError as exc:
-            row.errors.extend(_row_errors(exc))
-        if key is not None:
-            if key in seen_keys:
-                row.errors.append(
-                    RowError(
-                        "idempotency_key",
-                        _("Duplicate idempotency key: already on line %(line)s.")
-                        % {"line": seen_keys[key]},
-                    )
-                )
-            else:
-                seen_keys[key] = row.line
-        row.key = key
-    used = dict(
-        BenchmarkRecord.objects.filter(team=team, idempotency_key__in=list(seen_keys))
-        .values_list("idempotency_key", "pk")
-    )
-    for row in result.rows:
-        if row.key is not None and row.key in used and seen_keys.get(row.key) == row.line:
-            row.errors.append(
-                RowError(
-                    "idempotency_key",
-                    _("This idempotency key was already used by record #%(id)s.")
-                    % {"id": used[row.key]},
-                )
-            )
+    seen_keys = _clean_rows(team, result.rows)
+    _refuse_used_keys(team, result.rows, seen_keys)
     result.collect_errors()
     if dry_run or not result.ok:
         return result
@@ -248,6 +211,55 @@ def benchmark_import_csv(
         row.record = record
     result.saved = True
     return result
+
+
+def _clean_rows(team: Team, rows: list[ImportRow]) -> dict[str, int]:
+    """Clean each row without errors yet (its values and its idempotency key); returns the line
+    where each key is first used. A key repeated in the file is an error of the later row."""
+    lookups = TeamLookups(team).preload()
+    seen_keys: dict[str, int] = {}
+    for row in rows:
+        if row.errors:
+            continue
+        try:
+            key = clean_idempotency_key(row.values.get("idempotency_key"))
+        except ValueError as exc:
+            row.errors.append(RowError("idempotency_key", str(exc)))
+            key = None
+        try:
+            row.cleaned = benchmark_clean(team=team, data=row.values, lookups=lookups)
+        except BenchmarkValidationError as exc:
+            row.errors.extend(_row_errors(exc))
+        if key is not None:
+            if key in seen_keys:
+                row.errors.append(
+                    RowError(
+                        "idempotency_key",
+                        _("Duplicate idempotency key: already on line %(line)s.")
+                        % {"line": seen_keys[key]},
+                    )
+                )
+            else:
+                seen_keys[key] = row.line
+        row.key = key
+    return seen_keys
+
+
+def _refuse_used_keys(team: Team, rows: list[ImportRow], seen_keys: dict[str, int]) -> None:
+    """A key the team already used is an error of the row that first names it in the file."""
+    used = dict(
+        BenchmarkRecord.objects.filter(team=team, idempotency_key__in=list(seen_keys))
+        .values_list("idempotency_key", "pk")
+    )
+    for row in rows:
+        if row.key is not None and row.key in used and seen_keys.get(row.key) == row.line:
+            row.errors.append(
+                RowError(
+                    "idempotency_key",
+                    _("This idempotency key was already used by record #%(id)s.")
+                    % {"id": used[row.key]},
+                )
+            )
 
 
 def _row_errors(exc: BenchmarkValidationError) -> list[RowError]:

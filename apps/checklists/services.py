@@ -81,6 +81,65 @@ def _short(value) -> str | None:
     return str(value)[:300]
 
 
+def _check_answer(question: str, status: str, text: str) -> None:
+    if question not in Question.values:
+        raise ValidationError({"question": _("Unknown question.")})
+    if status not in AnswerStatus.values:
+        raise ValidationError({"status": _("Choose answered or unanswered.")})
+    if status == AnswerStatus.ANSWERED and not text:
+        raise ValidationError({"text": _("Write the answer before marking it answered.")})
+
+
+def _check_evidence(review, evidence_benchmark: BenchmarkRecord | None) -> None:
+    if evidence_benchmark is not None and (
+        evidence_benchmark.team_id != review.team_id or evidence_benchmark.task_id != review.task_id
+    ):
+        raise ValidationError(
+            {"evidence_benchmark": _("Choose a benchmark record of this review's task.")}
+        )
+
+
+def _locked_answer(candidate_id: int, question: str, seen: str | None) -> ChecklistAnswer:
+    """The answer row, locked; a blank unanswered one when the question has none yet. Refused
+    (AnswerConflict) when the caller saw another version of it (`seen`: its answer_token)."""
+    answer = (
+        ChecklistAnswer.objects.select_for_update()
+        .filter(candidate_id=candidate_id, question=question)
+        .first()
+    )
+    if seen is not None and answer_token(answer) != seen:
+        current = answer or ChecklistAnswer(candidate_id=candidate_id, question=question)
+        raise AnswerConflict(
+            _(
+                "Someone else saved this answer meanwhile; theirs is shown. "
+                "Check it and save again."
+            ),
+            current,
+        )
+    if answer is None:  # a question not answered yet counts as a blank, unanswered answer
+        answer = ChecklistAnswer(candidate_id=candidate_id, question=question)
+    return answer
+
+
+def _answer_fields(answer: ChecklistAnswer) -> dict:
+    return {
+        "status": answer.status,
+        "text": answer.text,
+        "evidence_benchmark": answer.evidence_benchmark_id,
+        "evidence_url": answer.evidence_url,
+    }
+
+
+def _answer_changes(
+    before: dict, answer: ChecklistAnswer, *, effort: float | None | _Unchanged
+) -> dict[str, list]:
+    """{field: [old, new]} of what the save changes (the effort only when one was given)."""
+    after = _answer_fields(answer)
+    if not isinstance(effort, _Unchanged):
+        after["migration_effort_hours"] = effort
+    return {k: [_short(before[k]), _short(after[k])] for k in after if before[k] != after[k]}
+
+
 @transaction.atomic
 def checklist_answer_save(
     *,
@@ -98,65 +157,27 @@ def checklist_answer_save(
     task; `migration_effort_hours` (Q5 only) sets the candidate's effort, None clears it.
     Refused on a review that is submitted or final; bumps the review's version and inputs
     generation; audited with old → new of each changed field. A no-op when nothing changed."""
-    if question not in Question.values:
-        raise ValidationError({"question": _("Unknown question.")})
-    if status not in AnswerStatus.values:
-        raise ValidationError({"status": _("Choose answered or unanswered.")})
     text = (text or "").strip()
     evidence_url = (evidence_url or "").strip()
-    if status == AnswerStatus.ANSWERED and not text:
-        raise ValidationError({"text": _("Write the answer before marking it answered.")})
+    _check_answer(question, status, text)
     effort_given = not isinstance(migration_effort_hours, _Unchanged)
     effort = _effort_or_refuse(question, migration_effort_hours) if effort_given else None
 
     review = lock_review(candidate.review_id)
     membership_of(review, actor)
     require_editable(review)
-    if evidence_benchmark is not None and (
-        evidence_benchmark.team_id != review.team_id or evidence_benchmark.task_id != review.task_id
-    ):
-        raise ValidationError(
-            {"evidence_benchmark": _("Choose a benchmark record of this review's task.")}
-        )
-
-    answer = (
-        ChecklistAnswer.objects.select_for_update()
-        .filter(candidate_id=candidate.pk, question=question)
-        .first()
-    )
-    if seen is not None and answer_token(answer) != seen:
-        current = answer or ChecklistAnswer(candidate_id=candidate.pk, question=question)
-        raise AnswerConflict(
-            _(
-                "Someone else saved this answer meanwhile; theirs is shown. "
-                "Check it and save again."
-            ),
-            current,
-        )
-    if answer is None:  # a question not answered yet counts as a blank, unanswered answer
-        answer = ChecklistAnswer(candidate_id=candidate.pk, question=question)
+    _check_evidence(review, evidence_benchmark)
+    answer = _locked_answer(candidate.pk, question, seen)
     # Read after the review lock: every writer of this candidate holds that lock first.
     current = Candidate.objects.select_related("offer").get(pk=candidate.pk)
-    before = {
-        "status": answer.status,
-        "text": answer.text,
-        "evidence_benchmark": answer.evidence_benchmark_id,
-        "evidence_url": answer.evidence_url,
-    }
+    before = _answer_fields(answer)
     answer.status = status
     answer.text = text
     answer.evidence_benchmark = evidence_benchmark
     answer.evidence_url = evidence_url
-    after = {
-        "status": status,
-        "text": text,
-        "evidence_benchmark": evidence_benchmark.pk if evidence_benchmark else None,
-        "evidence_url": evidence_url,
-    }
     if effort_given:
         before["migration_effort_hours"] = current.migration_effort_hours
-        after["migration_effort_hours"] = effort
-    changes = {k: [_short(before[k]), _short(after[k])] for k in after if before[k] != after[k]}
+    changes = _answer_changes(before, answer, effort=effort if effort_given else UNCHANGED)
     if not changes:
         return answer
     answer.updated_by = actor

@@ -92,6 +92,13 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
     form_class = answer_form_class(question)
     form = form_class(request.POST, benchmarks=benchmarks, prefix=prefix)
     item = QuestionItem(candidate, guide, None, form=form)
+
+    def form_for(answer):  # the form of a saved answer, which the next save builds on
+        return form_class.for_answer(
+            answer, services.answer_token(answer), candidate=candidate, benchmarks=benchmarks,
+            prefix=prefix,
+        )
+
     if form.is_valid():
         data = form.cleaned_data
         extra = {}
@@ -114,13 +121,7 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
             if extra:
                 candidate.refresh_from_db(fields=["migration_effort_hours"])
             item.answer, item.error = exc.current, exc.message
-            item.form = form_class.for_answer(
-                exc.current,
-                services.answer_token(exc.current),
-                candidate=candidate,
-                benchmarks=benchmarks,
-                prefix=prefix,
-            )
+            item.form = form_for(exc.current)
         except ReviewConflict as exc:
             item.error = exc.message
         except ValidationError as exc:
@@ -129,17 +130,16 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
             if extra:
                 candidate.refresh_from_db(fields=["migration_effort_hours"])
             item.answer, item.saved = answer, True
-            item.form = form_class.for_answer(
-                answer,
-                services.answer_token(answer),
-                candidate=candidate,
-                benchmarks=benchmarks,
-                prefix=prefix,
-            )
+            item.form = form_for(answer)
     if not wants_fragment(request):
         return _full_page_answer(request, review, item)
+    return _fragment_answer(request, item)
+
+
+def _fragment_answer(request: HttpRequest, item: QuestionItem) -> HttpResponse:
+    """With htmx: the answer's state, and the candidate's counter out of band."""
     page = "checklists/review.html"
-    card = selectors.candidate_card(candidate)
+    card = selectors.candidate_card(item.candidate)
     html = render_fragment(request, page, "answer-state", {"item": item})
     html += render_fragment(request, page, "candidate-counter", {"card": card, "oob": True})
     response = vary(HttpResponse(html))

@@ -160,17 +160,10 @@ def indicators(output: dict, data: dict | None = None) -> dict[str, Any]:
 
     add("@M1", metrics.get("data_compute_ratio"), thresholds.get("data_compute_high"), " GB/h")
     add("@M2", metrics.get("interruption_cost"), metrics.get("scheduling_benefit"))
-    chosen = _chosen_option(output)
     budgets = ((data or {}).get("task") or {}).get("latency_budget_hours") or {}
-    if chosen is not None:
-        worst = None
-        for segment in ("transfer", "queue", "compute"):
-            budget = budgets.get(segment)
-            hours = chosen.get(f"{segment}_hours")
-            if budget and hours is not None and (worst is None or hours / budget > worst[0]):
-                worst = (hours / budget, hours, budget)
-        if worst is not None:
-            add("@M3", worst[1], worst[2], " h")
+    worst = _worst_latency_segment(_chosen_option(output), budgets)
+    if worst is not None:
+        add("@M3", *worst, " h")
     share = metrics.get("network_cost_share")
     if share is not None:
         limit = thresholds.get("network_cost_share")
@@ -178,6 +171,23 @@ def indicators(output: dict, data: dict | None = None) -> dict[str, Any]:
             names.append("@M4")
             ratios.append(round(share / limit, 6))
             texts.append(f"{share:.0%} / {limit:.0%}")
+    return _indicator_figure(names, ratios, texts)
+
+
+def _worst_latency_segment(chosen: dict | None, budgets: dict) -> tuple[float, float] | None:
+    """(hours, budget) of the chosen option's segment furthest over (or nearest to) its budget."""
+    if chosen is None:
+        return None
+    worst = None
+    for segment in ("transfer", "queue", "compute"):
+        budget = budgets.get(segment)
+        hours = chosen.get(f"{segment}_hours")
+        if budget and hours is not None and (worst is None or hours / budget > worst[0]):
+            worst = (hours / budget, hours, budget)
+    return None if worst is None else (worst[1], worst[2])
+
+
+def _indicator_figure(names: list[str], ratios: list[float], texts: list[str]) -> dict[str, Any]:
     colors = [PALETTE["over"] if r > 1 else PALETTE["under"] for r in ratios]
     return {
         "kind": "indicators",

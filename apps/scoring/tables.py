@@ -101,67 +101,103 @@ def _sum(*values) -> float | None:
 
 def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
     """Rows for the comparison table; every value JSON-safe, keys as in COLUMNS (and a few more
-    for display: gpus, machines, within_budget, objective, placement_cost, j3, pair)."""
+    for display: gpus, machines, within_budget, objective, placement_cost, j3, pair).
+
+    One row per placement option of the engine, then one per timed benchmark run."""
     offers = _offer_labels(data)
     task_name = data.get("task", {}).get("name") or ""
     bill = {str(row["offer"]): row for row in output.get("bill", [])}
+    return [
+        *_option_rows(output, offers=offers, task_name=task_name, bill=bill),
+        *_benchmark_rows(data, output, offers=offers, task_name=task_name, bill=bill),
+    ]
+
+
+def _option_rows(
+    output: dict, *, offers: dict, task_name: str, bill: dict
+) -> list[dict[str, Any]]:
     chosen = output.get("chosen")
     j3 = _j3_offers(output)
     sizing = {str(s["offer"]): s for s in output.get("sizing", {}).get("offers", [])}
     peak = output.get("sizing", {}).get("estimated_gpu_mem_gb")
-    rows: list[dict[str, Any]] = []
+    rows = []
     for option in output.get("options", []):
         oid = str(option["offer"])
-        offer = offers.get(oid, {})
-        fit = sizing.get(oid, {})
-        billed = bill.get(oid, {})
-        gpus = option.get("gpus") or 0
-        per_machine = offer.get("gpus_per_machine") or 1
-        machines = max(1, -(-gpus // per_machine))
-        verdict = _option_verdict(option, chosen)
-        rerun_loss = billed.get("rerun_loss")
-        total = billed.get("total")
-        if total is None:
-            total = _sum(option["total_cost"], rerun_loss or 0.0)
         rows.append(
-            {
-                "row_type": "option",
-                "task": task_name,
-                "offer": oid,
-                "offer_label": _label(offer, oid),
-                "configuration": f"{machines} × {per_machine} GPU",
-                "machines": machines,
-                "gpus": gpus,
-                "machines_needed": fit.get("machines_needed"),
-                "placement": option["kind"],
-                "site": option["site"],
-                "tier": option["tier"],
-                "feasible": option["feasible"],
-                "reason": option.get("reason"),
-                "within_budget": option["within_budget"],
-                "transfer_hours": option["transfer_hours"],
-                "queue_hours": option["queue_hours"],
-                "compute_hours": option["compute_hours"],
-                "total_hours": option["total_hours"],
-                "peak_gpu_mem_gb": peak,
-                "compute_cost": option["compute_cost"],
-                "scheduling_cost": option["scheduling_cost"],
-                "transfer_cost": option["transfer_cost"],
-                "rerun_loss": rerun_loss,
-                "unit_price": option.get("effective_price", billed.get("unit_price")),
-                "total_cost": total,
-                "placement_cost": option["total_cost"],
-                "objective": option["objective"],
-                "rank_unit": billed.get("rank_unit"),
-                "rank_total": billed.get("rank_total"),
-                "j3": j3.get(oid, ""),
-                "failure_reruns": None,
-                "speedup": None,
-                "verdict": verdict,
-                "chosen": verdict == "chosen",
-            }
+            _option_row(
+                option,
+                task_name=task_name,
+                offer=offers.get(oid, {}),
+                billed=bill.get(oid, {}),
+                machines_needed=sizing.get(oid, {}).get("machines_needed"),
+                peak=peak,
+                j3_mark=j3.get(oid, ""),
+                verdict=_option_verdict(option, chosen),
+            )
         )
+    return rows
 
+
+def _option_row(
+    option: dict,
+    *,
+    task_name: str,
+    offer: dict,
+    billed: dict,
+    machines_needed: int | None,
+    peak: float | None,
+    j3_mark: str,
+    verdict: str,
+) -> dict[str, Any]:
+    oid = str(option["offer"])
+    gpus = option.get("gpus") or 0
+    per_machine = offer.get("gpus_per_machine") or 1
+    machines = max(1, -(-gpus // per_machine))
+    rerun_loss = billed.get("rerun_loss")
+    total = billed.get("total")
+    if total is None:
+        total = _sum(option["total_cost"], rerun_loss or 0.0)
+    return {
+        "row_type": "option",
+        "task": task_name,
+        "offer": oid,
+        "offer_label": _label(offer, oid),
+        "configuration": f"{machines} × {per_machine} GPU",
+        "machines": machines,
+        "gpus": gpus,
+        "machines_needed": machines_needed,
+        "placement": option["kind"],
+        "site": option["site"],
+        "tier": option["tier"],
+        "feasible": option["feasible"],
+        "reason": option.get("reason"),
+        "within_budget": option["within_budget"],
+        "transfer_hours": option["transfer_hours"],
+        "queue_hours": option["queue_hours"],
+        "compute_hours": option["compute_hours"],
+        "total_hours": option["total_hours"],
+        "peak_gpu_mem_gb": peak,
+        "compute_cost": option["compute_cost"],
+        "scheduling_cost": option["scheduling_cost"],
+        "transfer_cost": option["transfer_cost"],
+        "rerun_loss": rerun_loss,
+        "unit_price": option.get("effective_price", billed.get("unit_price")),
+        "total_cost": total,
+        "placement_cost": option["total_cost"],
+        "objective": option["objective"],
+        "rank_unit": billed.get("rank_unit"),
+        "rank_total": billed.get("rank_total"),
+        "j3": j3_mark,
+        "failure_reruns": None,
+        "speedup": None,
+        "verdict": verdict,
+        "chosen": verdict == "chosen",
+    }
+
+
+def _benchmark_rows(
+    data: dict, output: dict, *, offers: dict, task_name: str, bill: dict
+) -> list[dict[str, Any]]:
     bench = output.get("benchmark", {})
     # The compared single/multi pair (SPEC B), by position in the input (ids when given).
     pair_index = {bench.get("single_index"), bench.get("multi_index")} - {None}
@@ -179,63 +215,81 @@ def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
         offer_of=lambda b: str(b.get("offer")), kind_of=lambda b: b["kind"],
         e2e_of=lambda b: b["e2e_hours"],
     )
+    rows = []
     for index, record in timed:
         oid = str(record.get("offer"))
-        offer = offers.get(oid, {})
-        gpus = record["nodes"] * record["gpus_per_node"]
-        fastest_single = fastest_singles.get(oid)
-        speedup = None
-        if fastest_single is not None:
-            speedup = run_speedup(fastest_single["e2e_hours"], record["e2e_hours"])
-            speedup = round(speedup, 6) if speedup is not None else None
-        price = bill.get(oid, {}).get("unit_price")
-        reruns = record.get("failure_reruns", 0)
-        rerun_hours = reruns * record.get("hours_lost_per_rerun", 0.0)
-        burn = gpus * price if price is not None else None
-        verdict = "baseline" if record is fastest_single else ""
-        if record["kind"] == "multi" and speedup is not None:
-            verdict = "net_gain" if speedup > 1 else "no_net_gain"
         rows.append(
-            {
-                "row_type": "benchmark",
-                "benchmark": record.get("id"),
-                "task": task_name,
-                "offer": oid,
-                "offer_label": _label(offer, oid),
-                "configuration": f"{record['nodes']} × {record['gpus_per_node']} GPU",
-                "machines": record["nodes"],
-                "gpus": gpus,
-                "placement": record["kind"],
-                "site": offer.get("site", ""),
-                "tier": "",
-                "feasible": None,
-                "reason": None,
-                "within_budget": None,
-                "transfer_hours": None,
-                "queue_hours": None,
-                "compute_hours": record["compute_hours"],
-                "total_hours": record["e2e_hours"],
-                "peak_gpu_mem_gb": record.get("peak_gpu_mem_gb"),
-                "compute_cost": record.get("cost"),
-                "scheduling_cost": None,
-                "transfer_cost": None,
-                "rerun_loss": None if burn is None else round(rerun_hours * burn, 6),
-                "unit_price": price,
-                "total_cost": record.get("cost"),
-                "placement_cost": None,
-                "objective": None,
-                "rank_unit": None,
-                "rank_total": None,
-                "j3": "",
-                "failure_reruns": reruns,
-                "speedup": speedup,
-                "verdict": verdict,
-                "chosen": False,
-                "pair": index in pair_index
+            _benchmark_row(
+                record,
+                task_name=task_name,
+                offer=offers.get(oid, {}),
+                price=bill.get(oid, {}).get("unit_price"),
+                fastest_single=fastest_singles.get(oid),
+                pair=index in pair_index
                 or (not pair_index and str(record.get("id")) in pair_ids),
-            }
+            )
         )
     return rows
+
+
+def _benchmark_row(
+    record: dict,
+    *,
+    task_name: str,
+    offer: dict,
+    price: float | None,
+    fastest_single: dict | None,
+    pair: bool,
+) -> dict[str, Any]:
+    oid = str(record.get("offer"))
+    gpus = record["nodes"] * record["gpus_per_node"]
+    speedup = None
+    if fastest_single is not None:
+        speedup = run_speedup(fastest_single["e2e_hours"], record["e2e_hours"])
+        speedup = round(speedup, 6) if speedup is not None else None
+    reruns = record.get("failure_reruns", 0)
+    rerun_hours = reruns * record.get("hours_lost_per_rerun", 0.0)
+    burn = gpus * price if price is not None else None
+    verdict = "baseline" if record is fastest_single else ""
+    if record["kind"] == "multi" and speedup is not None:
+        verdict = "net_gain" if speedup > 1 else "no_net_gain"
+    return {
+        "row_type": "benchmark",
+        "benchmark": record.get("id"),
+        "task": task_name,
+        "offer": oid,
+        "offer_label": _label(offer, oid),
+        "configuration": f"{record['nodes']} × {record['gpus_per_node']} GPU",
+        "machines": record["nodes"],
+        "gpus": gpus,
+        "placement": record["kind"],
+        "site": offer.get("site", ""),
+        "tier": "",
+        "feasible": None,
+        "reason": None,
+        "within_budget": None,
+        "transfer_hours": None,
+        "queue_hours": None,
+        "compute_hours": record["compute_hours"],
+        "total_hours": record["e2e_hours"],
+        "peak_gpu_mem_gb": record.get("peak_gpu_mem_gb"),
+        "compute_cost": record.get("cost"),
+        "scheduling_cost": None,
+        "transfer_cost": None,
+        "rerun_loss": None if burn is None else round(rerun_hours * burn, 6),
+        "unit_price": price,
+        "total_cost": record.get("cost"),
+        "placement_cost": None,
+        "objective": None,
+        "rank_unit": None,
+        "rank_total": None,
+        "j3": "",
+        "failure_reruns": reruns,
+        "speedup": speedup,
+        "verdict": verdict,
+        "chosen": False,
+        "pair": pair,
+    }
 
 
 def export_value(row: dict, key: str):
