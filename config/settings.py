@@ -218,10 +218,19 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
 
-# Brute-force protection: lock a username+address pair after repeated failures.
+# Brute-force protection (apps/accounts/lockout.py): failures per address across usernames and
+# per username across addresses, except from an address the user signed in from before; a lock
+# lasts 15 minutes. Behind a reverse proxy, DJANGO_CLIENT_IP_HEADER names the header it sets
+# (e.g. X-Forwarded-For) and DJANGO_TRUSTED_PROXIES how many proxies stand in front.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = "apps.accounts.lockout.lockout_parameters"
+AXES_CLIENT_IP_CALLABLE = "apps.accounts.lockout.client_ip"
+_client_ip_header = os.environ.get("DJANGO_CLIENT_IP_HEADER", "").strip()
+CLIENT_IP_META_KEY = (
+    "HTTP_" + _client_ip_header.upper().replace("-", "_") if _client_ip_header else ""
+)
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXIES", 1)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
