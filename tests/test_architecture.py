@@ -61,3 +61,37 @@ def test_a_wrong_import_breaks_the_build(tmp_path, module, line, contract):
     broken = result.stdout.split("Broken contracts", 1)[-1]
     assert contract in broken, result.stdout
     assert module in broken, result.stdout
+
+
+def test_the_checklist_gate_is_stated_once():
+    """SPEC C (two or more unanswered block, one warns) lives in engine/checklist.py as BLOCK_AT
+    and WARN_AT; pages and selectors ask gate_severity / ready_to_sign and draw
+    components/gate_badge.html. No other place compares an unanswered count with a number."""
+    import re
+
+    pattern = re.compile(r"unanswered\w*\s*(>=|<=|==|<|>)\s*\d")
+    found = []
+    for folder, suffix in (("apps", "*.py"), ("templates", "*.html")):
+        for path in (ROOT / folder).rglob(suffix):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("unanswered", "gate", "text"),
+    [(0, "ok", "complete"), (1, "warn", "1 unanswered"), (2, "block", "2 unanswered: not ready")],
+)
+def test_the_gate_badge_shows_what_the_engine_decides(unanswered, gate, text):
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from apps.scoring.engine.checklist import gate_severity
+
+    assert gate_severity(unanswered) == gate
+    with translation.override("en"):
+        html = render_to_string(
+            "components/gate_badge.html", {"gate": gate, "unanswered": unanswered}
+        )
+    assert f"badge--{gate}" in html and text in html

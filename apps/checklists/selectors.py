@@ -9,12 +9,12 @@ from django.db.models import Count, Q
 
 from apps.benchmarks.models import BenchmarkRecord
 from apps.reviews.models import Candidate, Review
+from apps.scoring.engine.checklist import gate_severity, ready_to_sign
 
 from .guidance import GUIDES, QuestionGuide
 from .models import AnswerStatus, ChecklistAnswer
 
 QUESTION_COUNT = len(GUIDES)
-GATE_LIMIT = 2  # SPEC C: two or more unanswered → not ready to sign
 
 
 @dataclass
@@ -43,7 +43,12 @@ class CandidateCard:
 
     @property
     def ready_to_sign(self) -> bool:
-        return self.unanswered < GATE_LIMIT
+        return ready_to_sign(self.unanswered)
+
+    @property
+    def gate(self) -> str:
+        """SPEC C for this candidate: "block", "warn" or "ok" (components/gate_badge.html)."""
+        return gate_severity(self.unanswered)
 
 
 def gate(cards: list) -> dict:

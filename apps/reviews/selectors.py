@@ -14,6 +14,7 @@ from apps.checklists.models import AnswerStatus, Question
 from apps.checklists.selectors import checklist_cards
 from apps.profiles.models import Cadence, Coupling, TaskProfile, Workload
 from apps.scoring import engine
+from apps.scoring.engine.checklist import gate_severity, ready_to_sign
 from apps.scoring.services.snapshots import build_review_input
 
 from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
@@ -119,6 +120,11 @@ class CandidateView:
     blocked_rules: list[str]
 
     @property
+    def gate(self) -> str:
+        """SPEC C for this candidate: "block", "warn" or "ok" (components/gate_badge.html)."""
+        return gate_severity(self.unanswered)
+
+    @property
     def migration_effort_hours(self) -> float | None:
         """The Q5 effort as the engine sees it (frozen once approved)."""
         if self.offer:
@@ -153,7 +159,7 @@ def review_candidates(
                 offer=offers.get(str(c.offer_id), {}),
                 answered=answered,
                 unanswered=unanswered,
-                ready_to_sign=unanswered < 2,
+                ready_to_sign=ready_to_sign(unanswered),
                 blocked_rules=signoff.get(str(c.offer_id), {}).get("rules", []),
             )
         )

@@ -7,6 +7,22 @@ from dataclasses import dataclass
 from .findings import Finding, finding
 from .schema import QUESTIONS, EngineInput
 
+# SPEC C, the one statement of the gate (the checklist pages and badges read it from here):
+# two or more unanswered questions block the candidate (not ready to sign), exactly one warns.
+BLOCK_AT = 2
+WARN_AT = 1
+
+
+def gate_severity(unanswered: int) -> str:
+    """"block", "warn" or "ok" for a candidate with this many unanswered questions."""
+    if unanswered >= BLOCK_AT:
+        return "block"
+    return "warn" if unanswered >= WARN_AT else "ok"
+
+
+def ready_to_sign(unanswered: int) -> bool:
+    return unanswered < BLOCK_AT
+
 
 @dataclass(slots=True)
 class ChecklistGate:
@@ -27,12 +43,10 @@ def checklist_gates(inp: EngineInput) -> tuple[dict[str, ChecklistGate], list[Fi
             if answers is None
             else [q for q in QUESTIONS if answers[q] != "answered"]
         )
-        gates[offer.id] = ChecklistGate(len(missing), len(missing) < 2, missing)
+        gates[offer.id] = ChecklistGate(len(missing), ready_to_sign(len(missing)), missing)
         data = {"offer": offer.id, "unanswered": len(missing), "questions": missing}
-        if len(missing) >= 2:
-            # SPEC C: two or more unanswered → not ready to sign.
-            found.append(finding("C", "block", "C.block", data, offer.id))
-        elif len(missing) == 1:
-            # SPEC C: exactly one unanswered → warn.
-            found.append(finding("C", "warn", "C.warn", data, offer.id))
+        severity = gate_severity(len(missing))
+        if severity != "ok":
+            # SPEC C: two or more unanswered → block (not ready to sign); exactly one → warn.
+            found.append(finding("C", severity, f"C.{severity}", data, offer.id))
     return gates, found
