@@ -75,19 +75,20 @@ def total_bill(
                 + rerun_loss
                 + migration
             )
+        # Positional, in BillRow's field order: a third of the cost of keywords.
         rows.append(
             BillRow(
-                offer=oid,
-                feasible=option.feasible,
-                unit_price=option.effective_price,
-                compute_cost=option.compute_cost,
-                scheduling_cost=option.scheduling_cost,
-                transfer_cost=option.transfer_cost,
-                rerun_loss=rerun_loss,
-                migration_effort_hours=effort,
-                migration_cost=migration,
-                preemption_cost=option.preemption_cost,
-                total=total,
+                oid,
+                option.feasible,
+                option.effective_price,  # unit price
+                option.compute_cost,
+                option.scheduling_cost,
+                option.transfer_cost,
+                rerun_loss,
+                effort,  # migration_effort_hours
+                migration,  # migration_cost
+                option.preemption_cost,
+                total,
             )
         )
     # SPEC 6.1: T and J3 rank feasible candidates only; infeasible rows stay, unranked.

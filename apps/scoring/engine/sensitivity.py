@@ -99,6 +99,8 @@ def _solve(
     if direction == 0.0:
         # A tie now, won by the tie-break: any step towards the contender flips it.
         direction = -1.0 if crossing[0][0] > 0 else 1.0
+    if len(crossing) == 1:
+        return best_at, crossing[0][1]
     _, to = min(crossing, key=lambda pair: (pair[0] * direction, *tie_key(pair[1])))
     return best_at, to
 
@@ -204,7 +206,8 @@ def sensitivity(
         elif offer.preemptible:
             per_unit += _preemption_per_price(inp, option) * unit
         slopes = [0.0] * count
-        slopes[0 if option is chosen else everyone.index(option)] = per_unit
+        # By identity: == on options would compare every field.
+        slopes[next(i for i, o in enumerate(everyone) if o is option)] = per_unit
         path = f"offers[{offer.index}].price"
         add(path, "F.price", offer.id, offer.price, slopes, 0.0, MAX_MAGNITUDE)
     _rank(flips)
