@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 
 from apps.accounts.models import Team
+from apps.checklists.models import ChecklistAnswer
 from apps.method.entries import ENTRIES, GLOSSARY, entry_for
-from tests.reviews.helpers import current_snapshot_id
+from tests.reviews.helpers import current_snapshot_id, submitted_review
 from tests.teams.helpers import moving_review
 
 pytestmark = pytest.mark.django_db
@@ -115,6 +116,18 @@ class RuleLinkTests:
                 assert finding["rule"] in link["aria-label"] and link["title"]
             for link in page.rule_links:  # badges and headers too: each names a real entry
                 assert client.get(link["href"]).status_code == 200
+
+    def test_a_reviewer_sees_why_approval_is_refused_linked_to_the_rule(
+        self, client, team, owner, reviewer
+    ):
+        review = submitted_review(team, owner)
+        ChecklistAnswer.objects.filter(question__in=["q1", "q2"]).update(status="unanswered")
+        current_snapshot_id(review)
+        client.force_login(reviewer)
+        panel = client.get(reverse("reviews:detail", args=[review.pk]), HTTP_HX_REQUEST="true")
+        body = panel.content.decode()
+        refusal = body[body.index("Approval is not possible") :]
+        assert f'href="{reverse("method:entry", args=["C"])}"' in refusal
 
     def test_the_profile_links_platform_rule_gates_and_indicators(self, client, team, owner):
         review = moving_review(team, owner)
