@@ -28,7 +28,7 @@ def rule_link(rule_id, css_class: str = "rule-link"):
     """The rule id linked to its entry; the plain id when the guide does not know it."""
     entry = entry_for(rule_id)
     if entry is None:
-        return rule_id
+        return "" if rule_id is None else rule_id
     name = _("Rule %(rule)s in the method guide: %(title)s") % {
         "rule": rule_id,
         "title": entry.title,
