@@ -48,10 +48,20 @@ class Network:
         self._tiers: dict[tuple[str, str], str] = {}
 
     def tier(self, a: str, b: str) -> str:
+        """SPEC 2, as tier_between, on the evaluation's Site objects (cached per pair)."""
         key = (a, b)
         tier = self._tiers.get(key)
         if tier is None:
-            tier = tier_between(self.sites[a], self.sites[b])
+            if a == b:
+                tier = "same_site"
+            else:
+                site_a, site_b = self.sites[a], self.sites[b]
+                if site_a.datacenter and site_a.datacenter == site_b.datacenter:
+                    tier = "same_datacenter"
+                elif site_a.city and site_a.city == site_b.city:
+                    tier = "same_city"
+                else:
+                    tier = "cross_hub"
             self._tiers[key] = tier
         return tier
 

@@ -142,18 +142,20 @@ def _finding(f: Finding) -> dict[str, Any]:
     }
 
 
-def _bill_row(row: BillRow) -> dict[str, Any]:
+def _bill_row(row: BillRow, option: dict[str, Any]) -> dict[str, Any]:
+    # The row's unit price and its compute, scheduling, transfer and preemption costs are its
+    # option's (bill.total_bill copies them): shown as the option shows them, rounded once.
     return {
         "offer": row.offer,
         "feasible": row.feasible,
-        "unit_price": num(row.unit_price),
-        "compute_cost": num(row.compute_cost),
-        "scheduling_cost": num(row.scheduling_cost),
-        "transfer_cost": num(row.transfer_cost),
+        "unit_price": option["effective_price"],
+        "compute_cost": option["compute_cost"],
+        "scheduling_cost": option["scheduling_cost"],
+        "transfer_cost": option["transfer_cost"],
         "rerun_loss": num(row.rerun_loss),
         "migration_effort_hours": num(row.migration_effort_hours),
         "migration_cost": num(row.migration_cost),
-        "preemption_cost": num(row.preemption_cost),
+        "preemption_cost": option["preemption_cost"],
         "total": num(row.total),
         "rank_unit": row.rank_unit,
         "rank_total": row.rank_total,
@@ -199,6 +201,8 @@ class EngineOutput:
     def to_dict(self) -> dict[str, Any]:
         findings = [_finding(f) for f in self.findings]
         legs: dict[int, list[dict[str, Any]]] = {}
+        options = [_option(o, legs) for o in self.options]
+        by_offer = {shown["offer"]: shown for shown in options}  # offer ids are unique
         chosen = self.chosen
         bench = self.benchmark
         cross = self.cross_domain
@@ -242,7 +246,7 @@ class EngineOutput:
                 else sorted(cross.allowed_sites),
                 "spread_tier": cross.spread_tier,
             },
-            "options": [_option(o, legs) for o in self.options],
+            "options": options,
             "chosen": None
             if chosen is None
             else {"kind": chosen.kind, "site": chosen.site, "offer": chosen.offer.id},
@@ -268,7 +272,7 @@ class EngineOutput:
                 for oid, gate in self.checklists.items()
             },
             "findings": findings,
-            "bill": [_bill_row(r) for r in self.bill],
+            "bill": [_bill_row(r, by_offer[r.offer]) for r in self.bill],
             "runner_up": _pick(self.runner_up),
             "sensitivity": [_flip(f) for f in self.sensitivity],
             "signoff": {
