@@ -10,12 +10,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from apps.web.charts import PALETTE, layout
+from apps.web.charts import PALETTE, layout, plain
 
 
 def _offer_name(record) -> str:
+    """The offer's name as the chart shows it: literally (apps.web.charts.plain)."""
     offer = record.offer
-    return offer.name if offer is not None else _("no offer")
+    return plain(offer.name) if offer is not None else _("no offer")
 
 
 def _ideal_trace(rows: list, name: str) -> dict[str, Any]:
@@ -49,8 +50,9 @@ def _runs_trace(rows: list, name: str) -> dict[str, Any]:
             "symbol": ["circle" if row.record.kind == "single" else "diamond" for row in rows],
         },
         "customdata": [[row.record.e2e_hours, row.record.nodes] for row in rows],
+        # The name by reference: a user's text never becomes part of the template itself.
         "hovertemplate": (
-            f"{name}<br>{_('GPUs')}: %{{x}}<br>{_('speedup')}: %{{y:.2f}}×<br>"
+            f"%{{fullData.name}}<br>{_('GPUs')}: %{{x}}<br>{_('speedup')}: %{{y:.2f}}×<br>"
             f"{_('end to end')}: %{{customdata[0]:.1f}} h<extra></extra>"
         ),
     }

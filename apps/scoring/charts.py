@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from apps.web.charts import PALETTE, layout
+from apps.web.charts import PALETTE, layout, plain
 
 HISTORY_POINTS = 100  # the task history chart shows at most the last 100 snapshots
 
@@ -23,7 +23,7 @@ def _option_label(row: dict) -> str:
     if len(name) > 18:
         name = name[:17] + "…"
     mark = " ✓" if row.get("chosen") else ""
-    return f"@short_{row['placement']}|{mark}<br>{name}"
+    return f"@short_{row['placement']}|{mark}<br>{plain(name)}"
 
 
 def _feasible_options(rows: list[dict]) -> list[dict]:

@@ -11,6 +11,7 @@ transfer orange, a bad outcome or a threshold red, a good one green).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 PALETTE = {
@@ -72,3 +73,13 @@ def layout(**extra: Any) -> dict[str, Any]:
         else:
             base[key] = value
     return base
+
+
+def plain(text: object) -> str:
+    """A user's text (an offer or task name) as a chart shows it: literally.
+
+    Plotly reads a subset of HTML in every label, legend and hover text (<a href>, <b>, <br>…),
+    so an offer named '<a href="…">' would become a link inside the chart. Escaped, its markup
+    characters show as typed.
+    """
+    return html.escape(str(text), quote=False)

@@ -82,3 +82,25 @@ class LazyChartTests:
             ".chart .modebar-btn", "els => els.map(e => e.getAttribute('data-title'))"
         )
         assert "自动缩放" in titles or "重置轴" in titles or "下载图表为PNG格式" in titles, titles
+
+
+class ChartLabelsAreTextTests:
+    def test_html_in_an_offer_name_shows_literally_and_makes_no_link(
+        self, live_server, browser_page
+    ):
+        """Issue 17 hole 5: an offer name reached Plotly labels as HTML (a clickable link)."""
+        page = browser_page
+        team = make_team("Team Aurora", "aurora")
+        alice = make_membership(make_user("alice"), team, "owner").user
+        site = make_site(team, "bj-a")
+        evil = '<a href="https://evil.example/">click me</a>'
+        offer = make_offer(team, site, name=evil)
+        task = make_profile(team, site, name="Nightly eval")
+        make_benchmark(team, task, offer, kind="single", nodes=1, e2e_hours=10, compute_hours=9)
+        make_benchmark(team, task, offer, kind="multi", nodes=2, e2e_hours=6, compute_hours=5)
+        log_in(page, live_server.url, alice.username)
+        page.goto(live_server.url + reverse("benchmarks:task", args=[task.pk]))
+        reveal_charts(page)
+        assert page.locator(".chart svg a").count() == 0
+        legend = " ".join(page.locator(".chart .legendtext").all_text_contents())
+        assert "<a href=" in legend and "click me</a>" in legend

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from apps.web.charts import PALETTE, SMALL_HEIGHT, layout
+from apps.web.charts import PALETTE, SMALL_HEIGHT, layout, plain
 
 from ..thresholds import show
 from .outcomes import BAD, GOOD, UNKNOWN, TaskPoint
@@ -46,7 +46,7 @@ def _dots(values: list[tuple[float, str, str]], names: dict[str, str]) -> list[d
                 "name": names[label],
                 "x": [v for v, _n in dots],
                 "y": [names[label]] * len(dots),
-                "text": [n for _v, n in dots],
+                "text": [plain(n) for _v, n in dots],
                 "hovertemplate": "%{text}<br>%{x:.3g}<extra></extra>",
                 "marker": {
                     "color": COLORS[label], "size": 12, "opacity": 0.85,
