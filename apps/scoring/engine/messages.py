@@ -604,3 +604,15 @@ def render(key: str, data: dict[str, Any]) -> tuple[str, str]:
             shown_en[k] = shown_zh[k] = _show(v, "en", False)
     en, zh = _PIECES[key]
     return _fill(en, shown_en), _fill(zh, shown_zh)
+
+
+def render_shown(key: str, shown_en: dict[str, str], shown_zh: dict[str, str]) -> tuple[str, str]:
+    """Both languages of one message from values already shown as text (for callers that show
+    the same option in several messages: sensitivity.tell)."""
+    en, zh = _PIECES[key]
+    return _fill(en, shown_en), _fill(zh, shown_zh)
+
+
+def term(code: str, lang: str) -> str:
+    """A domain code as a word of the language ("wait_local" → "wait locally", "就近等待")."""
+    return _TERMS[lang].get(code, code)

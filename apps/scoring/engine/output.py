@@ -15,7 +15,6 @@ from .placement import Leg, PlacementOption
 from .platform import PlatformChoice
 from .rollout import Readiness
 from .sensitivity import Flip
-from .signoff import blocking_rules
 from .sizing import Breakdown, Sizing
 
 
@@ -104,6 +103,21 @@ def _breakdown(b: Breakdown | None) -> dict[str, Any] | None:
         "kv_cache": num(b.kv_cache),
         "overhead": num(b.overhead),
     }
+
+
+def _signoff(findings: list[dict[str, Any]], offer_ids: list[str]) -> dict[str, Any]:
+    """Per offer, signoff.blocking_rules in one pass over the findings: the rules of block
+    findings that concern the offer or the whole review (offer null), in finding order."""
+    rules: dict[str, list[str]] = {oid: [] for oid in offer_ids}
+    for f in findings:
+        if f["severity"] != "block":
+            continue
+        offer = f["offer"]
+        for oid in offer_ids if offer is None else (offer,):
+            found = rules.get(oid)
+            if found is not None and f["rule"] not in found:
+                found.append(f["rule"])
+    return {oid: {"blocked": bool(found), "rules": found} for oid, found in rules.items()}
 
 
 def _pick(o: PlacementOption | None) -> dict[str, Any] | None:
@@ -275,9 +289,5 @@ class EngineOutput:
             "bill": [_bill_row(r, by_offer[r.offer]) for r in self.bill],
             "runner_up": _pick(self.runner_up),
             "sensitivity": [_flip(f) for f in self.sensitivity],
-            "signoff": {
-                oid: {"blocked": bool(rules), "rules": rules}
-                for oid in self.offer_ids
-                for rules in (blocking_rules(findings, oid),)
-            },
+            "signoff": _signoff(findings, self.offer_ids),
         }

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .messages import render
+from .messages import render_shown, show_number, term
 from .placement import PlacementOption, effective_gpu_hour_price, tie_key
 from .reader import MAX_MAGNITUDE
 from .schema import EngineInput, Link
@@ -241,24 +241,24 @@ def _rank(flips: list[Flip]) -> None:
 def tell(flips: list[Flip], names: dict[str, str]) -> None:
     """Render the nearest flips in plain words, both languages ("waiting locally wins if the
     bj-a queue drops below 4.2 h")."""
+    # The option a flip goes to is shown once, however many flips go to it.
+    shown_to: dict[int, tuple[str, str, str]] = {}
     for flip in flips:
         if flip.rank is None or flip.rank > TOLD or flip.flips_at is None or flip.to is None:
             continue
-        rises = flip.flips_at > flip.current
         to = flip.to
-        subject = flip.subject
-        if flip.key == "F.price":
-            subject = _shown(subject, names)
-        data = {
-            "subject": subject,
-            "value": flip.flips_at,
-            "current": flip.current,
-            "kind": to.kind,
-            "site": to.site,
-            "offer": _shown(to.offer.id, names),
-        }
-        key = f"{flip.key}.{'above' if rises else 'below'}"
-        flip.message, flip.message_zh = render(key, data)
+        parts = shown_to.get(id(to))
+        if parts is None:
+            offer = _shown(to.offer.id, names)
+            parts = shown_to[id(to)] = (term(to.kind, "en"), term(to.kind, "zh_Hans"), offer)
+        kind_en, kind_zh, offer = parts
+        subject = _shown(flip.subject, names) if flip.key == "F.price" else flip.subject
+        value, current = show_number(flip.flips_at), show_number(flip.current)
+        shown_en = {"subject": subject, "value": value, "current": current, "kind": kind_en,
+                    "site": to.site, "offer": offer}  # fmt: skip
+        shown_zh = dict(shown_en, kind=kind_zh)
+        key = f"{flip.key}.above" if flip.flips_at > flip.current else f"{flip.key}.below"
+        flip.message, flip.message_zh = render_shown(key, shown_en, shown_zh)
 
 
 def _shown(offer_id: str, names: dict[str, str]) -> str:

@@ -65,16 +65,14 @@ def parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
         if s is None:
             continue
         code = r.text(s, "code", p, required=True)
-        site = Site(
-            code=code or "",
-            name=r.text(s, "name", p),
-            storage_tb=r.optional(s, "storage_tb", p),
-            datacenter=r.text(s, "datacenter", p),
-            city=r.text(s, "city", p),
-            hub=r.text(s, "hub", p),
-            queue_hours=r.amount(s, "queue_hours", p, 0.0),
-            index=i,
-        )
+        # Read in the order errors are reported; built positionally, in Site's field order.
+        name = r.text(s, "name", p)
+        storage_tb = r.optional(s, "storage_tb", p)
+        datacenter = r.text(s, "datacenter", p)
+        city = r.text(s, "city", p)
+        hub = r.text(s, "hub", p)
+        queue_hours = r.amount(s, "queue_hours", p, 0.0)
+        site = Site(code or "", datacenter, city, hub, queue_hours, storage_tb, name, i)
         if code is None:
             continue
         if code in sites:
@@ -98,16 +96,23 @@ def parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Link
             if code is not None and code not in site_codes:
                 r.error(f"{p}.{key}", f"unknown site '{code}'")
             ends.append(code)
+        # Read in the order errors are reported; built positionally, in Link's field order.
+        bandwidth = r.number(d, "bandwidth_gbps", p, above=0.0)
+        rtt_ms = r.amount(d, "rtt_ms", p, 0.0)
+        price_per_gb = r.amount(d, "price_per_gb", p)
+        buffer = r.optional(d, "buffer", p)
+        reserved = r.boolean(d, "reserved", p)
+        reservable = r.boolean(d, "reservable", p)
         link = Link(
-            from_site=ends[0] or "",
-            to_site=ends[1] or "",
-            bandwidth_gbps=r.number(d, "bandwidth_gbps", p, above=0.0),
-            rtt_ms=r.amount(d, "rtt_ms", p, 0.0),
-            price_per_gb=r.amount(d, "price_per_gb", p),
-            buffer=r.optional(d, "buffer", p),
-            reserved=r.boolean(d, "reserved", p),
-            reservable=r.boolean(d, "reservable", p),
-            index=i,
+            ends[0] or "",
+            ends[1] or "",
+            bandwidth,
+            price_per_gb,
+            rtt_ms,
+            buffer,
+            reserved,
+            reservable,
+            i,
         )
         if link.reserved and not link.reservable:
             r.error(f"{p}.reserved", "only a reservable link can be reserved")
