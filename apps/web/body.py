@@ -49,9 +49,45 @@ class BodyTooLarge(Exception):
 
 
 class InvalidJsonBody(Exception):
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, errors: list[dict] | None = None) -> None:
         super().__init__(message)
-        self.errors = [{"field": "", "message": message}]
+        self.errors = errors or [{"field": "", "message": message}]
+
+
+# Text that no field may hold: a lone UTF-16 surrogate (JSON can spell one, "\ud800", but no
+# database or UTF-8 file can store it) and control characters other than tab and line breaks.
+_BAD_TEXT = {chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"} | {chr(0x7F)}
+
+
+def _text_problem(text: str) -> str | None:
+    for char in text:
+        if "\ud800" <= char <= "\udfff":
+            return "contains a lone UTF-16 surrogate (not a character): remove it"
+        if char in _BAD_TEXT:
+            return f"contains the control character U+{ord(char):04X}: remove it"
+    return None
+
+
+def text_errors(value: Any, path: str = "") -> list[dict]:
+    """Every string (keys included) of a parsed JSON value that no field may hold, by path."""
+    errors: list[dict] = []
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            problem = _text_problem(item)
+            if problem:
+                errors.append({"field": where, "message": problem})
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                child_path = f"{where}.{key}" if where else str(key)
+                problem = _text_problem(key)
+                if problem:
+                    errors.append({"field": child_path, "message": f"field name {problem}"})
+                stack.append((child_path, child))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", child) for i, child in enumerate(item))
+    return sorted(errors, key=lambda e: e["field"])
 
 
 def _error(message: str) -> dict:
@@ -113,6 +149,9 @@ def read_json_body(request: HttpRequest) -> dict[str, Any]:
         raise InvalidJsonBody("body is nested too deeply") from None
     if not isinstance(data, dict):
         raise InvalidJsonBody(f"body must be a JSON object, not {_json_type(data)}")
+    errors = text_errors(data)
+    if errors:
+        raise InvalidJsonBody(errors[0]["message"], capped(errors))
     return data
 
 

@@ -218,3 +218,51 @@ class OpenApiTests:
         assert "2 MB (2097152 bytes)" in description
         assert "**413**" in description and "**unknown field**" in description
         assert "at most 100 errors" in description
+
+
+@pytest.mark.django_db
+class TextThatNoFieldMayHoldTests:
+    """Issue 17 hole 4: a lone UTF-16 surrogate in a text field was a 500 (PostgreSQL cannot
+    store it). Every JSON body is read through one reader, which refuses such text, and control
+    characters, by field path before anything is stored."""
+
+    def post(self, team, body: str):
+        _, raw = api_token_create(team=team, name="pipeline")
+        return Client().post(
+            "/api/v1/benchmarks", body, content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {raw}",
+        )
+
+    def test_a_lone_surrogate_is_422_naming_the_field_and_nothing_is_stored(self, team):
+        world = make_world(team)
+        body = json.dumps(single_data(world, idempotency_key="s1", notes="run \ud800 one"))
+        assert "\\ud800" in body  # JSON spells the surrogate as an escape, as the probe sent it
+        response = self.post(team, body)
+        assert response.status_code == 422
+        (error,) = response.json()["errors"]
+        assert error["field"] == "notes" and "surrogate" in error["message"]
+        assert not BenchmarkRecord.objects.exists()
+
+    def test_a_control_character_is_422_naming_the_field(self, team):
+        world = make_world(team)
+        body = json.dumps(single_data(world, idempotency_key="c1", notes="bell \u0007"))
+        response = self.post(team, body)
+        assert response.status_code == 422
+        (error,) = response.json()["errors"]
+        assert error["field"] == "notes" and "U+0007" in error["message"]
+
+    def test_tabs_and_line_breaks_are_text(self, team):
+        world = make_world(team)
+        body = json.dumps(single_data(world, idempotency_key="t1", notes="a\tb\nc\r\nd"))
+        assert self.post(team, body).status_code == 201
+
+    def test_the_evaluate_endpoint_names_every_such_field_by_path(self, team):
+        _, raw = api_token_create(team=team, name="pipeline")
+        body = json.dumps({"task": {"name": "x\udfff"}, "offers": [{"id": "a\u0001"}]})
+        response = Client().post(
+            "/api/v1/evaluate", body, content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {raw}",
+        )
+        assert response.status_code == 422
+        fields = [e["field"] for e in response.json()["errors"]]
+        assert fields == ["offers[0].id", "task.name"]
