@@ -135,55 +135,93 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
     for key, code in (("home_site", home), ("data_site", data_site), ("result_site", result_site)):
         if code is not None and code not in site_codes:
             r.error(f"{p}.{key}", f"unknown site '{code}'")
-    return Task(
-        name=r.text(t, "name", p),
-        workload=r.choice(t, "workload", p, WORKLOADS),
-        cadence=r.choice(t, "cadence", p, CADENCES, default="one_off"),
-        runs_per_quarter=r.amount(t, "runs_per_quarter", p, 1.0),
-        params_b=r.optional(t, "params_b", p),
-        precision=r.choice(t, "precision", p, tuple(BYTES_PER_PARAM), default="bf16"),
-        peak_gpu_mem_gb=r.optional(t, "peak_gpu_mem_gb", p),
-        gpus=r.number(t, "gpus", p, nullable=True, minimum=1, integer=True),
-        parallelism=r.choices(t, "parallelism", p, PARALLELISM),
-        coupling=r.choice(t, "coupling", p, COUPLINGS, default="none"),
-        input_gb=r.amount(t, "input_gb", p, 0.0),
-        result_gb=r.amount(t, "result_gb", p, 0.0),
-        compress_ratio=r.number(t, "compress_ratio", p, default=1.0, above=0.0, maximum=1.0),
-        image_gb=r.amount(t, "image_gb", p, 10.0),
-        access_pattern=r.choice(t, "access_pattern", p, ACCESS_PATTERNS, default="streaming"),
-        data_passes=r.count(t, "data_passes", p, 1, 1),
-        compute_hours=r.amount(t, "compute_hours", p),
-        resumable=r.boolean(t, "resumable", p),
-        resume_verified=r.boolean(t, "resume_verified", p),
-        env_aligned=r.boolean(t, "env_aligned", p),
-        interruption_cost_hours=r.amount(t, "interruption_cost_hours", p, 0.0),
-        latency_budget_hours=_parse_budget(
-            r, t.get("latency_budget_hours", MISSING), f"{p}.latency_budget_hours"
-        ),
-        delay_cost_per_hour=r.amount(t, "delay_cost_per_hour", p, 0.0),
-        env_simple=r.boolean(t, "env_simple", p),
-        image_packaged=r.boolean(t, "image_packaged", p),
-        offsite_allowed=r.boolean(t, "offsite_allowed", p),
-        low_latency_online=r.boolean(t, "low_latency_online", p),
-        stateful=r.boolean(t, "stateful", p),
-        compliance_restricted=r.boolean(t, "compliance_restricted", p),
-        strict_consistency=r.boolean(t, "strict_consistency", p),
-        allowed_sites=allowed,
-        results_restricted=r.boolean(t, "results_restricted", p),
-        team=_parse_team(r, t.get("team", MISSING), f"{p}.team"),
-        home_site=home or "",
-        data_site=data_site or home or "",
-        result_site=result_site or home or "",
-        batch_size=shape.get("batch_size"),
-        seq_len=shape.get("seq_len"),
-        hidden_size=shape.get("hidden_size"),
-        layers=shape.get("layers"),
-        heads=shape.get("heads"),
-        kv_heads=shape.get("kv_heads") or shape.get("heads"),
-        activation_checkpointing=r.boolean(t, "activation_checkpointing", p),
-        checkpoint_interval_hours=r.amount(t, "checkpoint_interval_hours", p, 1.0)
+    # Read in the order errors are reported; built positionally, in Task's field order (a
+    # third of the cost of four dozen keywords).
+    name = r.text(t, "name", p)
+    workload = r.choice(t, "workload", p, WORKLOADS)
+    cadence = r.choice(t, "cadence", p, CADENCES, default="one_off")
+    runs_per_quarter = r.amount(t, "runs_per_quarter", p, 1.0)
+    params_b = r.optional(t, "params_b", p)
+    precision = r.choice(t, "precision", p, tuple(BYTES_PER_PARAM), default="bf16")
+    peak_gpu_mem_gb = r.optional(t, "peak_gpu_mem_gb", p)
+    gpus = r.number(t, "gpus", p, nullable=True, minimum=1, integer=True)
+    parallelism = r.choices(t, "parallelism", p, PARALLELISM)
+    coupling = r.choice(t, "coupling", p, COUPLINGS, default="none")
+    input_gb = r.amount(t, "input_gb", p, 0.0)
+    result_gb = r.amount(t, "result_gb", p, 0.0)
+    compress_ratio = r.number(t, "compress_ratio", p, default=1.0, above=0.0, maximum=1.0)
+    image_gb = r.amount(t, "image_gb", p, 10.0)
+    access_pattern = r.choice(t, "access_pattern", p, ACCESS_PATTERNS, default="streaming")
+    data_passes = r.count(t, "data_passes", p, 1, 1)
+    compute_hours = r.amount(t, "compute_hours", p)
+    resumable = r.boolean(t, "resumable", p)
+    resume_verified = r.boolean(t, "resume_verified", p)
+    env_aligned = r.boolean(t, "env_aligned", p)
+    interruption_cost_hours = r.amount(t, "interruption_cost_hours", p, 0.0)
+    latency_budget_hours = _parse_budget(
+        r, t.get("latency_budget_hours", MISSING), f"{p}.latency_budget_hours"
+    )
+    delay_cost_per_hour = r.amount(t, "delay_cost_per_hour", p, 0.0)
+    env_simple = r.boolean(t, "env_simple", p)
+    image_packaged = r.boolean(t, "image_packaged", p)
+    offsite_allowed = r.boolean(t, "offsite_allowed", p)
+    low_latency_online = r.boolean(t, "low_latency_online", p)
+    stateful = r.boolean(t, "stateful", p)
+    compliance_restricted = r.boolean(t, "compliance_restricted", p)
+    strict_consistency = r.boolean(t, "strict_consistency", p)
+    results_restricted = r.boolean(t, "results_restricted", p)
+    team = _parse_team(r, t.get("team", MISSING), f"{p}.team")
+    activation_checkpointing = r.boolean(t, "activation_checkpointing", p)
+    checkpoint_interval_hours = (
+        r.amount(t, "checkpoint_interval_hours", p, 1.0)
         if "checkpoint_interval_hours" in t
-        else 1.0,
+        else 1.0
+    )
+    return Task(
+        workload,
+        compute_hours,
+        home or "",  # home_site
+        data_site or home or "",  # data_site
+        result_site or home or "",  # result_site
+        name,
+        cadence,
+        runs_per_quarter,
+        params_b,
+        precision,
+        peak_gpu_mem_gb,
+        gpus,
+        parallelism,
+        coupling,
+        input_gb,
+        result_gb,
+        compress_ratio,
+        image_gb,
+        access_pattern,
+        data_passes,
+        resumable,
+        resume_verified,
+        env_aligned,
+        interruption_cost_hours,
+        latency_budget_hours,
+        delay_cost_per_hour,
+        env_simple,
+        image_packaged,
+        offsite_allowed,
+        low_latency_online,
+        stateful,
+        compliance_restricted,
+        strict_consistency,
+        allowed,  # allowed_sites
+        results_restricted,
+        team,
+        shape.get("batch_size"),
+        shape.get("seq_len"),
+        shape.get("hidden_size"),
+        shape.get("layers"),
+        shape.get("heads"),
+        shape.get("kv_heads") or shape.get("heads"),
+        activation_checkpointing,
+        checkpoint_interval_hours,
     )
 
 
