@@ -6,7 +6,8 @@ team is "unknown" and answers 422 naming the field, exactly as a wrong id would 
 other teams cannot be probed). Validation errors answer 422 {"errors": [{"field", "message"}]},
 an unknown field included (a typo is never ignored); a body over 2 MB answers 413 (strict input).
 An idempotency key (body field, or the Idempotency-Key header) makes a retry create nothing: the
-first record comes back with 200 instead of 201.
+first record comes back with 200 instead of 201. The same key with other values answers 409
+naming the key, the fields that differ and the stored record (nothing is overwritten or dropped).
 """
 
 from __future__ import annotations
@@ -105,6 +106,12 @@ class BenchmarkOut(Schema):
     url: str
 
 
+class ConflictOut(ErrorsOut):
+    """409: the idempotency key names another request; the record it created."""
+
+    record: BenchmarkOut
+
+
 def record_out(record: BenchmarkRecord) -> dict:
     data = {name: getattr(record, name) for name in BenchmarkOut.model_fields if
             hasattr(record, name) and name not in ("team", "task", "offer", "from_site", "to_site")}
@@ -130,6 +137,7 @@ def _errors(field: str, message: str) -> dict:
         200: BenchmarkOut,
         201: BenchmarkOut,
         403: ErrorsOut,
+        409: ConflictOut,
         413: TooLargeOut,
         422: ErrorsOut,
     },
@@ -165,6 +173,9 @@ def benchmark_post(
         )
     except services.BenchmarkValidationError as exc:
         return Status(422, {"errors": capped(exc.as_list())})
+    except services.IdempotencyConflict as exc:
+        conflict = _errors("idempotency_key", exc.message)
+        return Status(409, {**conflict, "record": record_out(exc.record)})
     return Status(201 if created else 200, record_out(record))
 
 

@@ -112,14 +112,53 @@ def benchmark_create(
     return record
 
 
+class IdempotencyConflict(Exception):
+    """The key was used for a record with other values (Stripe's semantics: a key names one
+    request; the same key with a different body is an error, never a silent drop)."""
+
+    def __init__(self, record: BenchmarkRecord, fields: list[str]) -> None:
+        super().__init__(record.idempotency_key)
+        self.record = record
+        self.fields = fields
+
+    @property
+    def message(self) -> str:
+        return _(
+            "The idempotency key %(key)s was already used by record #%(id)s with other values "
+            "(%(fields)s); use a new key for a new measurement."
+        ) % {"key": self.record.idempotency_key, "id": self.record.pk,
+             "fields": ", ".join(self.fields)}
+
+
+def _differences(record: BenchmarkRecord, values: dict) -> list[str]:
+    """The fields whose cleaned new value is not what the record holds."""
+    differ = []
+    for name, value in values.items():
+        held = getattr(record, name)
+        if hasattr(held, "pk") or hasattr(value, "pk"):
+            held, value = getattr(held, "pk", held), getattr(value, "pk", value)
+        if held != value:
+            differ.append(name)
+    return sorted(differ)
+
+
+def _replay(team: Team, existing: BenchmarkRecord, data: dict) -> BenchmarkRecord:
+    """A retry: the stored record when the body says the same, else IdempotencyConflict."""
+    differ = _differences(existing, benchmark_clean(team=team, data=data))
+    if differ:
+        raise IdempotencyConflict(existing, differ)
+    return existing
+
+
 def benchmark_create_idempotent(
     *, team: Team, data: dict, source: str = Source.API, created_by=None
 ) -> tuple[BenchmarkRecord, bool]:
-    """(record, created): a retry with an idempotency key the team already used creates nothing
-    and returns the earlier record, even if it races the first request."""
+    """(record, created): a retry with an idempotency key the team already used and the same
+    values creates nothing and returns the earlier record, even if it races the first request;
+    the same key with other values raises IdempotencyConflict."""
     existing = _key_in_use(team, _clean_key(data))
     if existing is not None:
-        return existing, False
+        return _replay(team, existing, data), False
     record = _build(team=team, data=data, source=source, created_by=created_by)
     try:
         with transaction.atomic():
@@ -128,7 +167,7 @@ def benchmark_create_idempotent(
         existing = _key_in_use(team, record.idempotency_key)
         if existing is None:
             raise
-        return existing, False
+        return _replay(team, existing, data), False
     return record, True
 
 

@@ -113,6 +113,31 @@ class CreateTests:
         assert first.json()["id"] == second.json()["id"]
         assert BenchmarkRecord.objects.count() == 1
 
+    def test_the_same_key_with_other_values_is_409_and_drops_nothing_silently(
+        self, client, world, raw_token
+    ):
+        """Issue 17 hole 6: the second measurement under a used key answered 200 and was lost."""
+        first = api_post(client, single_data(world, idempotency_key="run-9"), token=raw_token)
+        other = single_data(world, idempotency_key="run-9", e2e_hours=12, compute_hours=11)
+        second = api_post(client, other, token=raw_token)
+        assert (first.status_code, second.status_code) == (201, 409)
+        body = second.json()
+        (error,) = body["errors"]
+        assert error["field"] == "idempotency_key"
+        assert "run-9" in error["message"] and f"#{first.json()['id']}" in error["message"]
+        assert "compute_hours, e2e_hours" in error["message"]
+        assert body["record"]["id"] == first.json()["id"] and body["record"]["e2e_hours"] == 10.0
+        record = BenchmarkRecord.objects.get()
+        assert (record.e2e_hours, record.compute_hours) == (10.0, 9.0)  # nothing overwritten
+
+    def test_the_same_key_and_body_sent_as_text_or_numbers_is_the_same_request(
+        self, client, world, raw_token
+    ):
+        data = single_data(world, idempotency_key="run-10")
+        assert api_post(client, data, token=raw_token).status_code == 201
+        again = {**data, "e2e_hours": 10.0, "nodes": 1}
+        assert api_post(client, again, token=raw_token).status_code == 200
+
     def test_the_key_may_come_in_the_idempotency_key_header(self, client, world, raw_token):
         first = api_post(client, single_data(world), token=raw_token, HTTP_IDEMPOTENCY_KEY="h-1")
         second = api_post(client, single_data(world), token=raw_token, HTTP_IDEMPOTENCY_KEY="h-1")
