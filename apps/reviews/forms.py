@@ -124,8 +124,8 @@ class ReservedLinksForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_(
-            "SPEC H: a plan that moves data is ready to dispatch only when every link it uses "
-            "is reserved. Only reservable links are listed."
+            "A plan that moves data is ready to dispatch only when every link it uses is "
+            "reserved (rule H2). Only reservable links are listed."
         ),
     )
     version = VersionField()
