@@ -11,7 +11,6 @@ from .network import Network
 from .schema import (
     KIND_ORDER,
     MODEL_SPLITTING,
-    SEGMENTS,
     TIER_RANK,
     EngineInput,
     Link,
@@ -347,11 +346,16 @@ def over_budget(inp: EngineInput, option: PlacementOption) -> list[str]:
     """SPEC P/M3: the segments whose hours exceed their budget (a blank budget is no limit)."""
     budget = inp.task.latency_budget_hours
     over: list[str] = []
-    for segment in SEGMENTS:
-        limit = budget.get(segment)
-        hours = option.segment_hours(segment)
-        if limit is not None and hours is not None and hours > limit:
-            over.append(segment)
+    # The three segments in schema.SEGMENTS order, spelled out: this runs for every option.
+    limit = budget.transfer
+    if limit is not None and option.transfer_hours is not None and option.transfer_hours > limit:
+        over.append("transfer")
+    limit = budget.queue
+    if limit is not None and option.queue_hours > limit:
+        over.append("queue")
+    limit = budget.compute
+    if limit is not None and option.compute_hours > limit:
+        over.append("compute")
     return over
 
 

@@ -292,8 +292,12 @@ def _parse_checklists(r: Reader, raw: Any, offer_ids: set[str]) -> dict[str, dic
             continue
         parsed: dict[str, str] = {}
         for q in QUESTIONS:
-            # A missing question counts as unanswered.
-            parsed[q] = r.choice(values, q, p, ANSWER_STATES, default="unanswered")
+            answer = values.get(q)
+            if answer == "answered" and type(answer) is str:
+                parsed[q] = "answered"  # the commonest answer, taken at once
+            else:
+                # A missing question counts as unanswered.
+                parsed[q] = r.choice(values, q, p, ANSWER_STATES, default="unanswered")
         out[key] = parsed
     return out
 
