@@ -1,0 +1,357 @@
+"""Method guide entries: placement, indicators (see apps/method/entries/__init__.py)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from .model import Entry, Passage
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry(
+        "P",
+        "placement",
+        "",
+        title=_("Placement: three options, one objective"),
+        checks=_(
+            "Where to run: wait locally, move compute to the data, or move the data; each "
+            "offer gives one option, and the feasible option with the least objective is "
+            "chosen."
+        ),
+        formula=_(
+            "Objective = total cost + delay cost per hour × total hours. Total cost = billed "
+            "GPUs × compute hours × effective GPU-hour price × (1 + scheduling fee) + transfer "
+            "cost + preemption cost. Leg hours = GB × 8 ÷ (bandwidth in Gbit/s × 3600) × (1 + "
+            "buffer); the buffer when a link has none: same site %(buffer_same_site)s, same "
+            "datacenter %(buffer_same_datacenter)s, same city %(buffer_same_city)s, cross hub "
+            "%(buffer_cross_hub)s."
+        ),
+        fix=_(
+            "Record the links, bandwidths and prices between the sites, the queues, and the "
+            "value of an hour of waiting, so that every option can be costed."
+        ),
+        passages=(
+            Passage(
+                "b1",
+                (
+                    "决策时通常比较三种方案的总开销:任务迁移(传输加计算加等待)、数据迁移、以及"
+                    "就近等待,取三者里划算的那个"
+                ),
+                (
+                    "One compares the total cost of three plans: moving the task (transfer + "
+                    "compute + waiting), moving the data, and waiting nearby, and takes the "
+                    "one that pays."
+                ),
+            ),
+            Passage(
+                "b2",
+                "安排排期时要留缓冲",
+                "Leave a buffer when scheduling.",
+            ),
+        ),
+    ),
+    Entry(
+        "D1",
+        "placement",
+        "info",
+        title=_("Data-intensive: move compute to the data"),
+        checks=_("Whether the results are much smaller than the input."),
+        formula=_(
+            "Data-intensive workload (data processing, batch inference, rendering, scientific "
+            "batch) and result GB < input GB ÷ 10 → move compute to the data and ship the "
+            "results."
+        ),
+        fix=_("Add a candidate at the data site."),
+        passages=(
+            Passage(
+                "b4",
+                (
+                    "原始数据几个 TB,处理完的结果几十 "
+                    "GB,把计算搬到数据旁边、只传回结果,比把数据搬过来划算得多"
+                ),
+                (
+                    "Raw data of several TB, processed results of a few dozen GB: moving "
+                    "compute next to the data and shipping back only the results is far "
+                    "cheaper than moving the data."
+                ),
+            ),
+        ),
+    ),
+    Entry(
+        "D2",
+        "placement",
+        "info",
+        title=_("Repeated full scans: stage the input, or it moves again and again"),
+        checks=_(
+            "Whether a task that reads its whole input several times can keep a copy where it "
+            "runs."
+        ),
+        formula=_(
+            "Repeated full scan: the input is staged once where the site has room (storage TB "
+            "× 1000 ≥ input GB), else streamed once per pass. D2.staged names the staged "
+            "option, D2.no_room says no site has room, D2 says no option moves the input."
+        ),
+        fix=_("Record the free storage of the sites, or plan storage next to the compute."),
+        passages=(
+            Passage(
+                "b4",
+                (
+                    "需要频繁随机访问整份数据的任务——比如要反复全量扫描的训练——搬计算就占不到便"
+                    "宜,传输会反复发生"
+                ),
+                (
+                    "Tasks that must access the whole data set again and again, such as "
+                    "training that scans it in full repeatedly: moving compute gains nothing, "
+                    "transfers recur."
+                ),
+            ),
+            Passage(
+                "b4",
+                "所以融合调度里存储与算力常常要一起规划,不是两件事",
+                (
+                    "So storage and compute often have to be planned together; they are not "
+                    "two separate things."
+                ),
+            ),
+        ),
+    ),
+    Entry(
+        "K1",
+        "placement",
+        "info",
+        title=_("Tightly coupled: lock one pool ahead"),
+        checks=_("A tightly coupled job of any workload."),
+        formula=_("Coupling tight → keep the job whole in one pool and reserve that pool ahead."),
+        fix=_("Reserve the pool before the run instead of moving the job while it runs."),
+        passages=(
+            Passage(
+                "b3",
+                "融合调度对它的作用是提前锁定资源,而不是运行中搬来搬去",
+                (
+                    "What converged scheduling does for them is lock the resources ahead, not "
+                    "move them around while they run."
+                ),
+            ),
+        ),
+    ),
+    Entry(
+        "K2",
+        "placement",
+        "info",
+        title=_("No pool is big enough: pools that together would be"),
+        checks=_("When every pool is too small, which sets of pools could hold the job together."),
+        formula=_(
+            "Every option is refused because its pool is too small and the job is not tightly "
+            "coupled → names up to 3 sets of 2–4 pools, pairwise within the spread tier (see "
+            "X), whose capacity together holds the job."
+        ),
+        fix=_(
+            "Lower the planned GPUs, raise an offer's machine limit, or plan the spread over "
+            "the named pools."
+        ),
+        passages=(
+            Passage(
+                "b3",
+                (
+                    "稳妥的边界是:单机内的多卡放同域,跨机的部分尽量同机房或同城,跨枢纽只适合容"
+                    "忍度高的长周期任务"
+                ),
+                (
+                    "The safe boundary: the GPUs within one machine in the same domain, the "
+                    "cross-machine part in the same datacenter or city where possible, "
+                    "cross-hub only for tolerant long-running jobs."
+                ),
+            ),
+        ),
+    ),
+    Entry(
+        "P1",
+        "placement",
+        "warn",
+        title=_("No option meets every budget"),
+        checks=_(
+            "Whether any feasible option keeps transfer, queue and compute within their "
+            "budgets."
+        ),
+        formula=_(
+            "Feasible options exist but none is within every latency budget → warning; the "
+            "option with the least objective is still chosen."
+        ),
+        fix=_(
+            "Adjust the segment that is over (see M3): a faster link, a shorter queue, more "
+            "GPUs, or a wider budget."
+        ),
+        passages=(
+            Passage(
+                "b6",
+                "哪一段超了预算就调整哪一段的方案",
+                "Whichever segment goes over budget, adjust that segment's plan.",
+            ),
+        ),
+    ),
+    Entry(
+        "P2",
+        "placement",
+        "block",
+        title=_("No feasible option"),
+        checks=_("Whether at least one option can run the task."),
+        formula=_("No feasible option (or no offer) → nothing is chosen: block."),
+        fix=_(
+            "Read each option's reason in the comparison table and fix it: add a candidate, a "
+            "link, an allowed site, or a bigger pool."
+        ),
+        passages=(
+            Passage(
+                "b1",
+                (
+                    "决策时通常比较三种方案的总开销:任务迁移(传输加计算加等待)、数据迁移、以及"
+                    "就近等待,取三者里划算的那个"
+                ),
+                (
+                    "One compares the total cost of three plans: moving the task (transfer + "
+                    "compute + waiting), moving the data, and waiting nearby, and takes the "
+                    "one that pays."
+                ),
+            ),
+        ),
+    ),
+    Entry(
+        "P3",
+        "placement",
+        "block",
+        title=_("No planned GPU count"),
+        checks=_("Whether the task says on how many GPUs its compute hours were measured."),
+        formula=_(
+            "The task has no planned GPU count → block: compute hours mean nothing without it, "
+            "and whole machines cannot be billed."
+        ),
+        fix=_("Enter the GPU count on the task profile."),
+        note=_("A later addition to the method (version 2), not taken from the seed articles."),
+    ),
+    Entry(
+        "F",
+        "placement",
+        "",
+        title=_("What flips the decision"),
+        checks=_("How far each input the choice depends on may move before another option wins."),
+        formula=_(
+            "For each input (delay cost per hour, compress ratio, the home site's queue, each "
+            "used link's bandwidth and price per GB, the two offers' prices): the value x = x₀ "
+            "− gap ÷ closing rate at which another feasible option's objective drops below the "
+            "chosen one's. The three nearest are told in words."
+        ),
+        fix=_(
+            "Check the nearest break-even values: if an input is uncertain near them, measure "
+            "it before signing."
+        ),
+        note=_("A later addition to the method (version 2), not taken from the seed articles."),
+    ),
+    Entry(
+        "M1",
+        "indicators",
+        "info",
+        title=_("Indicator: data/compute ratio"),
+        checks=_("How much data moves per hour of compute."),
+        formula=_(
+            "Data/compute ratio = input GB × compress ratio ÷ compute hours; ≥ "
+            "%(data_compute_high)s GB/h → move compute toward the data (M1.high); < "
+            "%(data_compute_low)s GB/h → a light task that can be scheduled freely (M1.low)."
+        ),
+        fix=_("With a high ratio, add a candidate next to the data; compress the input."),
+        passages=(
+            Passage(
+                "b6",
+                (
+                    "第一个指标是数据计算比:需要传输的数据量除以任务的计算时长,比值越高越该把计"
+                    "算往数据边搬,比值低则任务轻便、可自由调度"
+                ),
+                (
+                    "The first indicator is the data/compute ratio: data to move ÷ compute "
+                    "time; the higher, the more compute should move to the data; low means a "
+                    "light task that can be scheduled freely."
+                ),
+            ),
+        ),
+    ),
+    Entry(
+        "M2",
+        "indicators",
+        "warn",
+        title=_("Indicator: interruption cost against the benefit"),
+        checks=_("Whether one interruption would cost more than moving the job gains."),
+        formula=_(
+            "Interruption cost = hours lost by one interruption × hourly burn of the chosen "
+            "option; scheduling benefit = objective of the best wait-local option − objective "
+            "of the chosen option. Cost > benefit (and the chosen option does not wait "
+            "locally) → warning."
+        ),
+        fix=_("Lock quota protection for the run, make it resumable, or wait locally."),
+        passages=(
+            Passage(
+                "b6",
+                (
+                    "第二个指标是中断成本:任务中断重来一次的损失,折算成时长或费用,与调度带来的"
+                    "收益比较,中断成本高于收益的,配额上要锁保护"
+                ),
+                (
+                    "The second is interruption cost: the loss of restarting once, in hours or "
+                    "money, compared with the benefit scheduling brings; where it is higher, "
+                    "lock quota protection."
+                ),
+            ),
+        ),
+    ),
+    Entry(
+        "M3",
+        "indicators",
+        "warn",
+        title=_("Indicator: latency budget by segment"),
+        checks=_(
+            "Which segment of the chosen option (transfer, queue, compute) is over its budget."
+        ),
+        formula=_(
+            "Each segment of the chosen option over its budget → warning; M3.alternative names "
+            "the cheapest option that meets every budget and what it costs more."
+        ),
+        fix=_("Adjust that segment's plan, or take the named alternative."),
+        passages=(
+            Passage(
+                "b6",
+                (
+                    "第三个指标是时延预算:业务能容忍的各环节等待上限,拆到传输、排队、计算三段,"
+                    "哪一段超了预算就调整哪一段的方案"
+                ),
+                (
+                    "The third is the latency budget: the longest wait each step can tolerate, "
+                    "split into transfer, queue and compute; whichever segment goes over "
+                    "budget, adjust that segment's plan."
+                ),
+            ),
+        ),
+    ),
+    Entry(
+        "M4",
+        "indicators",
+        "warn",
+        title=_("Indicator: network cost share"),
+        checks=_("How much of the chosen option's cost goes to transfers."),
+        formula=_(
+            "Network cost share = transfer cost ÷ total cost of the chosen option; above "
+            "%(network_cost_share)s → rethink the plan."
+        ),
+        fix=_("Compress the data, move compute instead, or find resources nearer the data."),
+        passages=(
+            Passage(
+                "b6",
+                (
+                    "第四个指标是网络成本占比:传输费用占总开销的比例,超过两成通常意味着方案该重"
+                    "想——要么压缩数据、要么改搬计算、要么就近找资源"
+                ),
+                (
+                    "The fourth is the network cost share: transfer cost as a share of the "
+                    "total; above a fifth usually means the plan should be rethought: compress "
+                    "the data, move compute instead, or find resources nearby."
+                ),
+            ),
+        ),
+    ),
+)

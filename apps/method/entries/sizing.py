@@ -1,0 +1,45 @@
+"""Method guide entries: sizing (see apps/method/entries/__init__.py)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from .model import Entry, Passage
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry(
+        "A",
+        "sizing",
+        "info",
+        title=_("Sizing: the memory of one replica"),
+        checks=_(
+            "How much GPU memory one copy of the model needs, and on which offers it fits one "
+            "GPU and one machine."
+        ),
+        formula=_(
+            "Usable memory per GPU = GPU memory × headroom %(headroom)s. Replica memory = the "
+            "measured peak, else the estimate: training and full fine-tuning parameters "
+            "(billions) × 16 GB × 1.2; adapter tuning parameters × (bytes per parameter + "
+            "0.16) × 1.2; inference parameters × bytes per parameter × 1.2; plus activations "
+            "or KV cache when the model's shape is given. GPUs needed = ⌈replica ÷ usable "
+            "memory⌉. Near capacity: within %(near_capacity_band)s of one machine's usable "
+            "memory. Deadline sizing counts a scaling efficiency of "
+            "%(multi_machine_efficiency)s beyond one machine when no pair is measured."
+        ),
+        fix=_(
+            "Enter the parameter count and precision, or better a measured peak from a "
+            "single-machine benchmark. If nothing fits, choose offers with more memory per "
+            "GPU, or a strategy that splits the model (tensor, pipeline, sharded)."
+        ),
+        passages=(
+            Passage(
+                "a_checklist",
+                "任务规模先算单次任务的显存和数据量,看能不能塞进一台机器",
+                (
+                    "Task scale: first work out one run's GPU memory and data volume, and see "
+                    "whether it fits into one machine."
+                ),
+            ),
+        ),
+    ),
+)
