@@ -147,7 +147,12 @@ def parse_offers(
                     f"'{own_currency}' differs from the input's currency "
                     f"'{currency}' (no conversion)",
                 )
-        oid = offer_id(d.get("id", MISSING), f"{p}.id", r)
+        raw_id = d.get("id", MISSING)
+        # A plain non-blank string is the commonest id: taken at once (offer_id reads the rest).
+        if type(raw_id) is str and raw_id and not raw_id.isspace():
+            oid: str | None = raw_id
+        else:
+            oid = offer_id(raw_id, f"{p}.id", r)
         if oid is not None:
             if oid in ids:
                 r.error(f"{p}.id", f"duplicate offer id '{oid}'")
@@ -251,7 +256,10 @@ def parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[
         raw_offer = d.get("offer", MISSING)
         offer = None
         if timed or raw_offer not in (MISSING, None):
-            offer = offer_id(raw_offer, f"{p}.offer", r)
+            if type(raw_offer) is str and raw_offer and not raw_offer.isspace():
+                offer = raw_offer  # the commonest reference, taken at once
+            else:
+                offer = offer_id(raw_offer, f"{p}.offer", r)
             if offer is not None and offer not in offer_ids:
                 r.error(f"{p}.offer", f"unknown offer '{offer}'")
         hours_default = MISSING if timed else 0.0
