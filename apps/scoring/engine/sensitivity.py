@@ -37,18 +37,6 @@ class Flip:
     message_zh: str | None = None
 
 
-def runner_up(
-    options: list[PlacementOption], chosen: PlacementOption | None
-) -> PlacementOption | None:
-    """The feasible option that would be chosen without the chosen one (same order)."""
-    if chosen is None:
-        return None
-    rest = [o for o in options if o.feasible and o is not chosen and o.objective is not None]
-    if not rest:
-        return None
-    return min(rest, key=lambda o: (o.objective, *tie_key(o)))
-
-
 def _identity(x: float) -> float:
     return x
 
@@ -110,17 +98,21 @@ def sensitivity(
 ) -> tuple[PlacementOption | None, list[Flip]]:
     """SPEC 6.3: the runner-up, and one entry per input the two options depend on (links they
     use, the home site's queue, compress ratio, delay cost, their offers' prices)."""
-    second = runner_up(options, chosen)
-    if chosen is None or second is None:
-        return second, []
-    task = inp.task
-    delay = task.delay_cost_per_hour
-    ratio = task.compress_ratio
-    home = inp.sites[task.home_site]
+    if chosen is None:
+        return None, []
     # The chosen option first, then every other feasible option: slopes are lists in this order.
     everyone = [chosen]
     everyone += (o for o in options if o.feasible and o is not chosen and o.objective is not None)
     count = len(everyone)
+    if count < 2:
+        return None, []
+    # The runner-up: the feasible option that would be chosen without the chosen one.
+    second_at = min(range(1, count), key=lambda i: (everyone[i].objective, *tie_key(everyone[i])))
+    second = everyone[second_at]
+    task = inp.task
+    delay = task.delay_cost_per_hour
+    ratio = task.compress_ratio
+    home = inp.sites[task.home_site]
     base = chosen.objective
     assert base is not None
     gaps = [o.objective - base for o in everyone]  # type: ignore[operator]  # ≥ 0: least first
@@ -188,7 +180,8 @@ def sensitivity(
         add(path, "F.price_per_gb", name, link.price_per_gb, on_link_gb[key], 0.0, MAX_MAGNITUDE)
 
     # Each option's price: compute, scheduling and preemption costs are linear in it.
-    for option in sorted((chosen, second), key=lambda o: o.offer.index):
+    pair = ((0, chosen), (second_at, second))
+    for at, option in pair if chosen.offer.index < second.offer.index else pair[::-1]:
         offer = option.offer
         unit = effective_gpu_hour_price(
             offer.billing_basis,
@@ -206,8 +199,7 @@ def sensitivity(
         elif offer.preemptible:
             per_unit += _preemption_per_price(inp, option) * unit
         slopes = [0.0] * count
-        # By identity: == on options would compare every field.
-        slopes[next(i for i, o in enumerate(everyone) if o is option)] = per_unit
+        slopes[at] = per_unit
         path = f"offers[{offer.index}].price"
         add(path, "F.price", offer.id, offer.price, slopes, 0.0, MAX_MAGNITUDE)
     _rank(flips)

@@ -46,6 +46,7 @@ TASK_FIELDS = frozenset(
 )  # fmt: skip
 # SPEC 6.3: the model's shape; all five or none (kv_heads, checkpointing optional with them).
 SHAPE_FIELDS = ("batch_size", "seq_len", "hidden_size", "layers", "heads")
+SHAPE_KEYS = frozenset((*SHAPE_FIELDS, "kv_heads"))
 TEAM_FIELDS = frozenset(
     {"has_machines", "has_scheduler", "can_maintain_scheduler", "pain", "validated_tiers"}
 )
@@ -88,8 +89,8 @@ def _parse_shape(r: Reader, t: dict[str, Any], p: str) -> dict[str, Any]:
     """SPEC 6.3: batch, sequence length, hidden size, layers and heads (and kv_heads), each a
     positive integer, given together; heads divide hidden_size and kv_heads divide heads."""
     shape: dict[str, Any] = {}
-    if not any(t.get(key) is not None for key in (*SHAPE_FIELDS, "kv_heads")):
-        return shape
+    if SHAPE_KEYS.isdisjoint(t) or all(t.get(key) is None for key in SHAPE_KEYS):
+        return shape  # no shape (the commonest case: the first test answers it)
     for key in (*SHAPE_FIELDS, "kv_heads"):
         if t.get(key) is None:
             if key != "kv_heads":
