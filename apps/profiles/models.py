@@ -173,6 +173,16 @@ class TaskProfile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The latest editor (set by the profile services): the reviews' four-eyes rule counts them as a
+    # contributor of a round the edit fell in. Only the latest one is known (no per-edit trail).
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = TeamScopedQuerySet.as_manager()

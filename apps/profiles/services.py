@@ -50,7 +50,7 @@ def profile_create(
     allowed_sites: Iterable[Site] | None = None,
     **fields: Any,
 ) -> TaskProfile:
-    profile = TaskProfile(team=team, created_by=created_by)
+    profile = TaskProfile(team=team, created_by=created_by, updated_by=created_by)
     for name, value in fields.items():
         setattr(profile, name, value)
     return _save(profile, allowed_sites if allowed_sites is not None else [])
@@ -58,11 +58,18 @@ def profile_create(
 
 @transaction.atomic
 def profile_update(
-    *, profile: TaskProfile, allowed_sites: Iterable[Site] | None = None, **fields: Any
+    *,
+    profile: TaskProfile,
+    actor=None,
+    allowed_sites: Iterable[Site] | None = None,
+    **fields: Any,
 ) -> TaskProfile:
-    """`allowed_sites`: None leaves them as they are; a list (possibly empty) replaces them."""
+    """`allowed_sites`: None leaves them as they are; a list (possibly empty) replaces them.
+    `actor` becomes the profile's latest editor (None: unknown), which the reviews' four-eyes
+    rule reads."""
     for name, value in fields.items():
         setattr(profile, name, value)
+    profile.updated_by = actor
     return _save(profile, allowed_sites)
 
 

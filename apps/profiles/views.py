@@ -85,7 +85,9 @@ def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if form.is_bound and form.is_valid():
         try:
-            profile = services.profile_update(profile=profile, **form.cleaned_data)
+            profile = services.profile_update(
+                profile=profile, actor=request.user, **form.cleaned_data
+            )
         except ValidationError as exc:
             attach_errors(form, exc)
         else:
