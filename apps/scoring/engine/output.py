@@ -37,7 +37,8 @@ def clean(value: Any) -> Any:
     if kind is float:
         return num(value)
     if kind is dict:
-        return {k: clean(v) for k, v in value.items()}
+        # Finding data is mostly flat: strings and ints are kept without a call each.
+        return {k: v if type(v) is str or type(v) is int else clean(v) for k, v in value.items()}
     if kind is list or kind is tuple:
         return [clean(v) for v in value]
     return value
@@ -84,7 +85,7 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "scheduling_cost": num(o.scheduling_cost),
         "transfer_cost": num(o.transfer_cost),
         "preemptible": o.offer.preemptible,
-        "preemption_cost": num(o.preemption_cost),
+        "preemption_cost": num(o.preemption_cost) if o.preemption_cost else 0.0,
         "total_cost": num(o.total_cost),
         "objective": num(o.objective),
         "within_budget": o.within_budget,
