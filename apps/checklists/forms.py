@@ -23,12 +23,10 @@ def benchmark_label(record: BenchmarkRecord) -> str:
 
 
 class AnswerForm(forms.Form):
-    status = forms.ChoiceField(
-        label=_("Status"),
-        choices=AnswerStatus.choices,
-        widget=forms.RadioSelect,
-        initial=AnswerStatus.UNANSWERED,
-    )
+    """One control decides the status: a written answer counts as answered, unless the person
+    ticks "cannot answer yet" (a note for later); no text is unanswered. `cleaned_data["status"]`
+    is derived, so the saved status, the counter and the gate always agree with what was typed."""
+
     text = forms.CharField(
         label=_("Answer"),
         required=False,
@@ -42,6 +40,11 @@ class AnswerForm(forms.Form):
         max_length=500,
         assume_scheme="https",
         widget=forms.URLInput(attrs={"placeholder": "https://"}),
+    )
+    not_yet = forms.BooleanField(
+        label=_("Cannot answer yet"),
+        required=False,
+        help_text=_("Keeps what is written as a note; the question still counts as unanswered."),
     )
     seen = forms.CharField(required=False, widget=forms.HiddenInput)
 
@@ -62,10 +65,10 @@ class AnswerForm(forms.Form):
         candidate: Candidate | None = None,
         **kwargs,
     ) -> AnswerForm:
-        initial = {"status": AnswerStatus.UNANSWERED, "seen": token}
+        initial = {"seen": token}
         if answer is not None:
             initial.update(
-                status=answer.status,
+                not_yet=answer.status == AnswerStatus.UNANSWERED and bool(answer.text.strip()),
                 text=answer.text,
                 evidence_benchmark=str(answer.evidence_benchmark_id or ""),
                 evidence_url=answer.evidence_url,
@@ -77,6 +80,13 @@ class AnswerForm(forms.Form):
     def clean_evidence_benchmark(self) -> BenchmarkRecord | None:
         value = self.cleaned_data.get("evidence_benchmark") or ""
         return self._benchmarks.get(value) if value else None
+
+    def clean(self) -> dict:
+        data = super().clean()
+        written = bool((data.get("text") or "").strip())
+        answered = written and not data.get("not_yet")
+        data["status"] = AnswerStatus.ANSWERED if answered else AnswerStatus.UNANSWERED
+        return data
 
 
 class MigrationAnswerForm(AnswerForm):

@@ -113,18 +113,15 @@ class AnswerViewTests:
         review = make_review(team, owner, offers=[make_offer(team)])
         candidate = review.candidates.get()
         client.force_login(owner)
-        response = client.post(answer_url(candidate, "q2"), answer_data(candidate, "q2"), **HX)
-        assert response.status_code == 200
-        assert "HX-Trigger" not in response
-        body = response.content.decode()
-        assert "save-state--error" in body
-        assert "Write the answer before marking it answered." in body
         bad_url = client.post(
             answer_url(candidate, "q2"),
             answer_data(candidate, "q2", text="x", evidence_url="not a url"),
             **HX,
         )
-        assert "Enter a valid URL." in bad_url.content.decode()
+        assert bad_url.status_code == 200
+        assert "HX-Trigger" not in bad_url
+        body = bad_url.content.decode()
+        assert "save-state--error" in body and "Enter a valid URL." in body
         assert not ChecklistAnswer.objects.exists()
 
     def test_evidence_of_the_task_is_accepted(self, client, team, owner):
@@ -181,11 +178,13 @@ class AnswerViewTests:
         review = make_review(team, owner, offers=[make_offer(team)])
         candidate = review.candidates.get()
         client.force_login(owner)
-        response = client.post(answer_url(candidate, "q6"), answer_data(candidate, "q6"))
+        response = client.post(
+            answer_url(candidate, "q6"), answer_data(candidate, "q6", text="x", evidence_url="no")
+        )
         assert response.status_code == 400
         body = response.content.decode()
         assert "<html" in body
-        assert "Write the answer before marking it answered." in body
+        assert "Enter a valid URL." in body
 
     def test_unknown_question_and_other_team_are_404(self, client, team, owner, outsider):
         review = make_review(team, owner, offers=[make_offer(team)])
@@ -282,3 +281,42 @@ class MigrationEffortViewTests:
         client.force_login(owner)
         body = client.get(reverse("checklists:review", args=[review.pk])).content.decode()
         assert "Migration effort (engineer hours): 8.00 h" in body
+
+
+class OneControlOneStatusTests:
+    """Issue 15: a typed answer showed "✓ Saved" while the question still counted as unanswered
+    (the status was a separate radio left on "unanswered"). Now the text decides, unless the
+    person marks it "cannot answer yet"; the saved state, the counter and the gate agree."""
+
+    def test_a_written_answer_counts_as_answered_and_says_so(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        data = answer_data(candidate, "q1", text="One machine holds it.")
+        data.pop(f"{answer_prefix(candidate.pk, 'q1')}-status")  # no such control any more
+        response = client.post(answer_url(candidate, "q1"), data, **HX)
+        body = response.content.decode()
+        assert "Saved" in body and "badge--ok" in body and ">Answered<" in body
+        assert 'data-unanswered="5"' in body  # the counter swapped in with the save
+        assert ChecklistAnswer.objects.get(candidate=candidate, question="q1").status == "answered"
+
+    def test_cannot_answer_yet_keeps_the_note_and_stays_unanswered(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        data = answer_data(candidate, "q3", text="Waiting for the vendor's quote.", not_yet="on")
+        body = client.post(answer_url(candidate, "q3"), data, **HX).content.decode()
+        assert "Saved" in body and ">Unanswered<" in body and 'data-unanswered="6"' in body
+        answer = ChecklistAnswer.objects.get(candidate=candidate, question="q3")
+        assert (answer.status, answer.text) == ("unanswered", "Waiting for the vendor's quote.")
+        page = client.get(reverse("checklists:review", args=[review.pk])).content.decode()
+        assert re.search(r'name="[^"]*q3-not_yet"[^>]*checked', page)
+
+    def test_an_empty_answer_is_unanswered_without_an_error(self, client, team, owner):
+        review = make_review(team, owner, offers=[make_offer(team)])
+        candidate = review.candidates.get()
+        client.force_login(owner)
+        body = client.post(
+            answer_url(candidate, "q4"), answer_data(candidate, "q4", text="   "), **HX
+        ).content.decode()
+        assert "save-state--error" not in body and ">Unanswered<" in body

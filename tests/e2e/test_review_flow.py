@@ -81,15 +81,21 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
             log_in(page, base, "alice", timeout=TIMEOUT)
             page.goto(base + reverse("checklists:review", args=[review.pk]))
             counter = page.locator(f"#counter-{candidate.pk}")
-            expect(counter).to_have_text("6 unanswered")
+            expect(counter).to_have_text("6 unanswered: not ready to sign")
             expect(page.locator("#checklist-gate")).to_contain_text("Not ready to sign")
             for number, question in enumerate(QUESTIONS, start=1):
                 form = page.locator(f"#q-{candidate.pk}-{question}")
                 form.locator("textarea").fill(f"Answer {number}: checked against the method.")
-                form.locator("input[type=radio][value=answered]").check()
+                # A written answer counts as answered (no separate status control); leaving
+                # the box (its change event) saves it.
+                form.locator("textarea").press("Tab")
                 saved = page.locator(f"#answer-state-{candidate.pk}-{question} .save-state--saved")
                 expect(saved).to_contain_text("Saved")
-                expect(counter).to_have_text(f"{6 - number} unanswered")
+                left = 6 - number
+                expect(counter).to_have_text(
+                    "complete" if left == 0
+                    else f"{left} unanswered" + (": not ready to sign" if left >= 2 else "")
+                )
             expect(page.locator("#checklist-gate")).to_contain_text("Ready to sign")
 
             # A wrong answer shows its error in place, and is not saved.

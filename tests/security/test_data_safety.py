@@ -130,7 +130,7 @@ class PageRefusalTests:
             ("reviews:candidates", [pk], {"action": "update", "candidate": w.candidate.pk,
                                           "machines": 4, "version": version}),
             ("checklists:answer", [w.candidate.pk, "q1"],
-             {f"{prefix}-status": "unanswered", f"{prefix}-text": ""}),
+             {f"{prefix}-text": ""}),
             ("reviews:submit", [pk], {"version": version}),
             ("reviews:decide", [pk], {"decision": "reject", "comment": "No.",
                                       "snapshot": w.snapshot.pk, "version": version}),

@@ -165,7 +165,6 @@ class CreateFormFuzzTests:
 
 def answer_post(prefix: str) -> dict:
     return {
-        f"{prefix}-status": "answered",
         f"{prefix}-text": f"We measured it. {XSS}",
         f"{prefix}-evidence_benchmark": "",
         f"{prefix}-evidence_url": "https://example.com/run/1",
