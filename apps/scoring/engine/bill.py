@@ -38,7 +38,16 @@ def _ranks(values: dict[str, float]) -> dict[str, int]:
 def total_bill(
     inp: EngineInput, options: list[PlacementOption]
 ) -> tuple[list[BillRow], list[Finding]]:
-    task = inp.task
+    reruns, pilot_effort = _reruns_and_pilot_effort(inp)
+    runs = _runs_served(inp)
+    hour_cost = inp.thresholds["engineer_hour_cost"]
+    rows = [_bill_row(option, reruns, pilot_effort, hour_cost, runs) for option in options]
+    ranked = _rank(rows)
+    return rows, _bill_findings(ranked)
+
+
+def _reruns_and_pilot_effort(inp: EngineInput) -> tuple[dict[str, float], dict[str, float]]:
+    """Per offer: rerun hours lost over its benchmarks, and its largest pilot migration effort."""
     reruns: dict[str, float] = {}
     pilot_effort: dict[str, float] = {}
     for b in inp.benchmarks:
@@ -48,61 +57,78 @@ def total_bill(
                 pilot_effort[b.offer] = max(
                     pilot_effort.get(b.offer, 0.0), b.migration_effort_hours
                 )
-    # SPEC 6.1: the migration cost is spread over the runs it serves (a year of a recurring job).
-    runs = (
+    return reruns, pilot_effort
+
+
+def _runs_served(inp: EngineInput) -> float:
+    """SPEC 6.1: the runs a migration cost is spread over (a year of a recurring job)."""
+    task = inp.task
+    return (
         1.0
         if task.cadence == "one_off" or task.runs_per_quarter <= 0
         else (task.runs_per_quarter * 4)
     )
-    hour_cost = inp.thresholds["engineer_hour_cost"]
-    rows: list[BillRow] = []
-    for option in options:
-        oid = option.offer.id
-        # SPEC T: expected rerun loss = reruns × hours lost × hourly burn (billed GPUs × price).
-        rerun_loss = reruns.get(oid, 0.0) * option.hourly_burn
-        # SPEC 6.1: the candidate's Q5 effort, else the largest of its pilot migration records.
-        effort = option.offer.migration_effort_hours
-        if effort is None:
-            effort = pilot_effort.get(oid)
-        migration = (effort or 0.0) * hour_cost / runs
-        total = None
-        if option.transfer_cost is not None:
-            total = (
-                option.compute_cost
-                + option.scheduling_cost
-                + option.transfer_cost
-                + option.preemption_cost
-                + rerun_loss
-                + migration
-            )
-        # Positional, in BillRow's field order: a third of the cost of keywords.
-        rows.append(
-            BillRow(
-                oid,
-                option.feasible,
-                option.effective_price,  # unit price
-                option.compute_cost,
-                option.scheduling_cost,
-                option.transfer_cost,
-                rerun_loss,
-                effort,  # migration_effort_hours
-                migration,  # migration_cost
-                option.preemption_cost,
-                total,
-            )
+
+
+def _bill_row(
+    option: PlacementOption,
+    reruns: dict[str, float],
+    pilot_effort: dict[str, float],
+    hour_cost: float,
+    runs: float,
+) -> BillRow:
+    oid = option.offer.id
+    # SPEC T: expected rerun loss = reruns × hours lost × hourly burn (billed GPUs × price).
+    rerun_loss = reruns.get(oid, 0.0) * option.hourly_burn
+    # SPEC 6.1: the candidate's Q5 effort, else the largest of its pilot migration records.
+    effort = option.offer.migration_effort_hours
+    if effort is None:
+        effort = pilot_effort.get(oid)
+    migration = (effort or 0.0) * hour_cost / runs
+    total = None
+    if option.transfer_cost is not None:
+        total = (
+            option.compute_cost
+            + option.scheduling_cost
+            + option.transfer_cost
+            + option.preemption_cost
+            + rerun_loss
+            + migration
         )
-    # SPEC 6.1: T and J3 rank feasible candidates only; infeasible rows stay, unranked.
+    # Positional, in BillRow's field order: a third of the cost of keywords.
+    return BillRow(
+        oid,
+        option.feasible,
+        option.effective_price,  # unit price
+        option.compute_cost,
+        option.scheduling_cost,
+        option.transfer_cost,
+        rerun_loss,
+        effort,  # migration_effort_hours
+        migration,  # migration_cost
+        option.preemption_cost,
+        total,
+    )
+
+
+def _rank(rows: list[BillRow]) -> list[BillRow]:
+    """SPEC 6.1: T and J3 rank feasible candidates only; infeasible rows stay, unranked.
+    Returns the ranked (feasible) rows."""
     ranked = [r for r in rows if r.feasible]
     rank_unit = _ranks({r.offer: r.unit_price for r in ranked})
     rank_total = _ranks({r.offer: r.total for r in ranked if r.total is not None})
     for row in rows:
         row.rank_unit = rank_unit.get(row.offer)
         row.rank_total = rank_total.get(row.offer)
+    return ranked
 
+
+def _bill_findings(ranked: list[BillRow]) -> list[Finding]:
+    """SPEC T (the cheapest total bill) and J3 (unit price vs total) over the ranked rows."""
     found: list[Finding] = []
     known = [r for r in ranked if r.total is not None]
     if not known:
-        return rows, found
+        return found
     cheapest_total = min(known, key=lambda r: r.total or 0.0)
     # SPEC T: state the cheapest total bill.
     data = {
@@ -126,4 +152,4 @@ def total_bill(
             "total_offer_unit_price": cheapest_total.unit_price,
         }
         found.append(finding("J3", "warn", "J3", data))
-    return rows, found
+    return found
