@@ -7,21 +7,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bench_verdicts import find_pairs, judge_benchmarks, pair_verdict, reported_pair
+from .bench_verdicts import (
+    BenchmarkVerdict,
+    find_pairs,
+    judge_benchmarks,
+    pair_verdict,
+    reported_pair,
+)
 from .bill import total_bill
 from .checklist import checklist_gates
-from .cross_domain import judge_cross_domain, preemption_warnings
-from .findings import finding, ordered, render_messages
+from .cross_domain import CrossDomain, judge_cross_domain, preemption_warnings
+from .findings import Finding, finding, ordered, render_messages
 from .hints import spread_hint, staging_hint
 from .indicators import indicators
 from .network import Network
 from .output import EngineOutput
-from .placement import build_option, choose_option
-from .platform import choose_platform
+from .placement import PlacementOption, build_option, choose_option
+from .platform import PlatformChoice, choose_platform
 from .rollout import rollout
 from .schema import ENGINE_VERSION, EngineInput
 from .sensitivity import sensitivity, tell
-from .sizing import size_for_budget, size_task
+from .sizing import Sizing, size_for_budget, size_task
 from .validation import parse_input
 
 
@@ -35,29 +41,9 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
     found += cross.findings
     found += preemption_warnings(inp)
 
-    net = Network(inp.sites, inp.links)
-    plans: dict = {}
-    options = [
-        build_option(inp, net, cross, offer, sizing.by_offer[offer.id], plans)
-        for offer in inp.offers
-    ]
-    chosen, more = choose_option(options)
+    options, chosen, more = _place(inp, sizing, cross)
     found += more
-    if inp.task.gpus is None:
-        # SPEC 6.1 P3: compute hours without the GPU count they were measured on.
-        found.append(finding("P3", "block", "P3", {}))
-    found += staging_hint(inp, options, chosen)
-    found += spread_hint(inp, net, cross, options)
-
-    # SPEC 6.1: like-for-like pairs per offer; the reported one breaks ties by the chosen offer.
-    pairs = find_pairs(inp)
-    pair = reported_pair(pairs, chosen.offer.id if chosen is not None else None)
-    size_for_budget(inp, sizing, pair.scaling_efficiency if pair is not None else None)
-    platform, more = choose_platform(inp, sizing, pair, chosen)
-    found += more
-    verdicts = [pair_verdict(p) for p in pairs]
-    by_offer = {v.offer: v for v in verdicts}  # the reported pair's verdict is among them
-    verdict, more = judge_benchmarks(inp, pair, by_offer.get(pair.offer) if pair else None)
+    platform, verdict, verdicts, more = _platform_and_benchmarks(inp, sizing, chosen)
     found += more
 
     metrics, more = indicators(inp, options, chosen)
@@ -90,6 +76,41 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
         runner_up=second,
         sensitivity=flips,
     )
+
+
+def _place(
+    inp: EngineInput, sizing: Sizing, cross: CrossDomain
+) -> tuple[list[PlacementOption], PlacementOption | None, list[Finding]]:
+    """P placement of every offer, the chosen option, then the D2 and K2 hints."""
+    net = Network(inp.sites, inp.links)
+    plans: dict = {}
+    options = [
+        build_option(inp, net, cross, offer, sizing.by_offer[offer.id], plans)
+        for offer in inp.offers
+    ]
+    chosen, found = choose_option(options)
+    if inp.task.gpus is None:
+        # SPEC 6.1 P3: compute hours without the GPU count they were measured on.
+        found.append(finding("P3", "block", "P3", {}))
+    found += staging_hint(inp, options, chosen)
+    found += spread_hint(inp, net, cross, options)
+    return options, chosen, found
+
+
+def _platform_and_benchmarks(
+    inp: EngineInput, sizing: Sizing, chosen: PlacementOption | None
+) -> tuple[PlatformChoice, BenchmarkVerdict, list[BenchmarkVerdict], list[Finding]]:
+    """Benchmark pairs, 6.3 deadline sizing, R platform, then B benchmark verdicts."""
+    # SPEC 6.1: like-for-like pairs per offer; the reported one breaks ties by the chosen offer.
+    pairs = find_pairs(inp)
+    pair = reported_pair(pairs, chosen.offer.id if chosen is not None else None)
+    size_for_budget(inp, sizing, pair.scaling_efficiency if pair is not None else None)
+    platform, found = choose_platform(inp, sizing, pair, chosen)
+    verdicts = [pair_verdict(p) for p in pairs]
+    by_offer = {v.offer: v for v in verdicts}  # the reported pair's verdict is among them
+    verdict, more = judge_benchmarks(inp, pair, by_offer.get(pair.offer) if pair else None)
+    found += more
+    return platform, verdict, verdicts, found
 
 
 def evaluate(data: Any, *, with_sensitivity: bool = True) -> dict[str, Any]:
