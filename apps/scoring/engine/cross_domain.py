@@ -56,6 +56,24 @@ def compliance_sites(inp: EngineInput) -> frozenset[str]:
 
 
 def judge_cross_domain(inp: EngineInput) -> CrossDomain:
+    exclusions, allowed, found = _exclusions(inp)
+    gates, more = _gates(inp)
+    found += more
+    eligible = (
+        not exclusions
+        and gates["portability"]
+        and gates["latency_tolerance"]
+        and gates["interruption"]
+    )
+    home_only = any(rule in HOME_DOMAIN_EXCLUSIONS for rule in exclusions) or not all(
+        gates.values()
+    )
+    found += _data_and_coupling_hints(inp)
+    return CrossDomain(eligible, exclusions, gates, home_only, allowed, spread_tier(inp), found)
+
+
+def _exclusions(inp: EngineInput) -> tuple[list[str], frozenset[str] | None, list[Finding]]:
+    """SPEC X1, X2, X4, X5 (and the info X3): the exclusions, X4's allowed sites, the findings."""
     task = inp.task
     found: list[Finding] = []
     exclusions: list[str] = []
@@ -79,7 +97,13 @@ def judge_cross_domain(inp: EngineInput) -> CrossDomain:
     # SPEC 6.1 X3: tight coupling limits spreading, not where the whole job runs: info only.
     if task.coupling == "tight":
         found.append(finding("X3", "info", "X3", {}))
+    return exclusions, allowed, found
 
+
+def _gates(inp: EngineInput) -> tuple[dict[str, bool], list[Finding]]:
+    """SPEC G1–G3: portability, latency tolerance, interruption."""
+    task = inp.task
+    found: list[Finding] = []
     # SPEC G1: portability.
     missing = [
         name
@@ -104,17 +128,18 @@ def judge_cross_domain(inp: EngineInput) -> CrossDomain:
     if not interruption:
         data = {"interruption_cost_hours": task.interruption_cost_hours, "limit": limit}
         found.append(finding("G3", "warn", "G3", data))
-
     gates = {
         "portability": portability,
         "latency_tolerance": latency_tolerance,
         "interruption": interruption,
     }
-    eligible = not exclusions and portability and latency_tolerance and interruption
-    home_only = any(rule in HOME_DOMAIN_EXCLUSIONS for rule in exclusions) or not all(
-        gates.values()
-    )
+    return gates, found
 
+
+def _data_and_coupling_hints(inp: EngineInput) -> list[Finding]:
+    """SPEC D1 and K1: info findings on data-heavy and tightly coupled work."""
+    task = inp.task
+    found: list[Finding] = []
     # SPEC D1: data-intensive work whose results are under a tenth of the input.
     if task.workload in DATA_INTENSIVE and task.result_gb < task.input_gb / 10:
         data = {"input_gb": task.input_gb, "result_gb": task.result_gb}
@@ -122,8 +147,7 @@ def judge_cross_domain(inp: EngineInput) -> CrossDomain:
     # SPEC K1 / 6.1: a tightly coupled job stays whole in one pool, reserved ahead.
     if task.coupling == "tight":
         found.append(finding("K1", "info", "K1", {}))
-
-    return CrossDomain(eligible, exclusions, gates, home_only, allowed, spread_tier(inp), found)
+    return found
 
 
 def preemption_warnings(inp: EngineInput) -> list[Finding]:
