@@ -29,12 +29,21 @@ def best_wait_local(options: list[PlacementOption]) -> PlacementOption | None:
 def indicators(
     inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption | None
 ) -> tuple[Metrics, list[Finding]]:
+    metrics = Metrics()
+    found = _data_compute_ratio(inp, metrics)
+    if chosen is None:
+        return metrics, found
+    found += _interruption_vs_scheduling(inp, options, chosen, metrics)
+    found += _over_budget(inp, options, chosen, metrics)
+    found += _network_cost_share(inp, chosen, metrics)
+    return metrics, found
+
+
+def _data_compute_ratio(inp: EngineInput, metrics: Metrics) -> list[Finding]:
+    """SPEC M1: data/compute ratio in GB per compute hour (null when there are no compute hours)."""
     task = inp.task
     th = inp.thresholds
-    metrics = Metrics()
     found: list[Finding] = []
-
-    # SPEC M1: data/compute ratio in GB per compute hour (null when there are no compute hours).
     if task.compute_hours > 0:
         ratio = task.input_gb * task.compress_ratio / task.compute_hours
         metrics.data_compute_ratio = ratio
@@ -44,12 +53,14 @@ def indicators(
         elif ratio < th["data_compute_low"]:
             data = {"ratio": ratio, "limit": th["data_compute_low"]}
             found.append(finding("M1", "info", "M1.low", data))
+    return found
 
-    if chosen is None:
-        return metrics, found
 
-    # SPEC M2: interruption cost vs scheduling benefit.
-    interruption_cost = task.interruption_cost_hours * chosen.hourly_burn
+def _interruption_vs_scheduling(
+    inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption, metrics: Metrics
+) -> list[Finding]:
+    """SPEC M2: interruption cost vs scheduling benefit."""
+    interruption_cost = inp.task.interruption_cost_hours * chosen.hourly_burn
     metrics.interruption_cost = interruption_cost
     local = best_wait_local(options)
     if local is not None and local.objective is not None and chosen.objective is not None:
@@ -57,12 +68,18 @@ def indicators(
         metrics.scheduling_benefit = benefit
         if interruption_cost > benefit and chosen.kind != "wait_local":
             data = {"interruption_cost": interruption_cost, "scheduling_benefit": benefit}
-            found.append(finding("M2", "warn", "M2", data))
+            return [finding("M2", "warn", "M2", data)]
+    return []
 
-    # SPEC M3 / 6.1: each segment of the chosen option over its budget, with the cheapest
-    # feasible option that meets every budget and what it costs more.
+
+def _over_budget(
+    inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption, metrics: Metrics
+) -> list[Finding]:
+    """SPEC M3 / 6.1: each segment of the chosen option over its budget, with the cheapest
+    feasible option that meets every budget and what it costs more."""
+    found: list[Finding] = []
     metrics.over_budget = over_budget(inp, chosen)
-    budget = task.latency_budget_hours
+    budget = inp.task.latency_budget_hours
     alternative = cheapest_within_budget(options) if metrics.over_budget else None
     for segment in metrics.over_budget:
         data = {
@@ -80,12 +97,17 @@ def indicators(
                 extra_cost=alternative.total_cost - (chosen.total_cost or 0.0),
             )
         found.append(finding("M3", "warn", key, data))
+    return found
 
-    # SPEC M4: network cost share of the chosen option (null when it costs nothing).
+
+def _network_cost_share(
+    inp: EngineInput, chosen: PlacementOption, metrics: Metrics
+) -> list[Finding]:
+    """SPEC M4: network cost share of the chosen option (null when it costs nothing)."""
     if chosen.total_cost and chosen.transfer_cost is not None:
         share = chosen.transfer_cost / chosen.total_cost
         metrics.network_cost_share = share
-        limit = th["network_cost_share"]
+        limit = inp.thresholds["network_cost_share"]
         if share > limit:
             data = {
                 "share": share,
@@ -93,5 +115,5 @@ def indicators(
                 "share_pct": share * 100,
                 "limit_pct": limit * 100,
             }
-            found.append(finding("M4", "warn", "M4", data))
-    return metrics, found
+            return [finding("M4", "warn", "M4", data)]
+    return []
