@@ -192,6 +192,71 @@ def _verdict(v: BenchmarkVerdict) -> dict[str, Any]:
     }
 
 
+def _sizing(sizing: Sizing) -> dict[str, Any]:
+    return {
+        "estimated_gpu_mem_gb": num(sizing.estimated_gpu_mem_gb),
+        "source": sizing.source,
+        "formula_gpu_mem_gb": num(sizing.formula_gb),
+        "offers": [
+            {
+                "offer": s.offer,
+                "usable_gpu_mem_gb": num(s.usable_gpu_mem_gb),
+                "gpus_needed": s.gpus_needed,
+                "machines_needed": s.machines_needed,
+                "fits_single_gpu": s.fits_single_gpu,
+                "fits_single_machine": s.fits_single_machine,
+                "near_capacity": s.near_capacity,
+                "gpus_for_budget": s.gpus_for_budget,
+            }
+            for s in sizing.offers
+        ],
+        "breakdown": _breakdown(sizing.breakdown),
+        "budget_efficiency": num(sizing.budget_efficiency),
+        "budget_efficiency_source": sizing.budget_efficiency_source,
+    }
+
+
+def _cross_domain(cross: CrossDomain) -> dict[str, Any]:
+    return {
+        "eligible": cross.eligible,
+        "exclusions": list(cross.exclusions),
+        "gates": dict(cross.gates),
+        "home_domain_only": cross.home_domain_only,
+        "allowed_sites": None if cross.allowed_sites is None else sorted(cross.allowed_sites),
+        "spread_tier": cross.spread_tier,
+    }
+
+
+def _metrics(metrics: Metrics) -> dict[str, Any]:
+    return {
+        "data_compute_ratio": num(metrics.data_compute_ratio),
+        "network_cost_share": num(metrics.network_cost_share),
+        "interruption_cost": num(metrics.interruption_cost),
+        "scheduling_benefit": num(metrics.scheduling_benefit),
+        "over_budget": list(metrics.over_budget),
+    }
+
+
+def _readiness(readiness: Readiness) -> dict[str, Any]:
+    return {
+        "channel_reserved": readiness.channel_reserved,
+        "resume_verified": readiness.resume_verified,
+        "env_aligned": readiness.env_aligned,
+        "dispatch_ready": readiness.dispatch_ready,
+    }
+
+
+def _checklists(checklists: dict[str, ChecklistGate]) -> dict[str, Any]:
+    return {
+        oid: {
+            "unanswered": gate.unanswered,
+            "ready_to_sign": gate.ready_to_sign,
+            "unanswered_questions": list(gate.unanswered_questions),
+        }
+        for oid, gate in checklists.items()
+    }
+
+
 @dataclass(slots=True)
 class EngineOutput:
     engine_version: str
@@ -220,72 +285,24 @@ class EngineOutput:
         by_offer = {shown["offer"]: shown for shown in options}  # offer ids are unique
         chosen = self.chosen
         bench = self.benchmark
-        cross = self.cross_domain
         return {
             "engine_version": self.engine_version,
             "currency": self.currency,
             # Inputs (or defaults), finite and in range after validation: shown as given.
             "thresholds": dict(self.thresholds),
-            "sizing": {
-                "estimated_gpu_mem_gb": num(self.sizing.estimated_gpu_mem_gb),
-                "source": self.sizing.source,
-                "formula_gpu_mem_gb": num(self.sizing.formula_gb),
-                "offers": [
-                    {
-                        "offer": s.offer,
-                        "usable_gpu_mem_gb": num(s.usable_gpu_mem_gb),
-                        "gpus_needed": s.gpus_needed,
-                        "machines_needed": s.machines_needed,
-                        "fits_single_gpu": s.fits_single_gpu,
-                        "fits_single_machine": s.fits_single_machine,
-                        "near_capacity": s.near_capacity,
-                        "gpus_for_budget": s.gpus_for_budget,
-                    }
-                    for s in self.sizing.offers
-                ],
-                "breakdown": _breakdown(self.sizing.breakdown),
-                "budget_efficiency": num(self.sizing.budget_efficiency),
-                "budget_efficiency_source": self.sizing.budget_efficiency_source,
-            },
+            "sizing": _sizing(self.sizing),
             "platform": self.platform.platform,
             "platform_rule": self.platform.rule,
             "delivery": self.platform.delivery,
             "benchmark": {**_verdict(bench), "pairs": [_verdict(p) for p in self.pairs]},
-            "cross_domain": {
-                "eligible": cross.eligible,
-                "exclusions": list(cross.exclusions),
-                "gates": dict(cross.gates),
-                "home_domain_only": cross.home_domain_only,
-                "allowed_sites": None
-                if cross.allowed_sites is None
-                else sorted(cross.allowed_sites),
-                "spread_tier": cross.spread_tier,
-            },
+            "cross_domain": _cross_domain(self.cross_domain),
             "options": options,
             "chosen": None
             if chosen is None
             else {"kind": chosen.kind, "site": chosen.site, "offer": chosen.offer.id},
-            "metrics": {
-                "data_compute_ratio": num(self.metrics.data_compute_ratio),
-                "network_cost_share": num(self.metrics.network_cost_share),
-                "interruption_cost": num(self.metrics.interruption_cost),
-                "scheduling_benefit": num(self.metrics.scheduling_benefit),
-                "over_budget": list(self.metrics.over_budget),
-            },
-            "readiness": {
-                "channel_reserved": self.readiness.channel_reserved,
-                "resume_verified": self.readiness.resume_verified,
-                "env_aligned": self.readiness.env_aligned,
-                "dispatch_ready": self.readiness.dispatch_ready,
-            },
-            "checklists": {
-                oid: {
-                    "unanswered": gate.unanswered,
-                    "ready_to_sign": gate.ready_to_sign,
-                    "unanswered_questions": list(gate.unanswered_questions),
-                }
-                for oid, gate in self.checklists.items()
-            },
+            "metrics": _metrics(self.metrics),
+            "readiness": _readiness(self.readiness),
+            "checklists": _checklists(self.checklists),
             "findings": findings,
             "bill": [_bill_row(r, by_offer[r.offer]) for r in self.bill],
             "runner_up": _pick(self.runner_up),
