@@ -5,17 +5,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .cross_domain import CrossDomain, same_domain
+from .cross_domain import CrossDomain
 from .findings import Finding, finding
 from .network import Network
 from .schema import (
     KIND_ORDER,
     MODEL_SPLITTING,
-    TIER_RANK,
     EngineInput,
-    Link,
     Offer,
+    Task,
 )
+from .site_plans import Leg, SitePlan, site_plan
 from .sizing import OfferSizing
 
 # Why an option is not feasible, checked in this order; `reason` is the first that applies and
@@ -50,21 +50,6 @@ def effective_gpu_hour_price(
             raise ValueError("a contract price needs contract_hours and expected_utilization")
         return price / (contract_hours * gpus_per_machine * expected_utilization)
     raise ValueError(f"unknown billing basis {billing_basis!r}")
-
-
-@dataclass(slots=True)
-class Leg:
-    what: str  # input | image | results
-    from_site: str
-    to_site: str
-    gb: float
-    hours: float | None  # None when no link is recorded
-    cost: float | None
-    link: Link | None
-
-    @property
-    def link_reserved(self) -> bool | None:
-        return None if self.link is None else self.link.reserved
 
 
 @dataclass(slots=True)
@@ -132,118 +117,6 @@ def offer_price(offer: Offer) -> float:
     )
 
 
-def input_mode(inp: EngineInput, site: str) -> str | None:
-    """SPEC 6.1: repeated full scans are staged once at the option's site when it has room for
-    the input as stored (storage_tb blank or ≥ input_gb / 1000), else streamed on every pass."""
-    task = inp.task
-    if task.access_pattern != "repeated_full_scan" or site == task.data_site or task.input_gb <= 0:
-        return None
-    storage = inp.sites[site].storage_tb
-    return "staged" if storage is None or storage * 1000 >= task.input_gb else "streamed"
-
-
-def _legs(inp: EngineInput, net: Network, site: str, mode: str | None) -> list[Leg]:
-    task = inp.task
-    passes = task.data_passes if mode == "streamed" else 1
-    plan = (
-        ("input", task.data_site, site, task.input_gb * task.compress_ratio * passes),
-        ("image", task.home_site, site, task.image_gb),
-        ("results", site, task.result_site, task.result_gb * task.compress_ratio),
-    )
-    legs: list[Leg] = []
-    thresholds = inp.thresholds
-    for what, src, dst, gb in plan:
-        # A leg exists only between two different sites, and only when something moves.
-        if src == dst or gb <= 0:
-            continue
-        link = net.link(src, dst)
-        if link is None:
-            legs.append(Leg(what, src, dst, gb, None, None, None))
-            continue
-        buffer = link.buffer
-        if buffer is None:
-            buffer = thresholds["buffer_" + net.tier(src, dst)]
-        # SPEC P: leg hours = gb × 8 / (bandwidth × 3600) × (1 + buffer); cost = gb × price.
-        hours = gb * 8 / (link.bandwidth_gbps * 3600) * (1 + buffer)
-        legs.append(Leg(what, src, dst, gb, hours, gb * link.price_per_gb, link))
-    return legs
-
-
-@dataclass(slots=True)
-class SitePlan:
-    """What running at one site means, the same for every offer there: worked out once per site
-    and evaluation."""
-
-    kind: str
-    tier: str
-    input_mode: str | None
-    legs: list[Leg]
-    linked: bool
-    reasons: list[str]  # the site's own reasons (compliance, eligibility, links), in REASONS order
-    transfer_gb: float
-    transfer_hours: float | None
-    transfer_cost: float | None
-
-
-def site_plan(inp: EngineInput, net: Network, cross: CrossDomain, site: str) -> SitePlan:
-    task = inp.task
-    # SPEC P: kind by where the offer sits.
-    if site == task.home_site:
-        kind = "wait_local"
-    elif site == task.data_site:
-        kind = "move_compute"
-    else:
-        kind = "move_data"
-    # SPEC P: the widest of the tiers between the site and the data, home and result sites.
-    tier = max(
-        (
-            net.tier(site, task.data_site),
-            net.tier(site, task.home_site),
-            net.tier(site, task.result_site),
-        ),
-        key=TIER_RANK.__getitem__,
-    )
-    mode = input_mode(inp, site)
-    legs = _legs(inp, net, site, mode)
-    linked = all(leg.link is not None for leg in legs)
-
-    reasons: list[str] = []
-    allowed = cross.allowed_sites
-    if allowed is not None:
-        # SPEC 6.1 X4: only at an allowed site, the input moving only between allowed sites.
-        if site not in allowed:
-            reasons.append("compliance_site")
-        for leg in legs:
-            if leg.what == "input" and not {leg.from_site, leg.to_site} <= allowed:
-                reasons.append("compliance_moves_data")
-            if (
-                leg.what == "results"
-                and task.results_restricted
-                and not {leg.from_site, leg.to_site} <= allowed
-            ):
-                reasons.append("compliance_moves_results")
-    if cross.home_domain_only and kind != "wait_local" and not _in_home_domain(inp, site, legs):
-        reasons.append("not_eligible")
-    if not linked:
-        reasons.append("no_link")
-
-    transfer_hours = transfer_cost = None
-    if linked:
-        transfer_hours = sum(leg.hours for leg in legs if leg.hours is not None)
-        transfer_cost = sum(leg.cost for leg in legs if leg.cost is not None)
-    return SitePlan(
-        kind,
-        tier,
-        mode,
-        legs,
-        linked,
-        reasons,
-        sum(leg.gb for leg in legs),
-        transfer_hours,
-        transfer_cost,
-    )
-
-
 def build_option(
     inp: EngineInput,
     net: Network,
@@ -254,24 +127,10 @@ def build_option(
 ) -> PlacementOption:
     task = inp.task
     site = offer.site
-    plans = {} if plans is None else plans
-    plan = plans.get(site)
-    if plan is None:
-        plan = plans[site] = site_plan(inp, net, cross, site)
+    plan = _plan_of_site(inp, net, cross, site, plans)
     gpus = planned_gpus(inp, offer, sized)
     billed = billed_gpus(offer, gpus)
-
-    reasons: list[str] = []
-    if offer.max_machines is not None and (
-        gpus > offer.max_machines * offer.gpus_per_machine
-        or sized.machines_needed > offer.max_machines
-    ):
-        reasons.append("pool_too_small")  # SPEC 6.1 capacity, whatever the coupling
-    shared = set(task.parallelism).intersection(offer.parallelism)
-    if (not sized.fits_single_gpu and shared.isdisjoint(MODEL_SPLITTING)) or (
-        not sized.fits_single_machine and not shared
-    ):
-        reasons.append("no_shared_parallelism")  # SPEC 6.1 R1a: plain data copies the model
+    reasons = _offer_reasons(task, offer, sized, gpus)
     reasons += plan.reasons
 
     price = offer_price(offer)
@@ -280,23 +139,12 @@ def build_option(
     compute_hours = task.compute_hours / offer.relative_speed
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
-    preemption_cost = 0.0
-    if offer.preemptible:
-        # SPEC 6.3: expected preemptions (per day × the option's compute hours / 24) × hours
-        # lost by each (the interruption cost, or half a checkpoint interval when resumable) ×
-        # hourly burn (billed GPUs × effective price).
-        resumable = task.resumable
-        lost = task.checkpoint_interval_hours / 2 if resumable else task.interruption_cost_hours
-        preemption_cost = offer.preemptions_per_day * compute_hours / 24 * lost * billed * price
+    preemption_cost = _preemption_cost(task, offer, compute_hours, billed, price)
     transfer_hours = plan.transfer_hours
     transfer_cost = plan.transfer_cost
-    if transfer_hours is not None and transfer_cost is not None:
-        total_hours: float | None = transfer_hours + queue_hours + compute_hours
-        total_cost: float | None = compute_cost + scheduling_cost + transfer_cost + preemption_cost
-        objective: float | None = total_cost + task.delay_cost_per_hour * total_hours
-    else:
-        # Unknown transfer: the sums are unknown too, never guessed.
-        total_hours = total_cost = objective = None
+    total_hours, total_cost, objective = _totals(
+        task, plan, queue_hours, compute_hours, compute_cost + scheduling_cost, preemption_cost
+    )
     # Positional, in the field order (kind, site, offer, tier, feasible, reason, reasons, legs,
     # input_mode, gpus, billed_gpus, effective_price, transfer_gb, the hours, the costs,
     # objective, within_budget, preemption_cost): a third of the cost of keywords.
@@ -331,15 +179,67 @@ def build_option(
     return option
 
 
-def _in_home_domain(inp: EngineInput, site: str, legs: list[Leg]) -> bool:
-    """SPEC 6.1 ("留在本地或同域"): the option's site and both ends of every leg lie in
-    home_site's datacenter."""
-    home = inp.sites[inp.task.home_site]
-    codes = {site}
-    for leg in legs:
-        codes.add(leg.from_site)
-        codes.add(leg.to_site)
-    return all(same_domain(inp.sites[code], home) for code in codes)
+def _plan_of_site(
+    inp: EngineInput,
+    net: Network,
+    cross: CrossDomain,
+    site: str,
+    plans: dict[str, SitePlan] | None,
+) -> SitePlan:
+    """The site's plan, worked out once per site when the caller shares `plans`."""
+    plans = {} if plans is None else plans
+    plan = plans.get(site)
+    if plan is None:
+        plan = plans[site] = site_plan(inp, net, cross, site)
+    return plan
+
+
+def _offer_reasons(task: Task, offer: Offer, sized: OfferSizing, gpus: int) -> list[str]:
+    """Why the offer itself cannot run the task (the site's reasons come from its plan)."""
+    reasons: list[str] = []
+    if offer.max_machines is not None and (
+        gpus > offer.max_machines * offer.gpus_per_machine
+        or sized.machines_needed > offer.max_machines
+    ):
+        reasons.append("pool_too_small")  # SPEC 6.1 capacity, whatever the coupling
+    shared = set(task.parallelism).intersection(offer.parallelism)
+    if (not sized.fits_single_gpu and shared.isdisjoint(MODEL_SPLITTING)) or (
+        not sized.fits_single_machine and not shared
+    ):
+        reasons.append("no_shared_parallelism")  # SPEC 6.1 R1a: plain data copies the model
+    return reasons
+
+
+def _preemption_cost(
+    task: Task, offer: Offer, compute_hours: float, billed: int, price: float
+) -> float:
+    if not offer.preemptible:
+        return 0.0
+    # SPEC 6.3: expected preemptions (per day × the option's compute hours / 24) × hours
+    # lost by each (the interruption cost, or half a checkpoint interval when resumable) ×
+    # hourly burn (billed GPUs × effective price).
+    resumable = task.resumable
+    lost = task.checkpoint_interval_hours / 2 if resumable else task.interruption_cost_hours
+    return offer.preemptions_per_day * compute_hours / 24 * lost * billed * price
+
+
+def _totals(
+    task: Task,
+    plan: SitePlan,
+    queue_hours: float,
+    compute_hours: float,
+    compute_and_scheduling_cost: float,
+    preemption_cost: float,
+) -> tuple[float | None, float | None, float | None]:
+    """Total hours, total cost and the objective (cost plus delay cost)."""
+    transfer_hours = plan.transfer_hours
+    transfer_cost = plan.transfer_cost
+    if transfer_hours is None or transfer_cost is None:
+        # Unknown transfer: the sums are unknown too, never guessed.
+        return None, None, None
+    total_hours = transfer_hours + queue_hours + compute_hours
+    total_cost = compute_and_scheduling_cost + transfer_cost + preemption_cost
+    return total_hours, total_cost, total_cost + task.delay_cost_per_hour * total_hours
 
 
 def over_budget(inp: EngineInput, option: PlacementOption) -> list[str]:

@@ -1,0 +1,148 @@
+"""SPEC P at one site: what running there means for every offer at it (kind, tier, transfer
+legs and their hours and costs, compliance and eligibility reasons), worked out once per site."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cross_domain import CrossDomain, same_domain
+from .network import Network
+from .schema import TIER_RANK, EngineInput, Link
+
+
+@dataclass(slots=True)
+class Leg:
+    what: str  # input | image | results
+    from_site: str
+    to_site: str
+    gb: float
+    hours: float | None  # None when no link is recorded
+    cost: float | None
+    link: Link | None
+
+    @property
+    def link_reserved(self) -> bool | None:
+        return None if self.link is None else self.link.reserved
+
+
+def input_mode(inp: EngineInput, site: str) -> str | None:
+    """SPEC 6.1: repeated full scans are staged once at the option's site when it has room for
+    the input as stored (storage_tb blank or ≥ input_gb / 1000), else streamed on every pass."""
+    task = inp.task
+    if task.access_pattern != "repeated_full_scan" or site == task.data_site or task.input_gb <= 0:
+        return None
+    storage = inp.sites[site].storage_tb
+    return "staged" if storage is None or storage * 1000 >= task.input_gb else "streamed"
+
+
+def _legs(inp: EngineInput, net: Network, site: str, mode: str | None) -> list[Leg]:
+    task = inp.task
+    passes = task.data_passes if mode == "streamed" else 1
+    plan = (
+        ("input", task.data_site, site, task.input_gb * task.compress_ratio * passes),
+        ("image", task.home_site, site, task.image_gb),
+        ("results", site, task.result_site, task.result_gb * task.compress_ratio),
+    )
+    legs: list[Leg] = []
+    thresholds = inp.thresholds
+    for what, src, dst, gb in plan:
+        # A leg exists only between two different sites, and only when something moves.
+        if src == dst or gb <= 0:
+            continue
+        link = net.link(src, dst)
+        if link is None:
+            legs.append(Leg(what, src, dst, gb, None, None, None))
+            continue
+        buffer = link.buffer
+        if buffer is None:
+            buffer = thresholds["buffer_" + net.tier(src, dst)]
+        # SPEC P: leg hours = gb × 8 / (bandwidth × 3600) × (1 + buffer); cost = gb × price.
+        hours = gb * 8 / (link.bandwidth_gbps * 3600) * (1 + buffer)
+        legs.append(Leg(what, src, dst, gb, hours, gb * link.price_per_gb, link))
+    return legs
+
+
+@dataclass(slots=True)
+class SitePlan:
+    """What running at one site means, the same for every offer there: worked out once per site
+    and evaluation."""
+
+    kind: str
+    tier: str
+    input_mode: str | None
+    legs: list[Leg]
+    linked: bool
+    reasons: list[str]  # the site's own reasons (compliance, eligibility, links), in REASONS order
+    transfer_gb: float
+    transfer_hours: float | None
+    transfer_cost: float | None
+
+
+def site_plan(inp: EngineInput, net: Network, cross: CrossDomain, site: str) -> SitePlan:
+    task = inp.task
+    # SPEC P: kind by where the offer sits.
+    if site == task.home_site:
+        kind = "wait_local"
+    elif site == task.data_site:
+        kind = "move_compute"
+    else:
+        kind = "move_data"
+    # SPEC P: the widest of the tiers between the site and the data, home and result sites.
+    tier = max(
+        (
+            net.tier(site, task.data_site),
+            net.tier(site, task.home_site),
+            net.tier(site, task.result_site),
+        ),
+        key=TIER_RANK.__getitem__,
+    )
+    mode = input_mode(inp, site)
+    legs = _legs(inp, net, site, mode)
+    linked = all(leg.link is not None for leg in legs)
+
+    reasons: list[str] = []
+    allowed = cross.allowed_sites
+    if allowed is not None:
+        # SPEC 6.1 X4: only at an allowed site, the input moving only between allowed sites.
+        if site not in allowed:
+            reasons.append("compliance_site")
+        for leg in legs:
+            if leg.what == "input" and not {leg.from_site, leg.to_site} <= allowed:
+                reasons.append("compliance_moves_data")
+            if (
+                leg.what == "results"
+                and task.results_restricted
+                and not {leg.from_site, leg.to_site} <= allowed
+            ):
+                reasons.append("compliance_moves_results")
+    if cross.home_domain_only and kind != "wait_local" and not _in_home_domain(inp, site, legs):
+        reasons.append("not_eligible")
+    if not linked:
+        reasons.append("no_link")
+
+    transfer_hours = transfer_cost = None
+    if linked:
+        transfer_hours = sum(leg.hours for leg in legs if leg.hours is not None)
+        transfer_cost = sum(leg.cost for leg in legs if leg.cost is not None)
+    return SitePlan(
+        kind,
+        tier,
+        mode,
+        legs,
+        linked,
+        reasons,
+        sum(leg.gb for leg in legs),
+        transfer_hours,
+        transfer_cost,
+    )
+
+
+def _in_home_domain(inp: EngineInput, site: str, legs: list[Leg]) -> bool:
+    """SPEC 6.1 ("留在本地或同域"): the option's site and both ends of every leg lie in
+    home_site's datacenter."""
+    home = inp.sites[inp.task.home_site]
+    codes = {site}
+    for leg in legs:
+        codes.add(leg.from_site)
+        codes.add(leg.to_site)
+    return all(same_domain(inp.sites[code], home) for code in codes)
