@@ -77,6 +77,20 @@ class Reader:
             and above < value <= MAX_MAGNITUDE  # false for NaN, and for ±infinity
         ):
             return float(value)  # a plain number above its bound (bandwidth, GPU memory)
+        return self._checked_number(value, key, path, minimum, above, maximum, integer)
+
+    def _checked_number(
+        self,
+        value: Any,
+        key: str,
+        path: str,
+        minimum: float | None,
+        above: float | None,
+        maximum: float | None,
+        integer: bool,
+    ) -> Any:
+        """number() past its fast paths: any value, converted, checked for type and range."""
+        kind = type(value)
         if kind is not float and kind is not int and kind is not bool:
             value = _plain_number(value)
             kind = type(value)
