@@ -184,12 +184,20 @@ def size_for_budget(inp: EngineInput, sizing: Sizing, measured: float | None) ->
 
 def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
     task = inp.task
-    headroom = inp.thresholds["headroom"]
-    band = inp.thresholds["near_capacity_band"]
     breakdown = memory_breakdown(task)
     formula = None if breakdown is None else breakdown.total
-    # SPEC A: a measured peak (profile, else the largest single-machine benchmark) overrides.
-    measured = task.peak_gpu_mem_gb
+    mem, source = _memory_figure(inp, formula)
+    rows = _offer_sizings(inp, mem)
+    # SPEC 6.3: the breakdown explains the estimate; a measured peak has none.
+    shown = breakdown if source == "estimate" else None
+    sizing = Sizing(mem, source, formula, rows, {r.offer: r for r in rows}, shown)
+    return sizing, [_sizing_note(task, mem, source, rows)]
+
+
+def _memory_figure(inp: EngineInput, formula: float | None) -> tuple[float | None, str]:
+    """SPEC A: a measured peak (profile, else the largest single-machine benchmark) overrides
+    the formula's estimate; without either there is no memory figure."""
+    measured = inp.task.peak_gpu_mem_gb
     if measured is None:
         peaks = [
             b.peak_gpu_mem_gb
@@ -198,14 +206,18 @@ def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
         ]
         measured = max(peaks) if peaks else None
     if measured is not None:
-        mem, source = measured, "measured"
-    elif formula is not None:
-        mem, source = formula, "estimate"
-    else:
-        mem, source = None, "none"
-    # SPEC 6.1: tensor, pipeline and sharded (FSDP, ZeRO-3) split one model over GPUs.
-    splittable = not MODEL_SPLITTING.isdisjoint(task.parallelism)
+        return measured, "measured"
+    if formula is not None:
+        return formula, "estimate"
+    return None, "none"
 
+
+def _offer_sizings(inp: EngineInput, mem: float | None) -> list[OfferSizing]:
+    """SPEC A per offer: GPUs and machines one replica needs, and whether it fits."""
+    headroom = inp.thresholds["headroom"]
+    band = inp.thresholds["near_capacity_band"]
+    # SPEC 6.1: tensor, pipeline and sharded (FSDP, ZeRO-3) split one model over GPUs.
+    splittable = not MODEL_SPLITTING.isdisjoint(inp.task.parallelism)
     rows: list[OfferSizing] = []
     for offer in inp.offers:
         usable = offer.gpu_mem_gb * headroom
@@ -224,25 +236,23 @@ def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
                 offer.id, usable, gpus_needed, machines_needed, fits_gpu, fits_machine, near
             )
         )
-    # SPEC 6.3: the breakdown explains the estimate; a measured peak has none.
-    shown = breakdown if source == "estimate" else None
-    sizing = Sizing(mem, source, formula, rows, {r.offer: r for r in rows}, shown)
+    return rows
 
-    # SPEC A: one info finding stating the memory figure and how many offers fit one machine.
+
+def _sizing_note(task: Task, mem: float | None, source: str, rows: list[OfferSizing]) -> Finding:
+    """SPEC A: one info finding stating the memory figure and how many offers fit one machine."""
     fit_count = sum(1 for r in rows if r.fits_single_machine)
     if source == "none":
-        note = finding("A", "info", "A.none", {"offer_count": len(rows)})
-    elif source == "measured":
+        return finding("A", "info", "A.none", {"offer_count": len(rows)})
+    if source == "measured":
         data = {"mem_gb": mem, "fit_count": fit_count, "offer_count": len(rows)}
-        note = finding("A", "info", "A.measured", data)
-    else:
-        data = {
-            "mem_gb": mem,
-            "params_b": task.params_b,
-            "workload": task.workload,
-            "precision": task.precision,
-            "fit_count": fit_count,
-            "offer_count": len(rows),
-        }
-        note = finding("A", "info", "A.estimate", data)
-    return sizing, [note]
+        return finding("A", "info", "A.measured", data)
+    data = {
+        "mem_gb": mem,
+        "params_b": task.params_b,
+        "workload": task.workload,
+        "precision": task.precision,
+        "fit_count": fit_count,
+        "offer_count": len(rows),
+    }
+    return finding("A", "info", "A.estimate", data)
