@@ -136,89 +136,117 @@ def parse_offers(
         d = r.obj(raw, p, OFFER_FIELDS)
         if d is None:
             continue
-        own_currency = read_currency(r, d, p) if "currency" in d else None
-        if own_currency is not None:
-            if currency is None:
-                currency = own_currency  # without a top-level currency the first offer sets it
-            elif own_currency != currency:
-                # SPEC 6.2: no conversion is guessed.
-                r.error(
-                    f"{p}.currency",
-                    f"'{own_currency}' differs from the input's currency "
-                    f"'{currency}' (no conversion)",
-                )
-        raw_id = d.get("id", MISSING)
-        # A plain non-blank string is the commonest id: taken at once (offer_id reads the rest).
-        if type(raw_id) is str and raw_id and not raw_id.isspace():
-            oid: str | None = raw_id
-        else:
-            oid = offer_id(raw_id, f"{p}.id", r)
-        if oid is not None:
-            if oid in ids:
-                r.error(f"{p}.id", f"duplicate offer id '{oid}'")
-            ids.add(oid)
+        own_currency, currency = _offer_currency(r, d, p, currency)
+        oid = _unique_offer_id(r, d, p, ids)
         site = r.text(d, "site", p, required=True)
         if site is not None and site not in site_codes:
             r.error(f"{p}.site", f"unknown site '{site}'")
-        basis = r.choice(d, "billing_basis", p, BILLING_BASES)
-        contract = basis == "contract"
-        preemptible, preemptions = _preemption(r, d, p)
-        # Read in the order errors are reported; built positionally (in Offer's field order),
-        # a third of the cost of two dozen keywords.
-        kind = r.choice(d, "kind", p, OFFER_KINDS)
-        gpu_mem_gb = r.number(d, "gpu_mem_gb", p, above=0.0)
-        gpus_per_machine = r.count(d, "gpus_per_machine", p, MISSING, 1)
-        max_machines = r.number(d, "max_machines", p, nullable=True, minimum=1, integer=True)
-        price = r.amount(d, "price", p)
-        # SPEC P: contract prices need the package hours and the expected utilisation.
-        contract_hours = r.number(d, "contract_hours", p, nullable=not contract, above=0.0)
-        utilization = r.number(
-            d, "expected_utilization", p, nullable=not contract, above=0.0, maximum=1.0
-        )
-        fee_pct = r.amount(d, "scheduling_fee_pct", p, 0.0)
-        parallelism = r.choices(d, "parallelism", p, PARALLELISM)
-        relative_speed = r.number(d, "relative_speed", p, default=1.0, above=0.0)
-        # Optional fields are read only when present.
-        machines = (
-            r.number(d, "machines", p, nullable=True, minimum=1, integer=True)
-            if "machines" in d
-            else None
-        )
-        name = r.text(d, "name", p)
-        provider = r.text(d, "provider", p)
-        boot_hours = r.amount(d, "boot_hours", p, 0.0) if "boot_hours" in d else 0.0
-        effort = (
-            r.optional(d, "migration_effort_hours", p) if "migration_effort_hours" in d else None
-        )
-        gpu_model = r.text(d, "gpu_model", p) if "gpu_model" in d else None
-        offers.append(
-            Offer(
-                oid or "",
-                kind,
-                site or "",
-                gpu_mem_gb,
-                gpus_per_machine,
-                basis,
-                price,
-                max_machines,
-                contract_hours,
-                utilization,
-                fee_pct,
-                parallelism,
-                relative_speed,
-                machines,
-                name,
-                provider,
-                boot_hours,
-                effort,
-                own_currency,
-                gpu_model,
-                preemptible,
-                preemptions,
-                i,
-            )
-        )
+        offers.append(_offer(r, d, p, i, oid, site, own_currency))
     return tuple(offers)
+
+
+def _offer_currency(
+    r: Reader, d: dict[str, Any], p: str, currency: str | None
+) -> tuple[str | None, str | None]:
+    """The offer's own currency, and the input's (the first offer's when the input has none)."""
+    own_currency = read_currency(r, d, p) if "currency" in d else None
+    if own_currency is not None:
+        if currency is None:
+            currency = own_currency  # without a top-level currency the first offer sets it
+        elif own_currency != currency:
+            # SPEC 6.2: no conversion is guessed.
+            r.error(
+                f"{p}.currency",
+                f"'{own_currency}' differs from the input's currency '{currency}' (no conversion)",
+            )
+    return own_currency, currency
+
+
+def _unique_offer_id(r: Reader, d: dict[str, Any], p: str, ids: set[str]) -> str | None:
+    raw_id = d.get("id", MISSING)
+    # A plain non-blank string is the commonest id: taken at once (offer_id reads the rest).
+    if type(raw_id) is str and raw_id and not raw_id.isspace():
+        oid: str | None = raw_id
+    else:
+        oid = offer_id(raw_id, f"{p}.id", r)
+    if oid is not None:
+        if oid in ids:
+            r.error(f"{p}.id", f"duplicate offer id '{oid}'")
+        ids.add(oid)
+    return oid
+
+
+def _offer(
+    r: Reader,
+    d: dict[str, Any],
+    p: str,
+    i: int,
+    oid: str | None,
+    site: str | None,
+    own_currency: str | None,
+) -> Offer:
+    basis = r.choice(d, "billing_basis", p, BILLING_BASES)
+    contract = basis == "contract"
+    preemptible, preemptions = _preemption(r, d, p)
+    # Read in the order errors are reported; built positionally (in Offer's field order),
+    # a third of the cost of two dozen keywords.
+    kind = r.choice(d, "kind", p, OFFER_KINDS)
+    gpu_mem_gb = r.number(d, "gpu_mem_gb", p, above=0.0)
+    gpus_per_machine = r.count(d, "gpus_per_machine", p, MISSING, 1)
+    max_machines = r.number(d, "max_machines", p, nullable=True, minimum=1, integer=True)
+    price = r.amount(d, "price", p)
+    # SPEC P: contract prices need the package hours and the expected utilisation.
+    contract_hours = r.number(d, "contract_hours", p, nullable=not contract, above=0.0)
+    utilization = r.number(
+        d, "expected_utilization", p, nullable=not contract, above=0.0, maximum=1.0
+    )
+    fee_pct = r.amount(d, "scheduling_fee_pct", p, 0.0)
+    parallelism = r.choices(d, "parallelism", p, PARALLELISM)
+    relative_speed = r.number(d, "relative_speed", p, default=1.0, above=0.0)
+    machines, name, provider, boot_hours, effort, gpu_model = _optional_offer_fields(r, d, p)
+    return Offer(
+        oid or "",
+        kind,
+        site or "",
+        gpu_mem_gb,
+        gpus_per_machine,
+        basis,
+        price,
+        max_machines,
+        contract_hours,
+        utilization,
+        fee_pct,
+        parallelism,
+        relative_speed,
+        machines,
+        name,
+        provider,
+        boot_hours,
+        effort,
+        own_currency,
+        gpu_model,
+        preemptible,
+        preemptions,
+        i,
+    )
+
+
+def _optional_offer_fields(
+    r: Reader, d: dict[str, Any], p: str
+) -> tuple[Any, str | None, str | None, Any, Any, str | None]:
+    """machines, name, provider, boot_hours, migration effort and GPU model, in that order.
+    Optional fields are read only when present."""
+    machines = (
+        r.number(d, "machines", p, nullable=True, minimum=1, integer=True)
+        if "machines" in d
+        else None
+    )
+    name = r.text(d, "name", p)
+    provider = r.text(d, "provider", p)
+    boot_hours = r.amount(d, "boot_hours", p, 0.0) if "boot_hours" in d else 0.0
+    effort = r.optional(d, "migration_effort_hours", p) if "migration_effort_hours" in d else None
+    gpu_model = r.text(d, "gpu_model", p) if "gpu_model" in d else None
+    return machines, name, provider, boot_hours, effort, gpu_model
 
 
 def _preemption(r: Reader, d: dict[str, Any], p: str) -> tuple[bool, float]:
@@ -253,15 +281,7 @@ def parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[
             continue
         kind = r.choice(d, "kind", p, BENCHMARK_KINDS)
         timed = kind in ("single", "multi")  # a single/multi run needs its offer and its hours
-        raw_offer = d.get("offer", MISSING)
-        offer = None
-        if timed or raw_offer not in (MISSING, None):
-            if type(raw_offer) is str and raw_offer and not raw_offer.isspace():
-                offer = raw_offer  # the commonest reference, taken at once
-            else:
-                offer = offer_id(raw_offer, f"{p}.offer", r)
-            if offer is not None and offer not in offer_ids:
-                r.error(f"{p}.offer", f"unknown offer '{offer}'")
+        offer = _benchmark_offer(r, d, p, timed, offer_ids)
         hours_default = MISSING if timed else 0.0
         e2e = r.amount(d, "e2e_hours", p, hours_default)
         compute = r.amount(d, "compute_hours", p, hours_default)
@@ -306,3 +326,19 @@ def parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[
             )
         )
     return tuple(records)
+
+
+def _benchmark_offer(
+    r: Reader, d: dict[str, Any], p: str, timed: bool, offer_ids: set[str]
+) -> str | None:
+    """The record's offer: required for a single/multi run, else read only when given."""
+    raw_offer = d.get("offer", MISSING)
+    offer = None
+    if timed or raw_offer not in (MISSING, None):
+        if type(raw_offer) is str and raw_offer and not raw_offer.isspace():
+            offer = raw_offer  # the commonest reference, taken at once
+        else:
+            offer = offer_id(raw_offer, f"{p}.offer", r)
+        if offer is not None and offer not in offer_ids:
+            r.error(f"{p}.offer", f"unknown offer '{offer}'")
+    return offer
