@@ -119,6 +119,49 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
     t = r.obj(raw, p, TASK_FIELDS)
     if t is None:
         return None
+    allowed, shape, home, data_site, result_site = _task_sites_and_shape(r, t, p, site_codes)
+    # Read in the order errors are reported; built positionally, in Task's field order (a
+    # third of the cost of four dozen keywords).
+    name = r.text(t, "name", p)
+    workload = r.choice(t, "workload", p, WORKLOADS)
+    figures = _task_figures(r, t, p)  # cadence … data_passes
+    compute_hours = r.amount(t, "compute_hours", p)
+    run = _task_run_and_eligibility(r, t, p)  # resumable … strict_consistency
+    results_restricted = r.boolean(t, "results_restricted", p)
+    team = _parse_team(r, t.get("team", MISSING), f"{p}.team")
+    activation_checkpointing = r.boolean(t, "activation_checkpointing", p)
+    checkpoint_interval_hours = (
+        r.amount(t, "checkpoint_interval_hours", p, 1.0)
+        if "checkpoint_interval_hours" in t
+        else 1.0
+    )
+    return Task(
+        workload,
+        compute_hours,
+        home or "",  # home_site
+        data_site or home or "",  # data_site
+        result_site or home or "",  # result_site
+        name,
+        *figures,
+        *run,
+        allowed,  # allowed_sites
+        results_restricted,
+        team,
+        shape.get("batch_size"),
+        shape.get("seq_len"),
+        shape.get("hidden_size"),
+        shape.get("layers"),
+        shape.get("heads"),
+        shape.get("kv_heads") or shape.get("heads"),
+        activation_checkpointing,
+        checkpoint_interval_hours,
+    )
+
+
+def _task_sites_and_shape(
+    r: Reader, t: dict[str, Any], p: str, site_codes: set[str]
+) -> tuple[tuple[str, ...], dict[str, Any], str | None, str | None, str | None]:
+    """The allowed sites, the model shape and the home, data and result sites, checked."""
     allowed = _site_list(r, t, "allowed_sites", p, site_codes)
     # SPEC 6.1: compute hours are measured on a GPU count, so the key is required; an explicit
     # null (a stored profile without it) is evaluated and blocked by P3.
@@ -136,93 +179,46 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
     for key, code in (("home_site", home), ("data_site", data_site), ("result_site", result_site)):
         if code is not None and code not in site_codes:
             r.error(f"{p}.{key}", f"unknown site '{code}'")
-    # Read in the order errors are reported; built positionally, in Task's field order (a
-    # third of the cost of four dozen keywords).
-    name = r.text(t, "name", p)
-    workload = r.choice(t, "workload", p, WORKLOADS)
-    cadence = r.choice(t, "cadence", p, CADENCES, default="one_off")
-    runs_per_quarter = r.amount(t, "runs_per_quarter", p, 1.0)
-    params_b = r.optional(t, "params_b", p)
-    precision = r.choice(t, "precision", p, tuple(BYTES_PER_PARAM), default="bf16")
-    peak_gpu_mem_gb = r.optional(t, "peak_gpu_mem_gb", p)
-    gpus = r.number(t, "gpus", p, nullable=True, minimum=1, integer=True)
-    parallelism = r.choices(t, "parallelism", p, PARALLELISM)
-    coupling = r.choice(t, "coupling", p, COUPLINGS, default="none")
-    input_gb = r.amount(t, "input_gb", p, 0.0)
-    result_gb = r.amount(t, "result_gb", p, 0.0)
-    compress_ratio = r.number(t, "compress_ratio", p, default=1.0, above=0.0, maximum=1.0)
-    image_gb = r.amount(t, "image_gb", p, 10.0)
-    access_pattern = r.choice(t, "access_pattern", p, ACCESS_PATTERNS, default="streaming")
-    data_passes = r.count(t, "data_passes", p, 1, 1)
-    compute_hours = r.amount(t, "compute_hours", p)
-    resumable = r.boolean(t, "resumable", p)
-    resume_verified = r.boolean(t, "resume_verified", p)
-    env_aligned = r.boolean(t, "env_aligned", p)
-    interruption_cost_hours = r.amount(t, "interruption_cost_hours", p, 0.0)
-    latency_budget_hours = _parse_budget(
-        r, t.get("latency_budget_hours", MISSING), f"{p}.latency_budget_hours"
+    return allowed, shape, home, data_site, result_site
+
+
+def _task_figures(r: Reader, t: dict[str, Any], p: str) -> tuple[Any, ...]:
+    """Task fields cadence … data_passes, read and returned in Task's field order."""
+    return (
+        r.choice(t, "cadence", p, CADENCES, default="one_off"),
+        r.amount(t, "runs_per_quarter", p, 1.0),
+        r.optional(t, "params_b", p),
+        r.choice(t, "precision", p, tuple(BYTES_PER_PARAM), default="bf16"),
+        r.optional(t, "peak_gpu_mem_gb", p),
+        r.number(t, "gpus", p, nullable=True, minimum=1, integer=True),
+        r.choices(t, "parallelism", p, PARALLELISM),
+        r.choice(t, "coupling", p, COUPLINGS, default="none"),
+        r.amount(t, "input_gb", p, 0.0),
+        r.amount(t, "result_gb", p, 0.0),
+        r.number(t, "compress_ratio", p, default=1.0, above=0.0, maximum=1.0),
+        r.amount(t, "image_gb", p, 10.0),
+        r.choice(t, "access_pattern", p, ACCESS_PATTERNS, default="streaming"),
+        r.count(t, "data_passes", p, 1, 1),
     )
-    delay_cost_per_hour = r.amount(t, "delay_cost_per_hour", p, 0.0)
-    env_simple = r.boolean(t, "env_simple", p)
-    image_packaged = r.boolean(t, "image_packaged", p)
-    offsite_allowed = r.boolean(t, "offsite_allowed", p)
-    low_latency_online = r.boolean(t, "low_latency_online", p)
-    stateful = r.boolean(t, "stateful", p)
-    compliance_restricted = r.boolean(t, "compliance_restricted", p)
-    strict_consistency = r.boolean(t, "strict_consistency", p)
-    results_restricted = r.boolean(t, "results_restricted", p)
-    team = _parse_team(r, t.get("team", MISSING), f"{p}.team")
-    activation_checkpointing = r.boolean(t, "activation_checkpointing", p)
-    checkpoint_interval_hours = (
-        r.amount(t, "checkpoint_interval_hours", p, 1.0)
-        if "checkpoint_interval_hours" in t
-        else 1.0
-    )
-    return Task(
-        workload,
-        compute_hours,
-        home or "",  # home_site
-        data_site or home or "",  # data_site
-        result_site or home or "",  # result_site
-        name,
-        cadence,
-        runs_per_quarter,
-        params_b,
-        precision,
-        peak_gpu_mem_gb,
-        gpus,
-        parallelism,
-        coupling,
-        input_gb,
-        result_gb,
-        compress_ratio,
-        image_gb,
-        access_pattern,
-        data_passes,
-        resumable,
-        resume_verified,
-        env_aligned,
-        interruption_cost_hours,
-        latency_budget_hours,
-        delay_cost_per_hour,
-        env_simple,
-        image_packaged,
-        offsite_allowed,
-        low_latency_online,
-        stateful,
-        compliance_restricted,
-        strict_consistency,
-        allowed,  # allowed_sites
-        results_restricted,
-        team,
-        shape.get("batch_size"),
-        shape.get("seq_len"),
-        shape.get("hidden_size"),
-        shape.get("layers"),
-        shape.get("heads"),
-        shape.get("kv_heads") or shape.get("heads"),
-        activation_checkpointing,
-        checkpoint_interval_hours,
+
+
+def _task_run_and_eligibility(r: Reader, t: dict[str, Any], p: str) -> tuple[Any, ...]:
+    """Task fields resumable … strict_consistency (resume, budgets, the gates' and exclusions'
+    answers), read and returned in Task's field order."""
+    return (
+        r.boolean(t, "resumable", p),
+        r.boolean(t, "resume_verified", p),
+        r.boolean(t, "env_aligned", p),
+        r.amount(t, "interruption_cost_hours", p, 0.0),
+        _parse_budget(r, t.get("latency_budget_hours", MISSING), f"{p}.latency_budget_hours"),
+        r.amount(t, "delay_cost_per_hour", p, 0.0),
+        r.boolean(t, "env_simple", p),
+        r.boolean(t, "image_packaged", p),
+        r.boolean(t, "offsite_allowed", p),
+        r.boolean(t, "low_latency_online", p),
+        r.boolean(t, "stateful", p),
+        r.boolean(t, "compliance_restricted", p),
+        r.boolean(t, "strict_consistency", p),
     )
 
 
