@@ -117,11 +117,61 @@ def sensitivity(
     assert base is not None
     gaps = [o.objective - base for o in everyone]  # type: ignore[operator]  # ≥ 0: least first
 
-    # The links the two options use, and per link each option's GB and hours × bandwidth on it.
+    used = _links_used(chosen, second)
+    hours, per_ratio, at_home, on_link_gb, on_link_hours = _slopes(
+        everyone, used, home.code, delay, ratio
+    )
+    flips = _Flips(everyone, gaps)
+    # The value of an hour of waiting: each objective rises by its total hours.
+    flips.add("task.delay_cost_per_hour", "F.delay_cost", "", delay, hours, 0.0, MAX_MAGNITUDE)
+    # The compress ratio scales the input and results legs (GB, hours and cost alike).
+    flips.add("task.compress_ratio", "F.compress_ratio", "", ratio, per_ratio, 1e-12, 1.0)
+    # The home site's queue: options there wait it (plus their boot time).
+    path = f"sites[{home.index}].queue_hours"
+    flips.add(path, "F.queue", home.code, home.queue_hours, at_home, 0.0, MAX_MAGNITUDE)
+    _link_flips(flips, used, on_link_gb, on_link_hours, delay)
+    _price_flips(flips, inp, ((0, chosen), (second_at, second)))
+    _rank(flips.found)
+    return second, flips.found
+
+
+class _Flips:
+    """The flips found so far, each solved against the same options and objective gaps."""
+
+    __slots__ = ("count", "everyone", "found", "gaps")
+
+    def __init__(self, everyone: list[PlacementOption], gaps: list[float]) -> None:
+        self.everyone = everyone
+        self.gaps = gaps
+        self.count = len(everyone)
+        self.found: list[Flip] = []
+
+    def add(self, path: str, key: str, subject: str, x0: float, slopes: list[float], low: float,
+            high: float, value: Callable[[float], float] = _identity) -> None:  # fmt: skip
+        first = slopes[0]
+        if slopes.count(first) == self.count:
+            # Every objective moves alike (or not at all): nothing in range flips.
+            self.found.append(Flip(path, value(x0), None, None, key, subject))
+            return
+        at, to = _solve(self.everyone, self.gaps, x0, slopes, low, high, value)
+        self.found.append(Flip(path, value(x0), at, to, key, subject))
+
+
+def _links_used(chosen: PlacementOption, second: PlacementOption) -> dict[int, Link]:
+    """The links the two options use, by identity."""
     used: dict[int, Link] = {}
     for leg in (*chosen.legs, *second.legs):
         if leg.link is not None:
             used[id(leg.link)] = leg.link
+    return used
+
+
+def _slopes(
+    everyone: list[PlacementOption], used: dict[int, Link], home: str, delay: float, ratio: float
+) -> tuple[list[float], list[float], list[float], dict[int, list[float]], dict[int, list[float]]]:
+    """Each option's slope in delay cost, compress ratio and the home queue, and per used link
+    its GB and hours × bandwidth on it."""
+    count = len(everyone)
     on_link_gb = {key: [0.0] * count for key in used}
     on_link_hours = {key: [0.0] * count for key in used}
     # One pass over every option's legs gathers what each input moves.
@@ -130,7 +180,7 @@ def sensitivity(
     at_home = [0.0] * count  # slope in the home queue: the delay cost, for options at home
     for i, option in enumerate(everyone):
         hours[i] = option.total_hours or 0.0
-        if option.site == home.code:
+        if option.site == home:
             at_home[i] = delay
         scaled = 0.0
         for leg in option.legs:
@@ -141,32 +191,21 @@ def sensitivity(
                 on_link_gb[id(link)][i] += leg.gb
                 on_link_hours[id(link)][i] += (leg.hours or 0.0) * link.bandwidth_gbps
         per_ratio[i] = scaled / ratio
+    return hours, per_ratio, at_home, on_link_gb, on_link_hours
 
-    flips: list[Flip] = []
 
-    def add(path: str, key: str, subject: str, x0: float, slopes: list[float], low: float,
-            high: float, value: Callable[[float], float] = _identity) -> None:  # fmt: skip
-        first = slopes[0]
-        if slopes.count(first) == count:
-            # Every objective moves alike (or not at all): nothing in range flips.
-            flips.append(Flip(path, value(x0), None, None, key, subject))
-            return
-        at, to = _solve(everyone, gaps, x0, slopes, low, high, value)
-        flips.append(Flip(path, value(x0), at, to, key, subject))
-
-    # The value of an hour of waiting: each objective rises by its total hours.
-    add("task.delay_cost_per_hour", "F.delay_cost", "", delay, hours, 0.0, MAX_MAGNITUDE)
-    # The compress ratio scales the input and results legs (GB, hours and cost alike).
-    add("task.compress_ratio", "F.compress_ratio", "", ratio, per_ratio, 1e-12, 1.0)
-    # The home site's queue: options there wait it (plus their boot time).
-    path = f"sites[{home.index}].queue_hours"
-    add(path, "F.queue", home.code, home.queue_hours, at_home, 0.0, MAX_MAGNITUDE)
-
-    # Per link: bandwidth (leg hours ∝ 1 / bandwidth, so in that coordinate) and price per GB.
+def _link_flips(
+    flips: _Flips,
+    used: dict[int, Link],
+    on_link_gb: dict[int, list[float]],
+    on_link_hours: dict[int, list[float]],
+    delay: float,
+) -> None:
+    """Per link: bandwidth (leg hours ∝ 1 / bandwidth, so in that coordinate) and price per GB."""
     for link in sorted(used.values(), key=lambda item: item.index):
         name = f"{link.from_site}–{link.to_site}"
         key = id(link)
-        add(
+        flips.add(
             f"links[{link.index}].bandwidth_gbps",
             "F.bandwidth",
             name,
@@ -177,11 +216,18 @@ def sensitivity(
             _reciprocal,
         )
         path = f"links[{link.index}].price_per_gb"
-        add(path, "F.price_per_gb", name, link.price_per_gb, on_link_gb[key], 0.0, MAX_MAGNITUDE)
+        flips.add(
+            path, "F.price_per_gb", name, link.price_per_gb, on_link_gb[key], 0.0, MAX_MAGNITUDE
+        )
 
-    # Each option's price: compute, scheduling and preemption costs are linear in it.
-    pair = ((0, chosen), (second_at, second))
-    for at, option in pair if chosen.offer.index < second.offer.index else pair[::-1]:
+
+def _price_flips(
+    flips: _Flips, inp: EngineInput, pair: tuple[tuple[int, PlacementOption], ...]
+) -> None:
+    """Each option's price (chosen and runner-up, in offer order): compute, scheduling and
+    preemption costs are linear in it."""
+    first, other = pair
+    for at, option in pair if first[1].offer.index < other[1].offer.index else pair[::-1]:
         offer = option.offer
         unit = effective_gpu_hour_price(
             offer.billing_basis,
@@ -198,12 +244,10 @@ def sensitivity(
             per_unit += option.preemption_cost / option.effective_price * unit
         elif offer.preemptible:
             per_unit += _preemption_per_price(inp, option) * unit
-        slopes = [0.0] * count
+        slopes = [0.0] * flips.count
         slopes[at] = per_unit
         path = f"offers[{offer.index}].price"
-        add(path, "F.price", offer.id, offer.price, slopes, 0.0, MAX_MAGNITUDE)
-    _rank(flips)
-    return second, flips
+        flips.add(path, "F.price", offer.id, offer.price, slopes, 0.0, MAX_MAGNITUDE)
 
 
 def _preemption_per_price(inp: EngineInput, option: PlacementOption) -> float:
