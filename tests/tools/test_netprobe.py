@@ -129,11 +129,14 @@ class NetprobePostTests:
         assert data["posted"] == {"status": 201, "id": probe.pk, "url": f"/benchmarks/{probe.pk}/"}
 
     def test_a_repeated_post_with_the_same_key_records_one_probe(self, live_server, listener):
+        """A second run measures again, so its figures differ from the first: under the same key
+        that is another request, refused with 409 (Stripe's semantics), never a silent drop."""
         world, token = self._setup()
         args = self._post_args(live_server, listener, world, token, "--idempotency-key", "np-1")
         first, second = run(*args), run(*args)
-        assert (first.returncode, second.returncode) == (0, 0), first.stderr + second.stderr
-        assert json.loads(second.stdout)["posted"]["status"] == 200
+        assert first.returncode == 0, first.stderr
+        assert second.returncode == 2
+        assert "HTTP 409" in second.stderr and "np-1" in second.stderr
         assert BenchmarkRecord.objects.filter(kind="network_probe").count() == 1
 
     def test_a_refused_post_exits_2_naming_the_problem(self, live_server, listener):
