@@ -139,9 +139,9 @@ def build_option(
     compute_hours = task.compute_hours / offer.relative_speed
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
-    preemption_cost = _preemption_cost(task, offer, compute_hours, billed, price)
-    transfer_hours = plan.transfer_hours
-    transfer_cost = plan.transfer_cost
+    preemption_cost = 0.0
+    if offer.preemptible:
+        preemption_cost = _preemption_cost(task, offer, compute_hours, billed, price)
     total_hours, total_cost, objective = _totals(
         task, plan, queue_hours, compute_hours, compute_cost + scheduling_cost, preemption_cost
     )
@@ -162,13 +162,13 @@ def build_option(
         billed,
         price,
         plan.transfer_gb,
-        transfer_hours,
+        plan.transfer_hours,
         queue_hours,
         compute_hours,
         total_hours,
         compute_cost,
         scheduling_cost,
-        transfer_cost,
+        plan.transfer_cost,
         total_cost,
         objective,
         None,
@@ -213,8 +213,7 @@ def _offer_reasons(task: Task, offer: Offer, sized: OfferSizing, gpus: int) -> l
 def _preemption_cost(
     task: Task, offer: Offer, compute_hours: float, billed: int, price: float
 ) -> float:
-    if not offer.preemptible:
-        return 0.0
+    """Of a preemptible offer."""
     # SPEC 6.3: expected preemptions (per day × the option's compute hours / 24) × hours
     # lost by each (the interruption cost, or half a checkpoint interval when resumable) ×
     # hourly burn (billed GPUs × effective price).

@@ -136,7 +136,9 @@ def parse_offers(
         d = r.obj(raw, p, OFFER_FIELDS)
         if d is None:
             continue
-        own_currency, currency = _offer_currency(r, d, p, currency)
+        own_currency = None
+        if "currency" in d:
+            own_currency, currency = _offer_currency(r, d, p, currency)
         oid = _unique_offer_id(r, d, p, ids)
         site = r.text(d, "site", p, required=True)
         if site is not None and site not in site_codes:
@@ -148,8 +150,9 @@ def parse_offers(
 def _offer_currency(
     r: Reader, d: dict[str, Any], p: str, currency: str | None
 ) -> tuple[str | None, str | None]:
-    """The offer's own currency, and the input's (the first offer's when the input has none)."""
-    own_currency = read_currency(r, d, p) if "currency" in d else None
+    """The offer's own currency (given), and the input's (the first offer's when the input has
+    none)."""
+    own_currency = read_currency(r, d, p)
     if own_currency is not None:
         if currency is None:
             currency = own_currency  # without a top-level currency the first offer sets it
