@@ -8,6 +8,10 @@ used as orders of magnitude rather than quotes):
 - GPUs: NVIDIA datasheets: A100 80 GB, H100 SXM 80 GB, H200 141 GB, L40S 48 GB.
 - H100 on demand: about 2.5–3.5 USD per GPU-hour at GPU clouds (e.g. Lambda's on-demand 8× H100
   SXM list price, 2.99 USD/GPU-h in 2024–2025); hyperscalers list more (AWS p5.48xlarge).
+- H100 spot: spot / preemptible GPU capacity lists below on demand (AWS, GCP and Azure spot
+  prices for 8× H100 machines, 2024–2025); 2.49 USD/GPU-h here, a modest discount. Interruption
+  rates vary with the region and the hour; 1.5 expected preemptions a day is an assumption for
+  the demo, not a provider's figure.
 - A100 80 GB: 8-GPU machines list at about 14–40 USD per machine-hour (e.g. Lambda 8× A100 SXM
   80 GB at 1.79 USD/GPU-h = 14.32 USD/h; AWS p4de.24xlarge about 41 USD/h on demand).
 - H200: on-demand list prices of roughly 3.5–10 USD/GPU-h in 2025; reserved quarterly packages
@@ -62,6 +66,31 @@ AURORA_OFFERS = [
         "checkpoint_resume": True,
         "relative_speed": 1.0,
         "boot_hours": 0.25,
+        "exit_path": "Weights, data and job configs stay in the team's object storage.",
+    },
+    {
+        # SPEC 6.3 preemptible capacity: the same GPUs as spot, cheaper, taken back now and then.
+        # A small pool in Shanghai, data parallel only, granted when the market has machines
+        # free (12 h from order: an assumption of the demo). So it is priced on every profile
+        # page (its preemption cost; G4 for the task that cannot resume) but chosen by none:
+        # cheaper and sooner, it would take over the stories of the other offers.
+        "key": "h100-spot-sh-a",
+        "provider": "Shanghai spot market",
+        "name": "8× H100 SXM 80GB spot",
+        "kind": "compute",
+        "site": "sh-a",
+        "gpu_model": "H100 SXM 80GB",
+        "gpu_mem_gb": 80.0,
+        "gpus_per_machine": 8,
+        "max_machines": 2,
+        "billing_basis": "gpu_hour",
+        "price": 2.49,
+        "preemptible": True,
+        "preemptions_per_day": 1.5,
+        "parallelism": ["data"],
+        "checkpoint_resume": True,
+        "relative_speed": 1.0,
+        "boot_hours": 12.0,
         "exit_path": "Weights, data and job configs stay in the team's object storage.",
     },
     {

@@ -135,6 +135,8 @@ class OfferForm(TeamSitesMixin, forms.ModelForm):
             "contract_hours",
             "expected_utilization",
             "scheduling_fee_pct",
+            "preemptible",
+            "preemptions_per_day",
             "parallelism",
             "checkpoint_resume",
             "relative_speed",
@@ -169,6 +171,9 @@ class OfferForm(TeamSitesMixin, forms.ModelForm):
         require_at_least(self.fields["scheduling_fee_pct"], 0)
         require_at_least(self.fields["relative_speed"], 0, above=True)
         require_at_least(self.fields["boot_hours"], 0)
+        # The model's clean() refuses a negative rate and ties the rate to `preemptible`, each on
+        # this field; a second form-level "min" would only repeat it.
+        self.fields["preemptions_per_day"].widget.attrs["min"] = 0
 
     def clean(self) -> dict:
         data = super().clean()

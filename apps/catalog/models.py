@@ -164,6 +164,15 @@ class Parallelism(models.TextChoices):
 
 
 PARALLELISM_CHOICE_ERROR = _("Choose among data, tensor, pipeline and sharded.")
+# SPEC 6.3: the engine's own rule (a rate on on-demand capacity would silently cost nothing).
+PREEMPTIONS_REQUIRED = _(
+    "Spot capacity needs its expected preemptions per day (0 if none are expected)."
+)
+PREEMPTIONS_WITHOUT_SPOT = _(
+    "Only spot (preemptible) capacity has preemptions: mark the offer preemptible or leave "
+    "this blank."
+)
+PREEMPTIONS_NEGATIVE = _("Preemptions per day cannot be negative.")
 
 
 class Offer(models.Model):
@@ -191,6 +200,25 @@ class Offer(models.Model):
     checkpoint_resume = models.BooleanField(_("checkpoint resume"), default=False)
     relative_speed = models.FloatField(_("relative speed"), default=1.0)
     boot_hours = models.FloatField(_("boot hours"), default=0)
+    # SPEC 6.3 preemptible capacity: the engine prices the expected loss (preemption_cost, G4).
+    preemptible = models.BooleanField(
+        _("preemptible (spot)"),
+        default=False,
+        help_text=_(
+            "Spot capacity: the provider may take the machines back. Each preemption loses the "
+            "work since the last checkpoint (half a checkpoint interval), or the whole "
+            "interruption cost for a task that cannot resume (G4)."
+        ),
+    )
+    preemptions_per_day = models.FloatField(
+        _("preemptions per day"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Expected preemptions per day of use, 0 or more; required for spot capacity, blank "
+            "otherwise. Expected preemptions = this × compute hours / 24."
+        ),
+    )
     exit_path = models.TextField(
         _("exit path"),
         blank=True,
@@ -216,6 +244,16 @@ class Offer(models.Model):
                     & Q(expected_utilization__lte=1)
                 ),
                 name="offer_contract_terms",
+            ),
+            models.CheckConstraint(
+                # isnull=False: a NULL rate would make the whole check NULL, which passes.
+                condition=(
+                    Q(preemptible=True)
+                    & Q(preemptions_per_day__isnull=False)
+                    & Q(preemptions_per_day__gte=0)
+                )
+                | (Q(preemptible=False) & Q(preemptions_per_day__isnull=True)),
+                name="offer_preemption_terms",
             ),
         ]
 
@@ -259,6 +297,16 @@ class Offer(models.Model):
                     _("A contract needs the expected utilization: above 0, at most 1."),
                     "contract",
                 )
+        if ok("preemptions_per_day") and self.preemptions_per_day < 0:
+            add("preemptions_per_day", PREEMPTIONS_NEGATIVE, "min")
+        if (
+            self.preemptible
+            and self.preemptions_per_day is None
+            and ("preemptions_per_day" not in errors)
+        ):
+            add("preemptions_per_day", PREEMPTIONS_REQUIRED, "preemptible_needs_rate")
+        if not self.preemptible and ok("preemptions_per_day"):
+            add("preemptions_per_day", PREEMPTIONS_WITHOUT_SPOT, "not_preemptible")
         parallelism = self.parallelism if isinstance(self.parallelism, list) else None
         if parallelism is None or not set(parallelism) <= set(Parallelism.values):
             add("parallelism", PARALLELISM_CHOICE_ERROR, "invalid_choice")

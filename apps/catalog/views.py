@@ -128,6 +128,8 @@ OFFERS = Kind(
                 "contract_hours",
                 "expected_utilization",
                 "scheduling_fee_pct",
+                "preemptible",
+                "preemptions_per_day",
             ),
         ),
         (

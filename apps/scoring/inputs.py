@@ -153,6 +153,11 @@ def offer_input(
     }
     if offer.max_machines is not None:
         data["max_machines"] = offer.max_machines
+    if offer.preemptible:
+        # SPEC 6.3: on-demand offers send neither key (the engine's default), so their inputs,
+        # and the snapshots fingerprinted on them, stay as they were.
+        data["preemptible"] = True
+        data["preemptions_per_day"] = _num(offer.preemptions_per_day)
     if offer.billing_basis == "contract":
         data["contract_hours"] = _num(offer.contract_hours)
         data["expected_utilization"] = _num(offer.expected_utilization)
