@@ -17,6 +17,7 @@ from apps.scoring import engine
 from apps.scoring.engine.checklist import gate_severity, ready_to_sign
 from apps.scoring.services.snapshots import build_review_input
 
+from .four_eyes import contribution_reason
 from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
 
 DECIDER_ROLES = (Role.REVIEWER, Role.OWNER)
@@ -319,6 +320,9 @@ def review_page(
     round_signoffs = [s for s in signoffs if s.round == review.round]
     decided = any(s.reviewer_id == user.pk for s in round_signoffs)
     can_review = bool(membership and membership.can_review)
+    contribution = None
+    if review.state == ReviewState.SUBMITTED and can_review and review.author_id != user.pk:
+        contribution = contribution_reason(review, user)
     preview = None
     if output is not None and review.state == ReviewState.SUBMITTED and can_review:
         chosen = output.get("chosen")
@@ -355,7 +359,9 @@ def review_page(
             and can_review
             and review.author_id != user.pk
             and not decided
+            and contribution is None
         ),
+        "contribution": contribution,
         "has_decided": decided,
         "can_clone": review.is_final and membership is not None,
     }

@@ -12,6 +12,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.reviews.four_eyes import contribution_reason
 from apps.reviews.models import FINAL_STATES, Decision, Review, ReviewState, SignOff
 from apps.reviews.workflow import (
     ReviewConflict,
@@ -29,8 +30,9 @@ from apps.scoring.services.snapshots import build_review_input, current_snapshot
 def _signoff_reasons(
     review: Review, *, reviewer, decision: str, snapshot: EvaluationSnapshot
 ) -> tuple[list[dict], EvaluationSnapshot | None]:
-    """SPEC S through the engine for approvals; reject / request changes are always allowed for
-    a reviewer who is not the author and has not decided in this round."""
+    """SPEC S through the engine for approvals; reject / request changes are allowed for a
+    reviewer who is not the author and has not decided in this round. Every decision is refused
+    to a reviewer who contributed to the round (four eyes, apps.reviews.four_eyes)."""
     current = current_snapshot(review)
     deciders = list(
         SignOff.objects.filter(review=review, round=review.round).values_list(
@@ -51,6 +53,12 @@ def _signoff_reasons(
     reasons = check["reasons"]
     if decision != Decision.APPROVE:
         reasons = [r for r in reasons if r["code"] in {"self_approval", "already_decided"}]
+    # Four eyes (issue 17): a contributor of the round is refused every decision, like its author
+    # (whose own reason, self_approval, already says it).
+    if reviewer.pk != review.author_id:
+        contributed = contribution_reason(review, reviewer)
+        if contributed is not None:
+            reasons.append(contributed)
     return reasons, current
 
 
@@ -160,7 +168,8 @@ def signoff_create(
 
     approve: counts toward `approvals_required` of this round; refused while a block finding
     stands for the chosen candidate or the review, for the author, for a second decision in the
-    round and on a stale snapshot. request_changes and reject need a comment. A deadlock or a
+    round and on a stale snapshot. Every decision is refused to whoever contributed to the round
+    (four eyes). request_changes and reject need a comment. A deadlock or a
     unique clash with a concurrent decision is retried once, then answered as a conflict.
     """
     comment = (comment or "").strip()
