@@ -60,6 +60,7 @@ def column_labels(currency: str) -> dict[str, str]:
         "compute_cost": _("Compute cost") + money,
         "scheduling_cost": _("Scheduling cost") + money,
         "transfer_cost": _("Transfer cost") + money,
+        "preemption_cost": _("Preemption cost") + money,
         "rerun_loss": _("Rerun loss") + money,
         "unit_price": _("Unit price per GPU-hour") + money,
         "total_cost": _("Total") + money,

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from apps.accounts.access import get_scoped_or_404, scoped
 from apps.accounts.models import Team, team_ids_for
 from apps.reviews.models import Review, SignOff
-from apps.scoring import charts, engine
+from apps.scoring import charts, engine, flips
 from apps.scoring.inputs import fingerprint
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
 from apps.scoring.services.jobs import snapshot_request
@@ -249,6 +249,7 @@ COMPARE_COLUMNS = [
     ("compute_cost", "money"),
     ("scheduling_cost", "money"),
     ("transfer_cost", "money"),
+    ("preemption_cost", "money"),
     ("rerun_loss", "money"),
     ("unit_price", "money"),
     ("total_cost", "money"),
@@ -324,6 +325,8 @@ def snapshot_comparison(a: EvaluationSnapshot, b: EvaluationSnapshot) -> dict:
         "added": [f for k, f in findings_b.items() if k not in findings_a],
         "removed": [f for k, f in findings_a.items() if k not in findings_b],
         "changed_cells": sum(1 for r in aligned for c in r["cells"] if c["changed"]),
+        # SPEC 6.3: inputs that moved past the value at which the decision flips.
+        "crossed_flips": flips.crossed_flips(a.input, a.output, b.input, b.output),
     }
 
 

@@ -2,7 +2,8 @@
 measured benchmark configuration, built from the engine's input and output only.
 
 Costs follow the total bill (SPEC T): `total_cost` of a row is compute + scheduling + transfer +
-expected rerun loss, so the four cost columns add up to it; `placement_cost` keeps the placement
+expected preemption cost (SPEC 6.3, spot capacity) + expected rerun loss, so the five cost columns
+add up to it; `placement_cost` keeps the placement
 total of SPEC P (without rerun loss) that decides the chosen option.
 """
 
@@ -33,6 +34,7 @@ COLUMNS = [
     ("compute_cost", "money"),
     ("scheduling_cost", "money"),
     ("transfer_cost", "money"),
+    ("preemption_cost", "money"),
     ("rerun_loss", "money"),
     ("unit_price", "money"),
     ("total_cost", "money"),
@@ -180,6 +182,8 @@ def _option_row(
         "compute_cost": option["compute_cost"],
         "scheduling_cost": option["scheduling_cost"],
         "transfer_cost": option["transfer_cost"],
+        # SPEC 6.3: 0 on on-demand capacity; older snapshots (engine < 2.1) have no such key.
+        "preemption_cost": billed.get("preemption_cost", option.get("preemption_cost")),
         "rerun_loss": rerun_loss,
         "unit_price": option.get("effective_price", billed.get("unit_price")),
         "total_cost": total,
@@ -276,6 +280,7 @@ def _benchmark_row(
         "compute_cost": record.get("cost"),
         "scheduling_cost": None,
         "transfer_cost": None,
+        "preemption_cost": None,
         "rerun_loss": None if burn is None else round(rerun_hours * burn, 6),
         "unit_price": price,
         "total_cost": record.get("cost"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import get_language
 
+from apps.scoring import flips
 from apps.web.labels import PLACEMENTS, PLATFORMS, REASONS, VERDICTS, label
 
 register = template.Library()
@@ -16,6 +17,22 @@ def finding_message(finding: dict) -> str:
     if (get_language() or "en").lower().startswith("zh"):
         return finding.get("message_zh") or finding.get("message", "")
     return finding.get("message", "")
+
+
+@register.filter
+def flip_message(entry: dict) -> str:
+    """A flip of the decision in the current language (SPEC 6.3), like finding_message."""
+    return flips.flip_message(entry, get_language() or "en")
+
+
+@register.filter
+def nearest_flips(output: dict | None) -> list[dict]:
+    return flips.nearest_flips(output)
+
+
+@register.filter
+def has_sensitivity(output: dict | None) -> bool:
+    return flips.has_sensitivity(output)
 
 
 @register.filter
