@@ -54,15 +54,18 @@ def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
 
 
 def cost_by_component(rows: list[dict]) -> dict[str, Any]:
-    """Stacked bars: compute, scheduling, transfer and rerun loss of each feasible option."""
+    """Stacked bars: compute, scheduling, transfer, preemption (only when some option is on spot
+    capacity, SPEC 6.3) and rerun loss of each feasible option: together its bill total."""
     options = _feasible_options(rows)
     labels = [_option_label(r) for r in options]
-    parts = (
+    parts = [
         ("compute", "compute_cost"),
         ("scheduling", "scheduling_cost"),
         ("transfer", "transfer_cost"),
         ("rerun", "rerun_loss"),
-    )
+    ]
+    if any(r.get("preemption_cost") for r in options):
+        parts.insert(3, ("preemption", "preemption_cost"))
     return {
         "kind": "cost_by_component",
         "data": [
@@ -70,7 +73,7 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
                 "type": "bar",
                 "name": f"@{name}",
                 "x": labels,
-                "y": [r[key] or 0 for r in options],
+                "y": [r.get(key) or 0 for r in options],
                 "marker": {"color": PALETTE[name]},
                 "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>",
             }
@@ -307,6 +310,7 @@ def _labels() -> dict[str, str]:
         "compute": _("Compute"),
         "scheduling": _("Scheduling"),
         "rerun": _("Rerun loss"),
+        "preemption": _("Preemption"),
         "hours": _("Hours"),
         "cost": _("Cost"),
         "hours_by_segment": _("Hours by segment per option"),

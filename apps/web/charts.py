@@ -21,6 +21,7 @@ PALETTE = {
     "compute": "#1f4fd1",
     "scheduling": "#7048e8",
     "rerun": "#c22a2a",
+    "preemption": "#d6336c",
     "cost": "#1f4fd1",
     "hours": "#e8590c",
     # Measurements against their ideal.

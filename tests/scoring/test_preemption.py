@@ -95,3 +95,16 @@ class PreemptionTableTests:
         column = headers.index("Preemption cost (USD)")
         values = [row[column].value for row in sheet.iter_rows(min_row=2)]
         assert 20.0 in values
+
+    def test_the_cost_chart_stacks_the_preemption_cost_into_the_bill_total(self, world):
+        from apps.scoring import charts
+
+        data = build_review_input(world.review)
+        rows = comparison_rows(data, engine.evaluate(data))
+        figure = charts.cost_by_component(rows)
+        names = [t["name"] for t in figure["data"]]
+        assert names == ["@compute", "@scheduling", "@transfer", "@preemption", "@rerun"]
+        options = [r for r in rows if r["row_type"] == "option" and r["feasible"]]
+        at = options.index(_local(rows))
+        assert figure["data"][3]["y"][at] == pytest.approx(20.0)
+        assert sum(t["y"][at] for t in figure["data"]) == pytest.approx(361.0)
