@@ -301,6 +301,19 @@ def review_timeline(review: Review) -> list[AuditEvent]:
     return list(review.audit_events.select_related("actor").order_by("created_at", "id"))
 
 
+def _approve_preview(review: Review, output: dict, user, round_signoffs: list) -> dict:
+    """SPEC S as the engine would answer this reviewer's approval of the chosen option now."""
+    chosen = output.get("chosen")
+    return engine.signoff_check(
+        output,
+        offer_id=chosen["offer"] if chosen else "",
+        author_id=review.author_id,
+        reviewer_id=user.pk,
+        previous_decider_ids=[s.reviewer_id for s in round_signoffs],
+        snapshot_is_latest=True,
+    )
+
+
 def review_page(
     review: Review,
     *,
@@ -325,15 +338,7 @@ def review_page(
         contribution = contribution_reason(review, user)
     preview = None
     if output is not None and review.state == ReviewState.SUBMITTED and can_review:
-        chosen = output.get("chosen")
-        preview = engine.signoff_check(
-            output,
-            offer_id=chosen["offer"] if chosen else "",
-            author_id=review.author_id,
-            reviewer_id=user.pk,
-            previous_decider_ids=[s.reviewer_id for s in round_signoffs],
-            snapshot_is_latest=True,
-        )
+        preview = _approve_preview(review, output, user, round_signoffs)
     chosen = (output or {}).get("chosen")
     return {
         "task_summary": task_summary(review_input.get("task", {})),
