@@ -5,6 +5,7 @@ import pytest
 from apps.benchmarks.models import BenchmarkRecord
 from apps.benchmarks.services import (
     BenchmarkValidationError,
+    IdempotencyConflict,
     benchmark_create,
     benchmark_create_idempotent,
     benchmark_delete,
@@ -163,10 +164,20 @@ class IdempotencyTests:
             team=team, data=single_data(world, idempotency_key=" run-1 ")
         )
         again, created_again = benchmark_create_idempotent(
-            team=team, data=single_data(world, idempotency_key="run-1", e2e_hours=99)
+            team=team, data=single_data(world, idempotency_key="run-1")
         )
         assert (created, created_again) == (True, False)
         assert again.pk == first.pk
+
+    def test_the_same_key_with_other_values_is_a_conflict_and_changes_nothing(self, team, world):
+        first, _ = benchmark_create_idempotent(
+            team=team, data=single_data(world, idempotency_key="run-1")
+        )
+        with pytest.raises(IdempotencyConflict) as conflict:
+            benchmark_create_idempotent(
+                team=team, data=single_data(world, idempotency_key="run-1", e2e_hours=99)
+            )
+        assert conflict.value.record.pk == first.pk and conflict.value.fields == ["e2e_hours"]
         assert BenchmarkRecord.objects.get().e2e_hours == 10
 
     def test_keys_are_per_team(self, team, other_team, world):
