@@ -11,7 +11,7 @@ from django.urls import reverse
 from apps.checklists.models import ChecklistAnswer
 from apps.reviews.models import AuditEvent, Candidate, Review, SignOff
 from apps.reviews.services.lifecycle import review_update
-from tests.factories import make_offer, make_user
+from tests.factories import make_link, make_offer, make_site, make_user
 from tests.reviews.helpers import approve, ready_review, submitted_review
 from tests.services import need_postgres
 
@@ -103,7 +103,7 @@ class DatabaseTriggerTests:
         approved.refresh_from_db()
         assert approved.state == "approved"
 
-    def test_candidates_answers_signoffs_and_links_of_it_cannot_change(self, approved):
+    def test_candidates_answers_and_signoffs_of_it_cannot_change(self, approved):
         need_postgres()
         candidate = approved.candidates.first()
         answer = candidate.answers.first()
@@ -128,6 +128,31 @@ class DatabaseTriggerTests:
         assert refused("UPDATE reviews_signoff SET comment = 'x' WHERE id = %s", [signoff.pk])
         assert refused("DELETE FROM reviews_signoff WHERE id = %s", [signoff.pk])
         assert candidate.answers.count() == 6
+
+    def test_the_links_it_reserved_cannot_change(self, team, owner, reviewer):
+        need_postgres()
+        review = submitted_review(team, owner)
+        a, b, c = make_site(team), make_site(team), make_site(team)
+        kept = make_link(team, a, b, reservable=True)
+        other = make_link(team, b, c, reservable=True)
+        review.reserved_links.add(kept)  # still submitted: the trigger lets it in
+        approve(review, reviewer)
+        review.refresh_from_db()
+        assert review.state == "approved"
+        table = "reviews_review_reserved_links"
+        row = [review.pk, kept.pk]
+        assert refused(f"DELETE FROM {table} WHERE review_id = %s AND networklink_id = %s", row)
+        assert refused(
+            f"UPDATE {table} SET networklink_id = %s WHERE review_id = %s", [other.pk, review.pk]
+        )
+        assert refused(
+            f"INSERT INTO {table} (review_id, networklink_id) VALUES (%s, %s)",
+            [review.pk, other.pk],
+        )
+        # The ORM goes through the same table: unreserving is refused as well.
+        with pytest.raises(DatabaseError, match="approved"), transaction.atomic():
+            review.reserved_links.remove(kept)
+        assert list(review.reserved_links.values_list("pk", flat=True)) == [kept.pk]
 
     def test_audit_events_are_append_only(self, approved, team, owner):
         need_postgres()

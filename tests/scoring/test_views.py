@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,6 +23,7 @@ from apps.scoring.services.snapshots import snapshot_compute
 from apps.scoring.tables import COLUMN_KEYS
 from tests.factories import make_membership, make_review, make_team
 from tests.scoring.helpers import approve, make_world
+from tests.services import need_redis
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -302,12 +304,23 @@ class ExportTests:
         assert len(rows) == 1 + len(snapshot.table_rows)
 
     def test_the_csv_defuses_formulas_in_names(self, client, owner, world):
-        type(world.local).objects.filter(pk=world.local.pk).update(name="=HYPERLINK(1)")
+        # A label starting with = or - is kept whole behind a quote (a spreadsheet then shows it
+        # as text); deleting or blanking it would lose what the user typed, so the cells are
+        # compared whole, and a plain label gets no quote.
+        offers = type(world.local).objects
+        offers.filter(pk=world.local.pk).update(provider="", name="=HYPERLINK(1)")
+        offers.filter(pk=world.near_data.pk).update(provider="", name="-2+3")
         snapshot = snapshot_compute(review_id=world.review.pk)
         client.force_login(owner)
         body = client.get(reverse("scoring:snapshot_csv", args=[snapshot.pk])).content.decode()
-        assert "'Acme Cloud" not in body
-        assert ",=HYPERLINK" not in body
+        rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff"))))
+        by_offer = {}
+        for row in rows[1:]:
+            record = dict(zip(rows[0], row, strict=True))
+            by_offer.setdefault(record["offer"], set()).add(record["offer_label"])
+        assert by_offer[str(world.local.pk)] == {"'=HYPERLINK(1)"}
+        assert by_offer[str(world.near_data.pk)] == {"'-2+3"}
+        assert by_offer[str(world.remote.pk)] == {"Acme Cloud · Far L40S"}
 
     def test_the_xlsx_opens_with_headers_formats_and_a_bold_chosen_row(
         self, client, owner, snapshot
@@ -426,18 +439,44 @@ class QuarterlyPageTests:
         )
         assert client.get(reverse("scoring:quarterly_refresh")).status_code == 405
 
-    def test_the_fragment_stops_polling_when_the_refresh_is_done(
+    def test_the_fragment_polls_until_the_result_backend_has_the_refresh(self, client, owner):
+        # The real Redis result backend: nothing stored yet is PENDING (keep polling); a stored
+        # result, success or failure, is done (286 stops htmx's polling).
+        from config.celery import app
+
+        need_redis()
+        app.conf.task_always_eager = False  # as in production; the autouse fixture restores it
+        client.force_login(owner)
+        url = reverse("scoring:quarterly")
+        running_id, failed_id = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}"
+        try:
+            running = client.get(url, {"task": running_id}, **HX)
+            assert running.status_code == 200
+            assert 'hx-trigger="every 1s"' in running.content.decode()
+            app.backend.store_result(running_id, {"net": 1}, "SUCCESS")
+            done = client.get(url, {"task": running_id}, **HX)
+            assert done.status_code == 286 and "hx-trigger" not in done.content.decode()
+            app.backend.store_result(failed_id, ValueError("boom"), "FAILURE")
+            assert client.get(url, {"task": failed_id}, **HX).status_code == 286
+        finally:
+            app.backend.forget(running_id)
+            app.backend.forget(failed_id)
+
+    def test_without_a_result_backend_there_is_nothing_to_wait_for(
         self, client, owner, monkeypatch
     ):
-        from apps.scoring import views
+        # Celery's own DisabledBackend (what the app has without REDIS_URL) cannot say: the
+        # fragment stops polling at once instead of polling forever.
+        from celery.backends.base import DisabledBackend
 
+        from config.celery import app
+
+        monkeypatch.setattr(app._local, "backend", DisabledBackend(app), raising=False)
         client.force_login(owner)
-        monkeypatch.setattr(views, "_task_done", lambda task_id: False)
-        running = client.get(reverse("scoring:quarterly"), {"task": "abc"}, **HX)
-        assert running.status_code == 200 and 'hx-trigger="every 1s"' in running.content.decode()
-        monkeypatch.setattr(views, "_task_done", lambda task_id: True)
         done = client.get(reverse("scoring:quarterly"), {"task": "abc"}, **HX)
         assert done.status_code == 286 and "hx-trigger" not in done.content.decode()
+        full = client.get(reverse("scoring:quarterly"), {"task": "abc"})
+        assert full.status_code == 200 and "hx-trigger" not in full.content.decode()
 
     def test_it_shows_an_empty_state(self, client, owner):
         client.force_login(owner)
