@@ -17,34 +17,57 @@ from apps.web.charts import PALETTE, layout, plain
 HISTORY_POINTS = 100  # the task history chart shows at most the last 100 snapshots
 
 
+EXCLUDED_OPACITY = 0.35  # excluded options are drawn, greyed (issue 15: shown, not hidden)
+
+
 def _option_label(row: dict) -> str:
-    """Two short lines (placement, offer name) so three or four bars fit a phone screen."""
+    """Two short lines (placement, offer name) so three or four bars fit a phone screen; ✓ marks
+    the chosen option, ✗ an excluded one."""
     name = row["offer_label"].split(" · ")[-1]
     if len(name) > 18:
         name = name[:17] + "…"
-    mark = " ✓" if row.get("chosen") else ""
+    mark = " ✓" if row.get("chosen") else " ✗" if row.get("feasible") is False else ""
     return f"@short_{row['placement']}|{mark}<br>{plain(name)}"
 
 
-def _feasible_options(rows: list[dict]) -> list[dict]:
-    return [r for r in rows if r["row_type"] == "option" and r["feasible"]]
+def _chart_options(rows: list[dict]) -> list[dict]:
+    """The options a chart draws: every feasible one, and every excluded one whose figures are
+    known (an option without a recorded link has no hours or cost to draw)."""
+    return [
+        r
+        for r in rows
+        if r["row_type"] == "option"
+        and (r["feasible"] or (r.get("total_hours") is not None
+                               and r.get("total_cost") is not None))
+    ]
+
+
+def _bar(name: str, labels: list[str], ys: list, options: list[dict], color: str,
+         hover: str) -> dict[str, Any]:
+    """One stacked bar series; an excluded option's bar is greyed and says so on hover."""
+    return {
+        "type": "bar",
+        "name": f"@{name}",
+        "x": labels,
+        "y": ys,
+        "marker": {
+            "color": color,
+            "opacity": [1 if r["feasible"] else EXCLUDED_OPACITY for r in options],
+        },
+        "customdata": ["" if r["feasible"] else "@excluded_hover" for r in options],
+        "hovertemplate": hover + "%{customdata}<extra>%{fullData.name}</extra>",
+    }
 
 
 def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
-    """Stacked bars: transfer, queue and compute hours of each feasible option."""
-    options = _feasible_options(rows)
+    """Stacked bars: transfer, queue and compute hours of each option (excluded ones greyed)."""
+    options = _chart_options(rows)
     labels = [_option_label(r) for r in options]
     return {
         "kind": "hours_by_segment",
         "data": [
-            {
-                "type": "bar",
-                "name": f"@{segment}",
-                "x": labels,
-                "y": [r[f"{segment}_hours"] or 0 for r in options],
-                "marker": {"color": PALETTE[segment]},
-                "hovertemplate": "%{y:.2f} h<extra>%{fullData.name}</extra>",
-            }
+            _bar(segment, labels, [r[f"{segment}_hours"] or 0 for r in options], options,
+                 PALETTE[segment], "%{y:.2f} h")
             for segment in ("transfer", "queue", "compute")
         ],
         "title": "@hours_by_segment",
@@ -55,8 +78,9 @@ def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
 
 def cost_by_component(rows: list[dict]) -> dict[str, Any]:
     """Stacked bars: compute, scheduling, transfer, preemption (only when some option is on spot
-    capacity, SPEC 6.3) and rerun loss of each feasible option: together its bill total."""
-    options = _feasible_options(rows)
+    capacity, SPEC 6.3) and rerun loss of each option: together its bill total (excluded options
+    greyed)."""
+    options = _chart_options(rows)
     labels = [_option_label(r) for r in options]
     parts = [
         ("compute", "compute_cost"),
@@ -69,17 +93,33 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
     return {
         "kind": "cost_by_component",
         "data": [
-            {
-                "type": "bar",
-                "name": f"@{name}",
-                "x": labels,
-                "y": [r.get(key) or 0 for r in options],
-                "marker": {"color": PALETTE[name]},
-                "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>",
-            }
+            _bar(name, labels, [r.get(key) or 0 for r in options], options, PALETTE[name],
+                 "%{y:,.2f}")
             for name, key in parts
         ],
         "title": "@cost_by_component",
+        "layout": layout(barmode="stack",
+                          yaxis={"title": {"text": "@cost"}}),
+    }
+
+
+def objective_parts(rows: list[dict]) -> dict[str, Any] | None:
+    """Stacked bars of what decides (SPEC 6.1): each option's objective as its placement cost
+    plus its delay cost (delay cost per hour × hours end to end). None when no option has one."""
+    options = [r for r in _chart_options(rows) if r.get("objective") is not None
+               and r.get("placement_cost") is not None]
+    if not options:
+        return None
+    labels = [_option_label(r) for r in options]
+    delay = [round(r["objective"] - r["placement_cost"], 6) for r in options]
+    return {
+        "kind": "objective_parts",
+        "data": [
+            _bar("placement_cost_part", labels, [r["placement_cost"] for r in options], options,
+                 PALETTE["cost"], "%{y:,.2f}"),
+            _bar("delay_cost_part", labels, delay, options, PALETTE["delay"], "%{y:,.2f}"),
+        ],
+        "title": "@objective_parts",
         "layout": layout(barmode="stack",
                           yaxis={"title": {"text": "@cost"}}),
     }
@@ -229,6 +269,9 @@ def build_charts(rows: list[dict], output: dict, data: dict | None = None) -> di
         "hours": hours_by_segment(rows),
         "cost": cost_by_component(rows),
     }
+    objective = objective_parts(rows)
+    if objective is not None:
+        charts["objective"] = objective
     scale = scaling(rows)
     if scale is not None:
         charts["scaling"] = scale
@@ -315,6 +358,10 @@ def _labels() -> dict[str, str]:
         "cost": _("Cost"),
         "hours_by_segment": _("Hours by segment per option"),
         "cost_by_component": _("Cost by component per option"),
+        "objective_parts": _("What decides: cost + delay cost × hours per option"),
+        "placement_cost_part": _("Cost of the placement"),
+        "delay_cost_part": _("Delay cost × hours"),
+        "excluded_hover": " · " + _("excluded"),
         "scaling": _("Scaling: GPUs against speedup"),
         "ideal": _("Ideal (linear)"),
         "measured": _("Measured"),

@@ -8,11 +8,12 @@ from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, QuerySet
+from django.utils.translation import get_language
 
 from apps.accounts.access import get_scoped_or_404, scoped
 from apps.accounts.models import Team, team_ids_for
 from apps.reviews.models import Review, SignOff
-from apps.scoring import charts, engine, flips
+from apps.scoring import charts, engine, exclusions, flips
 from apps.scoring.inputs import fingerprint
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
 from apps.scoring.services.jobs import snapshot_request
@@ -23,7 +24,7 @@ from apps.scoring.tables import row_key
 HEAVY_FIELDS = ("input", "output", "table_rows", "chart_data")
 # What a list row never shows of its review and task (the signed input is a whole document).
 HEAVY_RELATED = ("review__frozen_input", "task__description")
-CHART_ORDER = ("hours", "cost", "scaling", "indicators")
+CHART_ORDER = ("hours", "cost", "objective", "scaling", "indicators")
 
 
 def snapshot_charts(snapshot: EvaluationSnapshot, *, with_history: bool = True) -> list[dict]:
@@ -80,10 +81,19 @@ def snapshot_summary(snapshot: EvaluationSnapshot) -> dict:
 
 
 def snapshot_display(snapshot: EvaluationSnapshot) -> dict:
-    """Everything the snapshot body partial needs (templates/scoring/_snapshot_body.html)."""
+    """Everything the snapshot body partial needs (templates/scoring/_snapshot_body.html).
+
+    `rows` carry, on each excluded option, its `causes` and `saving` (apps.scoring.exclusions);
+    `excluded` lists those options best objective first and `rule_costs` what each rule cost."""
+    rows = snapshot.table_rows or []
+    excluded = exclusions.excluded_options(
+        rows, snapshot.output or {}, snapshot.input, get_language() or "en"
+    )
     return {
         "snapshot": snapshot,
-        "rows": snapshot.table_rows or [],
+        "rows": exclusions.annotate_rows(rows, excluded, snapshot.output or {}),
+        "excluded": excluded,
+        "rule_costs": exclusions.rule_costs(excluded),
         "snapshot_charts": snapshot_charts(snapshot),
         "summary": snapshot_summary(snapshot),
     }

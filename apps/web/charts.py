@@ -24,6 +24,7 @@ PALETTE = {
     "preemption": "#d6336c",
     "cost": "#1f4fd1",
     "hours": "#e8590c",
+    "delay": "#f59f00",  # the delay cost part of the objective (an hour of waiting, priced)
     # Measurements against their ideal.
     "ideal": "#5f6b82",
     "measured": "#1e8e4f",

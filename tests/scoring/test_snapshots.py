@@ -39,7 +39,7 @@ class SnapshotComputeTests:
         assert snapshot.input["task"]["name"] == "Nightly batch inference"
         # 3 options and the single/multi benchmark pair.
         assert [r["row_type"] for r in snapshot.table_rows] == ["option"] * 3 + ["benchmark"] * 2
-        assert set(snapshot.chart_data) == {"hours", "cost", "scaling", "indicators"}
+        assert set(snapshot.chart_data) == {"hours", "cost", "objective", "scaling", "indicators"}
         # The far offer (1.2/GPU-hour, 8 GPUs, 20 h) wins: 192 compute + 10.45 transfer.
         assert (snapshot.chosen_kind, snapshot.chosen_site) == ("move_data", "far-one")
         assert snapshot.chosen_offer == str(world.remote.pk)

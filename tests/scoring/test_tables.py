@@ -84,7 +84,7 @@ class ChartTests:
         world = make_world(team, owner)
         data, output, rows = _rows(world)
         figures = charts.build_charts(rows, output, data)
-        assert list(figures) == ["hours", "cost", "scaling", "indicators"]
+        assert list(figures) == ["hours", "cost", "objective", "scaling", "indicators"]
         hours = figures["hours"]
         assert [t["name"] for t in hours["data"]] == ["@transfer", "@queue", "@compute"]
         assert hours["layout"]["barmode"] == "stack"

@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import get_language
 
 from apps.scoring import flips
+from apps.scoring.exclusions import finding_text
 from apps.web.labels import PLACEMENTS, PLATFORMS, REASONS, VERDICTS, label
 
 register = template.Library()
@@ -14,9 +15,7 @@ register = template.Library()
 @register.filter
 def finding_message(finding: dict) -> str:
     """The finding's message in the current language (the engine ships English and Chinese)."""
-    if (get_language() or "en").lower().startswith("zh"):
-        return finding.get("message_zh") or finding.get("message", "")
-    return finding.get("message", "")
+    return finding_text(finding, get_language() or "en")
 
 
 @register.filter
@@ -54,6 +53,22 @@ def _figure(value, digits: int = 2) -> str:
 money = register.filter("money", _figure)
 hours = register.filter("hours", _figure)
 number = register.filter("number", _figure)
+
+
+def _signed(value, digits: int = 2) -> str:
+    """A difference with its sign (+12.50, −3.00); "—" when there is none."""
+    if value is None or value == "":
+        return "—"
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return "—"
+    sign = "+" if value > 0 else "−" if value < 0 else "±"
+    return f"{sign}{abs(value):,.{int(digits)}f}"
+
+
+signed_money = register.filter("signed_money", _signed)
+signed_hours = register.filter("signed_hours", _signed)
 
 
 @register.filter
