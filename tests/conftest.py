@@ -63,3 +63,41 @@ def reviewer(team):
 def outsider(other_team):
     f = _factories()
     return f.make_membership(f.make_user("outsider"), other_team, "owner").user
+
+
+# The markers declared in pyproject.toml (postgres, redis, browser), put on every test that needs
+# the service: the test, or a fixture it uses, calls tests.services.need_postgres / need_redis /
+# need_browser. So `pytest -m browser` runs the browser tests and `-m "not postgres"` leaves out
+# what would skip on SQLite; a new test that calls need_*() is marked without anyone remembering.
+SERVICE_MARKERS = {
+    "need_postgres(": "postgres",
+    "need_redis(": "redis",
+    "need_browser(": "browser",
+}
+
+
+def _source(func) -> str:
+    import inspect
+
+    try:
+        return inspect.getsource(inspect.unwrap(func))
+    except (OSError, TypeError):
+        return ""
+
+
+def _services_needed(item) -> set[str]:
+    functions = [getattr(item, "function", None)]
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in (info.name2fixturedefs.values() if info else ()):
+        functions.extend(d.func for d in defs)
+    needed = set()
+    for func in filter(None, functions):
+        text = _source(func)
+        needed.update(mark for call, mark in SERVICE_MARKERS.items() if call in text)
+    return needed
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for name in sorted(_services_needed(item) - {m.name for m in item.iter_markers()}):
+            item.add_marker(name)
