@@ -90,6 +90,10 @@ class BenchmarkRecord(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
+    # Optimistic lock (apps.web.concurrency): every write bumps it; a save made on an older
+    # version changes nothing and answers 409 with what changed.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
+
     objects = TeamScopedQuerySet.as_manager()
     team_path = "team"
 

@@ -61,6 +61,10 @@ class Site(models.Model):
         help_text=_("Room to stage a task's input next to the compute; blank = unlimited."),
     )
 
+    # Optimistic lock (apps.web.concurrency): every write bumps it; a save made on an older
+    # version changes nothing and answers 409 with what changed.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
+
     objects = TeamScopedQuerySet.as_manager()
     team_path = "team"
 
@@ -104,6 +108,10 @@ class NetworkLink(models.Model):
         _("reservable"), default=False, help_text=_("A channel can be reserved ahead.")
     )
     measured_at = models.DateTimeField(_("measured at"), null=True, blank=True)
+
+    # Optimistic lock (apps.web.concurrency): every write bumps it; a save made on an older
+    # version changes nothing and answers 409 with what changed.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     objects = TeamScopedQuerySet.as_manager()
     team_path = "team"
@@ -224,6 +232,10 @@ class Offer(models.Model):
         blank=True,
         help_text=_("Can weights, data and job configs be taken away as they are?"),
     )
+
+    # Optimistic lock (apps.web.concurrency): every write bumps it; a save made on an older
+    # version changes nothing and answers 409 with what changed.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     objects = TeamScopedQuerySet.as_manager()
     team_path = "team"

@@ -185,6 +185,10 @@ class TaskProfile(models.Model):
     )
     updated_at = models.DateTimeField(auto_now=True)
 
+    # Optimistic lock (apps.web.concurrency): every write bumps it; a save made on an older
+    # version changes nothing and answers 409 with what changed.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
+
     objects = TeamScopedQuerySet.as_manager()
     team_path = "team"
 
