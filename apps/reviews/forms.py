@@ -200,3 +200,33 @@ class DecisionForm(forms.Form):
 
 class VersionForm(forms.Form):
     version = VersionField()
+
+
+class PlanChannelsForm(forms.Form):
+    """The legs of the chosen plan to reserve (rule H2), as "from>to" site codes."""
+
+    pairs = forms.Field(label=_("Channels"), required=False, widget=forms.MultipleHiddenInput)
+    version = VersionField()
+
+    MAX_PAIRS = 20  # a plan has at most three legs (input, image, results); room for more
+
+    def clean_pairs(self):
+        raw = self.cleaned_data.get("pairs") or []
+        if isinstance(raw, str):
+            raw = [raw]
+        if not raw:
+            raise forms.ValidationError(_("Name at least one channel to reserve."))
+        if len(raw) > self.MAX_PAIRS:
+            raise forms.ValidationError(
+                _("At most %(n)s channels at once.") % {"n": self.MAX_PAIRS}
+            )
+        pairs = []
+        for value in raw:
+            a, sep, b = str(value).partition(">")
+            if not sep or not a or not b or len(value) > 200:
+                raise forms.ValidationError(
+                    _("A channel is written from>to (site codes): %(value)s")
+                    % {"value": value[:60]}
+                )
+            pairs.append((a, b))
+        return pairs

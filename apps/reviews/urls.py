@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import candidates, detail, lifecycle, lists
+from .views import candidates, detail, fixes, lifecycle, lists
 
 app_name = "reviews"
 
@@ -14,4 +14,5 @@ urlpatterns = [
     path("<int:pk>/submit/", lifecycle.review_submit, name="submit"),
     path("<int:pk>/decide/", detail.review_decide, name="decide"),
     path("<int:pk>/clone/", lifecycle.review_clone, name="clone"),
+    path("<int:pk>/reserve-plan/", fixes.reserve_plan, name="reserve_plan"),
 ]

@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from apps.accounts.access import get_scoped_or_404, scoped
 from apps.accounts.models import Team, team_ids_for
 from apps.reviews.models import Review, SignOff
-from apps.scoring import charts, engine, exclusions, flips
+from apps.scoring import charts, engine, exclusions, fixes, flips
 from apps.scoring.inputs import fingerprint
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
 from apps.scoring.services.jobs import snapshot_request
@@ -153,6 +153,9 @@ def review_evaluation(
     }
     if snapshot is not None:
         context.update(snapshot_display(snapshot))
+        summary = context["summary"]
+        # Issue 15: each block finding of an editable review carries its fix.
+        summary["findings"] = fixes.with_fixes(review, summary["findings"], snapshot.output or {})
     return context
 
 

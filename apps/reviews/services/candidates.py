@@ -149,3 +149,46 @@ def review_reserve_links(
         review=review, actor=actor, action="links_reserved", changes={"reserved_links": [old, new]}
     )
     return review
+
+
+def plan_links(review: Review, pairs: Iterable[tuple[str, str]]) -> list[NetworkLink]:
+    """The team's links that carry the given (from site, to site) legs, the way the engine routes
+    them (SPEC P): the link recorded in that direction, else the reverse one. A leg without a
+    recorded link or over a link that cannot be reserved is refused, naming the leg and the fix."""
+    links = list(
+        NetworkLink.objects.filter(team_id=review.team_id).select_related("from_site", "to_site")
+    )
+    routes = {(link.from_site.code, link.to_site.code): link for link in links}
+    for link in links:
+        routes.setdefault((link.to_site.code, link.from_site.code), link)
+    found: list[NetworkLink] = []
+    for a, b in pairs:
+        link = routes.get((a, b))
+        leg = f"{a} → {b}"
+        if link is None:
+            raise ValidationError(
+                {"pairs": _("No link is recorded for %(leg)s: record it in the catalog first.")
+                 % {"leg": leg}}
+            )
+        if not link.reservable:
+            raise ValidationError(
+                {"pairs": _("The link %(leg)s cannot be reserved: mark it reservable in the "
+                            "catalog if its provider takes reservations.") % {"leg": leg}}
+            )
+        if link not in found:
+            found.append(link)
+    return found
+
+
+@transaction.atomic
+def review_reserve_plan(
+    *, review: Review, actor, pairs: Iterable[tuple[str, str]], version: int | None = None
+) -> Review:
+    """SPEC H2 fix: reserve the links of a plan's legs, keeping the channels already reserved."""
+    review = lock_review(review.pk, version=version)
+    wanted = plan_links(review, pairs)
+    kept = list(review.reserved_links.all())
+    return review_reserve_links(
+        review=review, actor=actor, links=kept + [link for link in wanted if link not in kept],
+        version=review.version,
+    )

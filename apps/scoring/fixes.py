@@ -1,0 +1,108 @@
+"""The fix of every block finding, offered where the finding is shown (issue 15: every block has
+its fix in place). Read from the snapshot's engine output at display time; only an editable
+review offers them (an approved or submitted one is not changed from its page).
+
+Each fix is {"kind", "label", ...}:
+- "reserve": a button that reserves the channels of the chosen plan's legs (H2 channel_reserved),
+  with `pairs` ("from>to" site codes), posted to reviews:reserve_plan with the review version;
+- "link": a form elsewhere that fixes it (`url`), e.g. the candidate's checklist (C), the task
+  profile's field (P3, R1a, J4, H2 readiness), the candidates (J4) or the excluded options (P2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from apps.reviews.models import Review
+
+
+def _chosen_option(output: dict) -> dict | None:
+    chosen = output.get("chosen")
+    if not chosen:
+        return None
+    key = (chosen["kind"], chosen["site"], str(chosen["offer"]))
+    return next(
+        (o for o in output.get("options", [])
+         if (o["kind"], o["site"], str(o["offer"])) == key),
+        None,
+    )
+
+
+def _profile_field(review: Review, field: str) -> str:
+    return reverse("profiles:edit", args=[review.task_id]) + f"#id_{field}"
+
+
+def _h2(review: Review, finding: dict, output: dict) -> list[dict[str, Any]]:
+    missing = (finding.get("data") or {}).get("missing") or []
+    fixes: list[dict[str, Any]] = []
+    chosen = _chosen_option(output)
+    if "channel_reserved" in missing and chosen is not None:
+        pairs = []
+        for leg in chosen.get("legs", []):
+            pair = f"{leg['from']}>{leg['to']}"
+            if not leg.get("link_reserved") and pair not in pairs:
+                pairs.append(pair)
+        if pairs:
+            shown = ", ".join(p.replace(">", " → ") for p in pairs)
+            fixes.append({
+                "kind": "reserve",
+                "label": _("Reserve the channels of this plan: %(legs)s") % {"legs": shown},
+                "pairs": pairs,
+                "url": reverse("reviews:reserve_plan", args=[review.pk]),
+            })
+    if "resume_verified" in missing:
+        fixes.append({"kind": "link", "url": _profile_field(review, "resume_verified"),
+                      "label": _("Mark resume from a checkpoint verified on the task profile")})
+    if "env_aligned" in missing:
+        fixes.append({"kind": "link", "url": _profile_field(review, "env_aligned"),
+                      "label": _("Mark the environments aligned on the task profile")})
+    return fixes
+
+
+def _fixes(review: Review, finding: dict, output: dict, candidates: dict[str, int]):
+    rule = finding.get("rule")
+    if rule == "H2":
+        return _h2(review, finding, output)
+    if rule == "C":
+        pk = candidates.get(str(finding.get("offer")))
+        url = reverse("checklists:review", args=[review.pk])
+        return [{"kind": "link", "url": url + (f"#candidate-{pk}" if pk else ""),
+                 "label": _("Answer the open questions of this candidate")}]
+    if rule == "P3":
+        return [{"kind": "link", "url": _profile_field(review, "gpus"),
+                 "label": _("Enter the planned GPU count on the task profile")}]
+    if rule == "R1a":
+        return [
+            {"kind": "link", "url": _profile_field(review, "parallelism"),
+             "label": _("Record a splitting strategy on the task profile")},
+            {"kind": "link", "url": reverse("reviews:candidates", args=[review.pk]),
+             "label": _("Add a candidate with larger GPUs or more GPUs per machine")},
+        ]
+    if rule == "J4":
+        return [
+            {"kind": "link", "url": reverse("reviews:candidates", args=[review.pk]),
+             "label": _("Replace the self-hosted candidate with a managed one")},
+            {"kind": "link", "url": _profile_field(review, "can_maintain_scheduler"),
+             "label": _("Or record on the task profile that someone maintains a scheduler")},
+        ]
+    if rule == "P2":
+        return [{"kind": "link", "url": "#excluded-options",
+                 "label": _("See what excludes each option")}]
+    return []
+
+
+def with_fixes(review: Review, findings: list[dict], output: dict) -> list[dict]:
+    """Copies of the findings, each block finding with its `fixes` (an editable review only)."""
+    if not review.is_editable or not any(f.get("severity") == "block" for f in findings):
+        return findings
+    candidates = {
+        str(offer): pk for offer, pk in review.candidates.values_list("offer_id", "pk")
+    }
+    return [
+        {**f, "fixes": _fixes(review, f, output, candidates)}
+        if f.get("severity") == "block" else f
+        for f in findings
+    ]

@@ -1,0 +1,124 @@
+"""Every block has its fix in place (issue 15): the H2 channel reservation from the finding, and
+the links of the other block findings, on an editable review only."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from apps.catalog.models import NetworkLink
+from apps.scoring.services.snapshots import snapshot_compute
+from tests.factories import make_membership, make_team, make_user
+from tests.scoring.helpers import make_world
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(client, review):
+    return client.get(reverse("reviews:detail", args=[review.pk])).content.decode()
+
+
+def _reserve(client, review, pairs, version=None):
+    return client.post(
+        reverse("reviews:reserve_plan", args=[review.pk]),
+        {"pairs": pairs, "version": review.version if version is None else version},
+    )
+
+
+class ReservePlanTests:
+    def _world(self, team, owner):
+        world = make_world(team, owner)
+        NetworkLink.objects.filter(team=team).update(reservable=True)
+        snapshot_compute(review_id=world.review.pk)
+        return world
+
+    def test_the_h2_finding_offers_to_reserve_the_plans_channels(self, client, team, owner):
+        world = self._world(team, owner)
+        client.force_login(owner)
+        html = _page(client, world.review)
+        # The chosen plan moves the data to far: input data → far, image home → far, results
+        # far → home, none reserved.
+        home, data, far = world.home.code, world.data.code, world.far.code
+        assert 'data-fix="reserve"' in html
+        for pair in (f"{data}&gt;{far}", f"{home}&gt;{far}", f"{far}&gt;{home}"):
+            assert f'name="pairs" value="{pair}"' in html
+        assert f"Reserve the channels of this plan: {data} → {far}" in html
+
+    def test_reserving_fixes_the_block_and_keeps_the_user_on_the_review(
+        self, client, team, owner
+    ):
+        world = self._world(team, owner)
+        client.force_login(owner)
+        home, data, far = world.home.code, world.data.code, world.far.code
+        response = _reserve(client, world.review, [f"{data}>{far}", f"{home}>{far}",
+                                                   f"{far}>{home}"])
+        assert response.status_code == 302
+        assert response["Location"] == reverse("reviews:detail", args=[world.review.pk])
+        world.review.refresh_from_db()
+        # Two links carry the three legs (far → home rides the home → far link back).
+        reserved = {(link.from_site.code, link.to_site.code)
+                    for link in world.review.reserved_links.all()}
+        assert reserved == {(data, far), (home, far)}
+        snapshot = snapshot_compute(review_id=world.review.pk)
+        h2 = [f for f in snapshot.output["findings"] if f["rule"] == "H2"]
+        assert h2 == [] or "channel_reserved" not in h2[0]["data"]["missing"]
+        assert "Channels reserved" in _page(client, world.review)
+
+    def test_a_link_that_cannot_be_reserved_is_refused_by_name(self, client, team, owner):
+        world = self._world(team, owner)
+        NetworkLink.objects.filter(team=team).update(reservable=False)
+        client.force_login(owner)
+        data, far = world.data.code, world.far.code
+        response = _reserve(client, world.review, [f"{data}>{far}"])
+        assert response.status_code == 302  # back to the review, the reason flashed there
+        assert world.review.reserved_links.count() == 0
+        html = client.get(response["Location"]).content.decode()
+        assert f"The link {data} → {far} cannot be reserved" in html
+
+    def test_a_leg_without_a_link_and_bad_input_are_refused(self, client, team, owner):
+        world = self._world(team, owner)
+        client.force_login(owner)
+        assert _reserve(client, world.review, ["nowhere>else"]).status_code == 302
+        assert _reserve(client, world.review, ["no-arrow"]).status_code == 302
+        assert _reserve(client, world.review, []).status_code == 302
+        assert world.review.reserved_links.count() == 0
+        html = _page(client, world.review)
+        assert "No link is recorded for nowhere → else" in html
+
+    def test_a_stale_version_changes_nothing(self, client, team, owner):
+        world = self._world(team, owner)
+        client.force_login(owner)
+        data, far = world.data.code, world.far.code
+        response = _reserve(client, world.review, [f"{data}>{far}"],
+                            version=world.review.version - 1)
+        assert response.status_code == 302
+        assert world.review.reserved_links.count() == 0
+
+    def test_another_team_gets_404(self, client, team, owner):
+        world = self._world(team, owner)
+        stranger = make_user("stranger-fix")
+        make_membership(stranger, make_team("Other fix team"))
+        client.force_login(stranger)
+        data, far = world.data.code, world.far.code
+        assert _reserve(client, world.review, [f"{data}>{far}"]).status_code == 404
+        assert world.review.reserved_links.count() == 0
+
+
+class OtherFixTests:
+    def test_an_unanswered_checklist_links_to_its_candidate(self, client, team, owner):
+        world = make_world(team, owner, answered=False)
+        snapshot_compute(review_id=world.review.pk)
+        client.force_login(owner)
+        html = _page(client, world.review)
+        candidate = world.review.candidates.get(offer=world.remote)
+        url = reverse("checklists:review", args=[world.review.pk])
+        assert f'href="{url}#candidate-{candidate.pk}" data-fix="link"' in html
+
+    def test_a_final_review_offers_no_fix(self, client, team, owner):
+        world = make_world(team, owner)
+        NetworkLink.objects.filter(team=team).update(reservable=True)
+        snapshot_compute(review_id=world.review.pk)
+        type(world.review).objects.filter(pk=world.review.pk).update(state="rejected")
+        client.force_login(owner)
+        html = _page(client, world.review)
+        assert 'data-rule="H2"' in html and 'data-fix=' not in html
