@@ -28,6 +28,8 @@ def _pages() -> dict[str, str]:
         "review list": reverse("reviews:list"),
         "approved review page": reverse("reviews:detail", args=[signed.pk]),
         "draft review page": reverse("reviews:detail", args=[draft.pk]),
+        "approved decision record": reverse("scoring:review_record", args=[signed.pk]),
+        "draft decision record": reverse("scoring:review_record", args=[draft.pk]),
         "approval queue": reverse("reviews:approvals"),
         "history list": reverse("scoring:history"),
         "home": reverse("home"),

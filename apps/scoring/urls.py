@@ -10,6 +10,7 @@ urlpatterns = [
         views.review_evaluation,
         name="review_evaluation",
     ),
+    path("reviews/<int:review_id>/record/", views.review_record, name="review_record"),
     path("history/", views.history, name="history"),
     path("snapshots/<int:pk>/", views.snapshot_detail, name="snapshot_detail"),
     path("snapshots/<int:pk>/comparison.csv", views.snapshot_csv, name="snapshot_csv"),

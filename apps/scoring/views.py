@@ -1,5 +1,6 @@
-"""Pages of the scoring app: the evaluation block of a review, the history of snapshots, one
-snapshot, two snapshots side by side, the exports and the quarterly cost review."""
+"""Pages of the scoring app: the evaluation block and the decision record of a review, the history
+of snapshots, one snapshot, two snapshots side by side, the exports and the quarterly cost
+review."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from apps.accounts.pagecache import cached_fragment
 from apps.reviews.models import Review
 from apps.web.htmx import render_fragment, render_shape, vary, wants_fragment
 
-from . import exports, selectors
+from . import exports, record, selectors
 from .forms import HistoryFilterForm
 from .services.quarterly_review import quarterly_refresh_request
 
@@ -52,6 +53,21 @@ def review_evaluation(request: HttpRequest, review_id: int) -> HttpResponse:
     if context["snapshot"] is not None:
         response.status_code = STOP_POLLING
     return response
+
+
+@login_required
+@require_GET
+def review_record(request: HttpRequest, review_id: int) -> HttpResponse:
+    """The review's decision record: one page to print or save as PDF (apps.scoring.record)."""
+    review = get_scoped_or_404(
+        Review.objects.select_related(
+            "team", "author", "task", "task__home_site", "task__data_site", "task__result_site"
+        ),
+        request.user,
+        pk=review_id,
+    )
+    context = {**record.decision_record(review), "review_url": _review_url(review.pk)}
+    return render(request, "scoring/record.html", context)
 
 
 @login_required
@@ -132,9 +148,17 @@ def compare(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def snapshot_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """One part of the snapshot as CSV: ?part=table (the default), findings or signoffs."""
     snapshot = selectors.snapshot_for_user(request.user, pk)
-    response = HttpResponse(exports.snapshot_csv(snapshot), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{exports.filename(snapshot, "csv")}"'
+    part = request.GET.get("part") or "table"
+    if part not in exports.CSV_PARTS:
+        message = _("part: must be one of %(parts)s.") % {"parts": ", ".join(exports.CSV_PARTS)}
+        return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(
+        exports.snapshot_csv(snapshot, part), content_type="text/csv; charset=utf-8"
+    )
+    name = exports.filename(snapshot, "csv", part)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 

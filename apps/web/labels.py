@@ -35,6 +35,17 @@ PLACEMENTS = {
     "single": _("Benchmark: single machine"),
     "multi": _("Benchmark: multi-machine"),
 }
+# The two kinds of row of the comparison table (exports name them; the page shows them apart).
+ROW_TYPES = {
+    "option": _("Placement option"),
+    "benchmark": _("Benchmark run"),
+}
+# A finding's severity, as components/finding.html words it.
+SEVERITIES = {
+    "block": _("block"),
+    "warn": _("warning"),
+    "info": _("info"),
+}
 VERDICTS = {
     "chosen": _("chosen"),
     "feasible": _("feasible"),

@@ -7,7 +7,9 @@
  *   partial bundle named by <body data-plotly-src>, and in Chinese the locale named by
  *   data-plotly-locale-src) is fetched only then: a page whose charts are never scrolled to, or
  *   that has none, never downloads it. Until drawn, the chart's box keeps its size (CSS), so
- *   nothing moves when it appears.
+ *   nothing moves when it appears. Charts inside [data-charts-now] (the decision record, read on
+ *   paper) are drawn at once, and before printing every chart of the page is drawn.
+ * - [data-print]: a button that opens the browser's print dialog ("Save as PDF").
  */
 (function () {
   "use strict";
@@ -125,9 +127,17 @@
   function drawCharts(root) {
     root.querySelectorAll("[data-plotly]").forEach(function (el) {
       if (el.dataset.drawn || el.dataset.watched) return;
-      if (!chartObserver) { drawChart(el); return; }
+      if (!chartObserver || el.closest("[data-charts-now]")) { drawChart(el); return; }
       el.dataset.watched = "1";
       chartObserver.observe(el);
+    });
+  }
+
+  function bindPrint(root) {
+    root.querySelectorAll("[data-print]").forEach(function (button) {
+      if (button.dataset.printBound) return;
+      button.dataset.printBound = "1";
+      button.addEventListener("click", function () { window.print(); });
     });
   }
 
@@ -135,8 +145,14 @@
     bindAutosubmit(root);
     bindConfirm(root);
     bindSortable(root);
+    bindPrint(root);
     drawCharts(root);
   }
+
+  // A printout has every chart, not only those scrolled to (plotly.js, once loaded, draws at once).
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("[data-plotly]").forEach(drawChart);
+  });
 
   onReady(function () { bindAll(document); });
   document.addEventListener("htmx:load", function (event) { bindAll(event.target || document); });

@@ -293,10 +293,11 @@ class ExportTests:
         assert response.status_code == 200
         assert response["Content-Type"].startswith("text/csv")
         assert "attachment" in response["Content-Disposition"]
-        rows = list(csv.reader(io.StringIO(response.content.decode())))
-        assert rows[0] == COLUMN_KEYS
+        rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+        assert rows[0][: len(COLUMN_KEYS)] == COLUMN_KEYS
         assert rows[0][:4] == ["row_type", "task", "offer", "offer_label"]
-        chosen = [dict(zip(rows[0], r, strict=True)) for r in rows[1:] if r[-1] == "true"]
+        chosen = [dict(zip(rows[0], r, strict=True)) for r in rows[1:]]
+        chosen = [r for r in chosen if r["chosen"] == "true"]
         assert len(chosen) == 1
         assert chosen[0]["placement"] == "move_data"
         assert float(chosen[0]["total_cost"]) == pytest.approx(202.45)

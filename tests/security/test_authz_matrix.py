@@ -174,6 +174,7 @@ MATRIX: dict[str, Route] = {
     ),
     # Scoring
     "scoring:review_evaluation": Route(obj=pk("review", "review_id"), htmx=True),
+    "scoring:review_record": Route(obj=pk("review", "review_id")),
     "scoring:history": Route(),
     "scoring:snapshot_detail": Route(obj=pk("snapshot")),
     "scoring:snapshot_csv": Route(obj=pk("snapshot")),
