@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 FILTER_PARAMS = [
     "q", "page", "task", "kind", "offer", "source", "state", "author", "workload", "cadence",
     "team", "reviewer", "decision", "date_from", "date_to", "a", "b", "s", "profile",
-    "params_b", "precision", "gpus", "peak_gpu_mem_gb", "gpu_mem_gb",
+    "params_b", "precision", "gpus", "peak_gpu_mem_gb", "gpu_mem_gb", "part",
 ]
 
 
@@ -108,5 +108,6 @@ class EscapingTests:
         # The names do reach the pages (escaped): the lists, details and forms of each kind.
         for expected in ("catalog:site_list", "catalog:offer_detail", "profiles:detail",
                          "benchmarks:detail", "reviews:detail", "checklists:review",
-                         "benchmarks:tokens", "home", "scoring:snapshot_detail"):
+                         "benchmarks:tokens", "home", "scoring:snapshot_detail",
+                         "scoring:review_record"):
             assert expected in shown, expected
