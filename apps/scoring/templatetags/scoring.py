@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django import template
 from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _lazy
 
-from apps.scoring import flips
+from apps.scoring import engine, flips
 from apps.scoring.exclusions import finding_text
 from apps.web.labels import PLACEMENTS, PLATFORMS, REASONS, VERDICTS, label
 
@@ -131,3 +132,33 @@ def localized(figure):
 @register.simple_tag
 def chart_id(name: str, pk) -> str:
     return f"chart-{name}-{pk}"
+
+
+# Issue 15, readable money: a price always says its billing basis, and beside it the effective
+# GPU-hour price the engine compares (SPEC P, 口径对齐).
+BASIS_UNITS = {
+    "gpu_hour": _lazy("per GPU-hour"),
+    "machine_hour": _lazy("per machine-hour"),
+    "contract": _lazy("per contract package"),
+}
+
+
+@register.simple_tag
+def offer_price(offer) -> dict:
+    """{price, basis, unit, effective} of an offer: a catalog Offer or an engine input offer
+    (a review shows the prices it was evaluated with). `effective` is None when the terms are
+    incomplete, and equals `price` on the GPU-hour basis."""
+    def get(key):
+        return offer.get(key) if isinstance(offer, dict) else getattr(offer, key, None)
+
+    basis = get("billing_basis") or "gpu_hour"
+    price = get("price")
+    try:
+        effective = engine.effective_gpu_hour_price(
+            basis, float(price), int(get("gpus_per_machine") or 1),
+            get("contract_hours"), get("expected_utilization"),
+        )
+    except (TypeError, ValueError, ZeroDivisionError):
+        effective = None
+    return {"price": price, "basis": basis, "unit": BASIS_UNITS.get(basis, ""),
+            "effective": effective}
