@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from apps.scoring import engine
-from tests.scoring.engine_fixtures import make_input, offer, task
+from tests.scoring.engine_fixtures import (  # noqa: F401 - the engine needs no Django
+    _eager_celery_and_clean_cache,
+    make_input,
+    offer,
+    task,
+)
 
 
 def _c_finding(output):

@@ -482,3 +482,118 @@ class MassAssignmentTests:
         })
         a.profile.refresh_from_db()
         assert a.profile.team_id == a.team.pk
+
+
+# Content: what an outsider's pages show -------------------------------------------------------
+# Status codes alone would pass a signed-in page that lists every team's data. Team A's objects
+# get marker strings (in names, titles and notes, and in a fresh snapshot of its review); every
+# page the outsider (team B's owner) can ask for must answer without any of them.
+
+MARK = "ZQX7alpha"
+
+
+def plant_markers(a: TeamWorld) -> list[str]:
+    from apps.benchmarks.models import BenchmarkRecord
+    from apps.catalog.models import Offer, Site
+    from apps.profiles.models import TaskProfile
+    from apps.reviews.models import Review
+    from apps.scoring.services.snapshots import snapshot_compute
+
+    marks = {
+        "site": f"{MARK}-site",
+        "offer": f"{MARK}-offer",
+        "profile": f"{MARK}-profile",
+        "review": f"{MARK}-review",
+        "notes": f"{MARK}-benchmark-notes",
+    }
+    Site.objects.filter(pk=a.home.pk).update(name=marks["site"])
+    Offer.objects.filter(pk=a.offer.pk).update(name=marks["offer"])
+    TaskProfile.objects.filter(pk=a.profile.pk).update(name=marks["profile"])
+    Review.objects.filter(pk=a.review.pk).update(title=marks["review"])
+    BenchmarkRecord.objects.filter(team=a.team).update(notes=marks["notes"])
+    a.snapshot = snapshot_compute(review_id=a.review.pk)  # its input now names the markers
+    cache.clear()
+    return sorted(marks.values())
+
+
+def response_text(response) -> str:
+    if response.get("Content-Type", "").startswith(
+        "application/vnd.openxmlformats-officedocument"
+    ):
+        import io
+
+        from openpyxl import load_workbook
+
+        book = load_workbook(io.BytesIO(response.content), read_only=True)
+        return "\n".join(
+            str(value)
+            for sheet in book.worksheets
+            for row in sheet.iter_rows(values_only=True)
+            for value in row
+            if value is not None
+        )
+    body = b"".join(response) if response.streaming else response.content
+    return body.decode("utf-8", errors="replace")
+
+
+def outsider_leaks(world: World) -> list[tuple[str, str, str]]:
+    """(url name, url, marker) for every GET the outsider makes that shows a team-A marker:
+    every route of MATRIX read with GET, on team B's objects (its own: lists, dashboards,
+    exports, API lists) and, for routes naming an object, on team A's (which must be 404)."""
+    callers = Callers(world)
+    sides = {"A": world.a, "B": world.b}
+    leaks: list[tuple[str, str, str]] = []
+    for name, route in sorted(MATRIX.items()):
+        if "GET" not in route.methods or route.logs_out:
+            continue
+        for side in ("A", "B") if route.is_scoped else ("B",):
+            url, response = request(callers, route, name, OUTSIDER, "GET", sides[side])
+            text = response_text(response)
+            leaks.extend((name, url, m) for m in world.markers if m in text)
+    return leaks
+
+
+def world_with_markers() -> World:
+    world = build_world()
+    world.markers = plant_markers(world.a)
+    return world
+
+
+class ContentTests:
+    def test_an_outsider_never_sees_another_teams_data(self):
+        world = world_with_markers()
+        # Team A's own owner does see them: the markers are where the pages show data.
+        owner = Client()
+        owner.force_login(world.a.owner)
+        seen = {
+            m
+            for path in (
+                reverse("catalog:offer_list"),
+                reverse("profiles:list"),
+                reverse("reviews:list"),
+                reverse("benchmarks:detail", kwargs={"pk": world.a.single.pk}),
+            )
+            for m in world.markers
+            if m in owner.get(path).content.decode()
+        }
+        assert seen == set(world.markers)
+        leaks = outsider_leaks(world)
+        assert not leaks, "team A's data shown to team B's owner:\n" + "\n".join(
+            "  ".join(row) for row in leaks
+        )
+
+    def test_the_content_check_reports_a_list_that_drops_its_team_filter(self, monkeypatch):
+        # The offer list's queryset loses its team filter (as if the view read Offer.objects):
+        # the check must name that page and the offer's marker.
+        from apps.accounts.models import TeamScopedQuerySet
+        from apps.catalog.models import Offer
+
+        scoped = TeamScopedQuerySet.for_team
+
+        def unfiltered(self, team):
+            return self.all() if self.model is Offer else scoped(self, team)
+
+        world = world_with_markers()
+        monkeypatch.setattr(TeamScopedQuerySet, "for_team", unfiltered)
+        leaks = outsider_leaks(world)
+        assert ("catalog:offer_list", reverse("catalog:offer_list"), f"{MARK}-offer") in leaks
