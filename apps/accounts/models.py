@@ -32,7 +32,7 @@ class Team(models.Model):
     thresholds = models.JSONField(_("thresholds"), default=dict, blank=True)
     # Bumped whenever a setting that changes evaluations changes: drafts then recompute.
     settings_generation = models.PositiveIntegerField(default=1)
-    # Optimistic lock of the general settings (approvals, currency, sign-off rule): a save made
+    # Optimistic lock of the general settings (approvals and currency): a save made
     # on an older version changes nothing and answers 409 with what changed (apps.web.concurrency).
     version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

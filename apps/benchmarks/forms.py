@@ -10,6 +10,7 @@ from apps.accounts.models import Team
 from apps.accounts.widgets import FastSelect
 from apps.catalog.models import Offer, Site, Tier
 from apps.profiles.models import TaskProfile
+from apps.web.concurrency import VERSION, VersionField
 
 from .models import BenchmarkKind, BenchmarkRecord, Recovery
 from .validation import FIELDS_BY_KIND, REQUIRED_BY_KIND, BenchmarkValidationError
@@ -88,6 +89,8 @@ class BenchmarkForm(forms.Form):
     notes = forms.CharField(
         label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 3})
     )
+    # The record's version the edit form was rendered with (empty on the create form).
+    version = VersionField()
 
     def __init__(self, *args, team: Team, kind: str, **kwargs):
         super().__init__(*args, **kwargs)
@@ -99,7 +102,7 @@ class BenchmarkForm(forms.Form):
         sites = Site.objects.for_team(team).order_by("code")
         self.fields["from_site"].queryset = sites
         self.fields["to_site"].queryset = sites
-        carried = set(FIELDS_BY_KIND[self.kind])
+        carried = {*FIELDS_BY_KIND[self.kind], VERSION}
         for name in list(self.fields):
             if name not in carried:
                 del self.fields[name]
@@ -112,6 +115,7 @@ class BenchmarkForm(forms.Form):
 
     def data_for_service(self) -> dict:
         data = dict(self.cleaned_data)
+        data.pop(VERSION, None)
         data["kind"] = self.kind
         return data
 
@@ -123,6 +127,7 @@ class BenchmarkForm(forms.Form):
 
 def initial_from_record(record: BenchmarkRecord) -> dict:
     initial = {name: getattr(record, name) for name in FIELDS_BY_KIND[record.kind]}
+    initial[VERSION] = record.version
     for name in ("task", "offer", "from_site", "to_site"):
         if name in initial:
             initial[name] = getattr(record, f"{name}_id")
@@ -133,7 +138,7 @@ def initial_from_record(record: BenchmarkRecord) -> dict:
 
 def initial_from_query(query) -> dict:
     """Values carried over when the kind changes (htmx re-renders the form with them)."""
-    names = {name for fields in FIELDS_BY_KIND.values() for name in fields}
+    names = {VERSION, *(name for fields in FIELDS_BY_KIND.values() for name in fields)}
     return {name: query.get(name) for name in names if query.get(name) not in (None, "")}
 
 

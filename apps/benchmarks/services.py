@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import Team
 from apps.catalog.models import NetworkLink
+from apps.web.concurrency import claim
 
 from .csv_import import ImportResult, ImportRow, RowError, parse_csv
 from .models import BenchmarkKind, BenchmarkRecord, Source
@@ -175,8 +176,13 @@ def _key_used_message(existing: BenchmarkRecord) -> str:
     return _("This idempotency key was already used by record #%(id)s.") % {"id": existing.pk}
 
 
-def benchmark_update(*, record: BenchmarkRecord, data: dict) -> BenchmarkRecord:
-    """Replace the record's measured values; its source, key and author stay."""
+@transaction.atomic
+def benchmark_update(
+    *, record: BenchmarkRecord, data: dict, version: int | None = None
+) -> BenchmarkRecord:
+    """Replace the record's measured values; its source, key and author stay. StaleVersion
+    (nothing written) when `version` is not the stored one."""
+    claim(record, version)
     values = benchmark_clean(team=record.team, data=data)
     measured = (record.kind, record.from_site_id, record.to_site_id, record.bandwidth_gbps,
                 record.rtt_ms)
@@ -335,8 +341,11 @@ def probe_apply(*, probe: BenchmarkRecord) -> NetworkLink:
         link.bandwidth_gbps = probe.bandwidth_gbps
         link.rtt_ms = probe.rtt_ms
         link.measured_at = probe.recorded_at
-        link.save(update_fields=["bandwidth_gbps", "rtt_ms", "measured_at"])
+        # Both rows change: an edit of either opened before this must not overwrite it.
+        claim(link, None)
+        link.save(update_fields=["bandwidth_gbps", "rtt_ms", "measured_at", "version"])
+        claim(probe, None)
         probe.applied_to_link = link
         probe.applied_at = timezone.now()
-        probe.save(update_fields=["applied_to_link", "applied_at"])
+        probe.save(update_fields=["applied_to_link", "applied_at", "version"])
     return link

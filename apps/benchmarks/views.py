@@ -24,6 +24,7 @@ from apps.accounts.fields import MAX_PK
 from apps.accounts.models import ApiToken, Role
 from apps.accounts.tokens import api_token_create, api_token_revoke
 from apps.profiles.models import TaskProfile
+from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.htmx import render_shape, vary
 
 from . import selectors, services
@@ -99,11 +100,13 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
     return render_shape(request, "benchmarks/list.html", "benchmark-list", context)
 
 
-def _form_page(request: HttpRequest, form: BenchmarkForm, record=None) -> HttpResponse:
+def _form_page(
+    request: HttpRequest, form: BenchmarkForm, record=None, *, status: int = 200
+) -> HttpResponse:
     context = {"form": form, "record": record, "kinds": BenchmarkKind.choices}
     if request.method == "GET":
         return render_shape(request, "benchmarks/form.html", "benchmark-form", context)
-    return vary(render(request, "benchmarks/form.html", context))
+    return vary(render(request, "benchmarks/form.html", context, status=status))
 
 
 @login_required
@@ -138,15 +141,31 @@ def benchmark_edit(request: HttpRequest, pk: int) -> HttpResponse:
     kind = request.POST.get("kind") or request.GET.get("kind") or record.kind
     if request.method == "POST":
         form = BenchmarkForm(request.POST, team=record.team, kind=kind)
+        status = 200
         if form.is_valid():
             try:
-                services.benchmark_update(record=record, data=form.data_for_service())
+                services.benchmark_update(
+                    record=record,
+                    data=form.data_for_service(),
+                    version=form.cleaned_data.get("version"),
+                )
             except services.BenchmarkValidationError as exc:
                 form.add_service_errors(exc)
+            except StaleVersion:
+                # Someone saved first: their record stays; this one comes back to re-apply.
+                def factory(data):
+                    stored = _record_for_user(request, pk)
+                    if data is not None:
+                        return BenchmarkForm(data, team=stored.team, kind=kind)
+                    return BenchmarkForm(
+                        initial=initial_from_record(stored), team=stored.team, kind=kind
+                    )
+
+                form, status = stale_form(form, factory), 409
             else:
                 messages.success(request, _("Benchmark record #%(id)s updated.") % {"id": pk})
                 return redirect("benchmarks:detail", pk=pk)
-        return _form_page(request, form, record)
+        return _form_page(request, form, record, status=status)
     initial = {**initial_from_record(record), **initial_from_query(request.GET)}
     return _form_page(request, BenchmarkForm(initial=initial, team=record.team, kind=kind), record)
 

@@ -8,6 +8,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team
+from apps.web.concurrency import VersionedFormMixin
 from apps.web.forms import finite_formfield
 
 from .models import NetworkLink, Offer, Parallelism, Site
@@ -39,7 +40,7 @@ class TeamSitesMixin:
             self.fields[name].queryset = sites
 
 
-class SiteForm(forms.ModelForm):
+class SiteForm(VersionedFormMixin, forms.ModelForm):
     class Meta:
         model = Site
         fields = ["code", "name", "datacenter", "city", "hub", "queue_hours", "storage_tb"]
@@ -61,7 +62,7 @@ class SiteForm(forms.ModelForm):
         return code
 
 
-class NetworkLinkForm(TeamSitesMixin, forms.ModelForm):
+class NetworkLinkForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
     site_fields = ("from_site", "to_site")
 
     class Meta:
@@ -108,7 +109,7 @@ class NetworkLinkForm(TeamSitesMixin, forms.ModelForm):
         return data
 
 
-class OfferForm(TeamSitesMixin, forms.ModelForm):
+class OfferForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
     site_fields = ("site",)
 
     parallelism = forms.MultipleChoiceField(

@@ -1,8 +1,9 @@
 """Writes of the catalog: sites, network links and offers.
 
 Each write validates with full_clean() (finite numbers, same-team sites, contract terms), so a
-service called from anywhere leaves no invalid row. Deleting something that reviews, profiles or
-benchmarks use is refused with `InUseError`, and nothing is deleted.
+service called from anywhere leaves no invalid row. An update claims the version the editor saw
+(apps.web.concurrency): a save made on an older version changes nothing. Deleting something that
+reviews, profiles or benchmarks use is refused with `InUseError`, and nothing is deleted.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from apps.accounts.models import Team
+from apps.web.concurrency import claim
 
 from .models import NetworkLink, Offer, Site
 
@@ -91,7 +93,10 @@ def site_create(*, team: Team, **fields: Any) -> Site:
     return site
 
 
-def site_update(*, site: Site, **fields: Any) -> Site:
+@transaction.atomic
+def site_update(*, site: Site, version: int | None = None, **fields: Any) -> Site:
+    """StaleVersion (nothing written) when `version` is not the stored one."""
+    claim(site, version)
     _apply(site, fields)
     site.full_clean()
     site.save()
@@ -113,7 +118,10 @@ def link_create(*, team: Team, **fields: Any) -> NetworkLink:
     return link
 
 
-def link_update(*, link: NetworkLink, **fields: Any) -> NetworkLink:
+@transaction.atomic
+def link_update(*, link: NetworkLink, version: int | None = None, **fields: Any) -> NetworkLink:
+    """StaleVersion (nothing written) when `version` is not the stored one."""
+    claim(link, version)
     _apply(link, fields)
     link.full_clean()
     link.save()
@@ -147,7 +155,10 @@ def offer_create(*, team: Team, **fields: Any) -> Offer:
     return offer
 
 
-def offer_update(*, offer: Offer, **fields: Any) -> Offer:
+@transaction.atomic
+def offer_update(*, offer: Offer, version: int | None = None, **fields: Any) -> Offer:
+    """StaleVersion (nothing written) when `version` is not the stored one."""
+    claim(offer, version)
     _apply(offer, fields)
     offer.full_clean()
     offer.save()

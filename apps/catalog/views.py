@@ -5,7 +5,8 @@ a `Kind`, so the three sets of views below are thin wrappers around the same fiv
 
 htmx shapes (each URL also serves a full page without JavaScript):
 - GET create/edit → the inline form row; POST → the display row on success, or the form row with
-  its errors, status 200 (htmx does not swap 4xx responses by default).
+  its errors, status 200 (htmx does not swap 4xx responses by default). An edit saved on an older
+  version answers the form row with what changed, status 409 (base.html has htmx swap a 409).
 - POST delete → an empty body (the row disappears) or, when something uses the object, the row
   with the reason, status 200. The full-page refusal answers 409 with the reason.
 """
@@ -23,7 +24,7 @@ from django.core.paginator import Paginator
 from django.db.models import Model, QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -32,6 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from apps.accounts.access import get_scoped_or_404, require_current_team, require_role
 from apps.accounts.models import Role, Team
 from apps.scoring import engine
+from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, wants_fragment
 
@@ -211,11 +213,18 @@ def _edit(request: HttpRequest, kind: Kind, pk: int) -> HttpResponse:
     obj = get_scoped_or_404(kind.model, request.user, pk=pk)
     require_role(request, obj.team, Role.OWNER)
     form = kind.form(_post_data(request), instance=obj, team=obj.team)
+    status = 200
     if form.is_bound and form.is_valid():
         try:
             obj = kind.update(obj, form.cleaned_data)
         except ValidationError as exc:
             attach_errors(form, exc)
+        except StaleVersion:
+            # Someone saved first: their values stay; these come back to re-apply (409, in place).
+            def factory(data):
+                return kind.form(data, instance=get_object_or_404(kind.model, pk=pk), team=obj.team)
+
+            form, status = stale_form(form, factory), 409
         else:
             if wants_fragment(request):
                 context = _context(request, kind, obj.team, obj=obj)
@@ -226,8 +235,8 @@ def _edit(request: HttpRequest, kind: Kind, pk: int) -> HttpResponse:
         obj.refresh_from_db()  # the form wrote its invalid values onto the instance
     context = _form_context(request, kind, obj.team, form, obj)
     if wants_fragment(request):
-        return render_shape(request, kind.template, "rowform", context)
-    return render(request, "catalog/form.html", context)
+        return render_shape(request, kind.template, "rowform", context, status=status)
+    return render(request, "catalog/form.html", context, status=status)
 
 
 def _delete(request: HttpRequest, kind: Kind, pk: int) -> HttpResponse:

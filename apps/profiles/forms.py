@@ -10,6 +10,7 @@ from apps.accounts.fields import SafeModelMultipleChoiceField
 from apps.accounts.models import Team
 from apps.catalog.forms import TeamSitesMixin, require_at_least
 from apps.catalog.models import Parallelism, Site
+from apps.web.concurrency import VersionedFormMixin
 from apps.web.forms import FiniteFloatField, finite_formfield
 
 from .models import Cadence, Precision, TaskProfile, Workload
@@ -87,7 +88,7 @@ HELP_TEXTS = {
 }
 
 
-class TaskProfileForm(TeamSitesMixin, forms.ModelForm):
+class TaskProfileForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
     site_fields = ("data_site", "home_site", "result_site")
 
     parallelism = forms.MultipleChoiceField(

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import Team
 from apps.catalog.models import Site
 from apps.catalog.services import delete_or_refuse
+from apps.web.concurrency import claim
 
 from .models import TaskProfile
 
@@ -62,11 +63,13 @@ def profile_update(
     profile: TaskProfile,
     actor=None,
     allowed_sites: Iterable[Site] | None = None,
+    version: int | None = None,
     **fields: Any,
 ) -> TaskProfile:
     """`allowed_sites`: None leaves them as they are; a list (possibly empty) replaces them.
     `actor` becomes the profile's latest editor (None: unknown), which the reviews' four-eyes
-    rule reads."""
+    rule reads. StaleVersion (nothing written) when `version` is not the stored one."""
+    claim(profile, version)
     for name, value in fields.items():
         setattr(profile, name, value)
     profile.updated_by = actor

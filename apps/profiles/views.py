@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.accounts.access import get_scoped_or_404, require_current_team, require_role
 from apps.catalog.services import InUseError
+from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape
 
@@ -83,6 +84,7 @@ def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = TaskProfileForm(
         request.POST if request.method == "POST" else None, instance=profile, team=profile.team
     )
+    status = 200
     if form.is_bound and form.is_valid():
         try:
             profile = services.profile_update(
@@ -90,6 +92,9 @@ def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as exc:
             attach_errors(form, exc)
+        except StaleVersion:
+            # Someone saved first: their profile stays; this one comes back to re-apply.
+            form, status = stale_form(form, lambda data: _edit_form(request, pk, data)), 409
         else:
             messages.success(request, _("Profile %(name)s saved.") % {"name": profile.name})
             return redirect("profiles:detail", pk=profile.pk)
@@ -99,7 +104,13 @@ def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
         team=profile.team, data=request.POST if form.is_bound else None, profile=profile
     )
     context = {"form": form, "profile": profile, "team": profile.team, **panel}
-    return render(request, "profiles/form.html", context)
+    return render(request, "profiles/form.html", context, status=status)
+
+
+def _edit_form(request: HttpRequest, pk: int, data=None) -> TaskProfileForm:
+    """The edit form of the profile as stored now (bound to `data` when given)."""
+    profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
+    return TaskProfileForm(data, instance=profile, team=profile.team)
 
 
 @login_required

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
 from apps.catalog.models import Tier
+from apps.web.concurrency import VersionField
 from apps.web.forms import FiniteFloatField
 
 from . import thresholds
@@ -47,6 +48,8 @@ class TeamGeneralForm(forms.Form):
                     "converted."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "size": 4}),
     )
+    # The settings' version the form was rendered with (apps.web.concurrency).
+    version = VersionField()
 
     def clean_currency(self) -> str:
         value = self.cleaned_data["currency"].strip().upper()

@@ -25,6 +25,7 @@ from apps.accounts.models import Membership, Role, Team
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import Tier
 from apps.reviews.models import AuditEvent
+from apps.web.concurrency import claim
 
 from . import thresholds
 
@@ -168,7 +169,10 @@ def team_member_remove(*, team: Team, actor, membership: Membership) -> None:
 
 
 @transaction.atomic
-def team_settings_update(*, team: Team, actor, approvals_required: int, currency: str) -> Team:
+def team_settings_update(
+    *, team: Team, actor, approvals_required: int, currency: str, version: int | None = None
+) -> Team:
+    """StaleVersion (nothing written) when `version` is not the stored one of the settings."""
     errors = {}
     if (
         isinstance(approvals_required, bool)
@@ -189,11 +193,13 @@ def team_settings_update(*, team: Team, actor, approvals_required: int, currency
         if old != value:
             changes[name] = [old, value]
             setattr(locked, name, value)
+    if changes or version is not None:
+        claim(locked, version)  # a save on an older version is refused, even an unchanged one
     if changes:
         locked.full_clean()
-        locked.save(update_fields=list(changes))
+        locked.save(update_fields=[*changes, "version"])
         _audit(team=locked, actor=actor, action="team.settings_updated", changes=changes)
-    _copy_back(locked, team, ["approvals_required", "currency"])
+    _copy_back(locked, team, ["approvals_required", "currency", "version"])
     return team
 
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import require_current_team, require_role
 from apps.accounts.models import Membership, Role, Team
+from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, wants_fragment
 
@@ -58,15 +59,21 @@ def _settings_url(anchor: str = "") -> str:
     return reverse("teams:settings") + (f"#{anchor}" if anchor else "")
 
 
+def _general_form(team: Team, data=None) -> TeamGeneralForm:
+    """The approvals-and-currency form of the settings as stored (bound to `data` when given)."""
+    if data is not None:
+        return TeamGeneralForm(data)
+    initial = {name: getattr(team, name) for name in ("approvals_required", "currency", "version")}
+    return TeamGeneralForm(initial=initial)
+
+
 def _render_settings(request: HttpRequest, team: Team, *, status: int = 200, **extra):
     context = selectors.settings_overview(team=team)
     context.update(
         {
             "team": team,
             "add_form": MemberAddForm(),
-            "general_form": TeamGeneralForm(
-                initial={"approvals_required": team.approvals_required, "currency": team.currency}
-            ),
+            "general_form": _general_form(team),
             "role_choices": Role.choices,
         }
     )
@@ -171,15 +178,22 @@ def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
 def settings_general(request: HttpRequest) -> HttpResponse:
     team = _owner_team(request)
     form = TeamGeneralForm(request.POST)
+    status = 200
     if form.is_valid():
         try:
             services.team_settings_update(team=team, actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
             attach_errors(form, exc)
+        except StaleVersion:
+            # Another owner saved first: their settings stay; these come back to re-apply.
+            def factory(data):
+                return _general_form(Team.objects.get(pk=team.pk), data)
+
+            form, status = stale_form(form, factory), 409
         else:
             messages.success(request, _("Approvals and currency saved."))
             return redirect(_settings_url("general"))
-    return _render_settings(request, team, general_form=form)
+    return _render_settings(request, team, status=status, general_form=form)
 
 
 @login_required

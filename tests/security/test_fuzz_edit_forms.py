@@ -71,27 +71,40 @@ def form_values(obj: Model, form_class, **kw) -> dict:
 
 def edit_cases() -> dict[str, EditCase]:
     from apps.benchmarks.forms import initial_from_record
-    from apps.catalog.forms import OfferForm, SiteForm
+    from apps.catalog.forms import NetworkLinkForm, OfferForm, SiteForm
 
     return {
         "site": EditCase(
             url=lambda w: reverse("catalog:site_edit", args=[w.a.home.pk]),
             user=lambda w: w.a.owner,
-            baseline=lambda w: form_values(w.a.home, SiteForm, name=XSS),
+            baseline=lambda w: form_values(w.a.home, SiteForm, name=XSS, version=w.a.home.version),
             rows=lambda w: [w.a.home],
             shown_at=lambda w: reverse("catalog:site_list"),
         ),
         "offer": EditCase(
             url=lambda w: reverse("catalog:offer_edit", args=[w.a.offer.pk]),
             user=lambda w: w.a.owner,
-            baseline=lambda w: form_values(w.a.offer, OfferForm, exit_path=XSS),
+            baseline=lambda w: form_values(
+                w.a.offer, OfferForm, exit_path=XSS, version=w.a.offer.version
+            ),
             rows=lambda w: [w.a.offer],
             shown_at=lambda w: reverse("catalog:offer_detail", args=[w.a.offer.pk]),
+        ),
+        "link": EditCase(
+            url=lambda w: reverse("catalog:link_edit", args=[w.a.link.pk]),
+            user=lambda w: w.a.owner,
+            baseline=lambda w: form_values(
+                w.a.link, NetworkLinkForm, rtt_ms="7", version=w.a.link.version
+            ),
+            rows=lambda w: [w.a.link],
+            shown_at=lambda w: reverse("catalog:link_list"),
         ),
         "profile": EditCase(
             url=lambda w: reverse("profiles:edit", args=[w.a.profile.pk]),
             user=lambda w: w.a.member,
-            baseline=lambda w: form_values(w.a.profile, TaskProfileForm, description=XSS),
+            baseline=lambda w: form_values(
+                w.a.profile, TaskProfileForm, description=XSS, version=w.a.profile.version
+            ),
             rows=lambda w: [w.a.profile],
             shown_at=lambda w: reverse("profiles:detail", args=[w.a.profile.pk]),
         ),
@@ -124,7 +137,9 @@ def edit_cases() -> dict[str, EditCase]:
         "team general": EditCase(
             url=lambda w: reverse("teams:settings_general"),
             user=lambda w: w.a.owner,
-            baseline=lambda w: {"approvals_required": "2", "currency": "EUR"},
+            baseline=lambda w: {
+                "approvals_required": "2", "currency": "EUR", "version": str(w.a.team.version)
+            },
             rows=lambda w: [w.a.team],
             shown_at=lambda w: reverse("teams:settings"),
         ),
@@ -155,6 +170,35 @@ def edit_cases() -> dict[str, EditCase]:
 EDIT_CASES = sorted(edit_cases())
 
 
+# The rows under apps.web.concurrency and the fields their version covers (None: every field; a
+# team's version covers its general settings only, not its thresholds or tiers).
+VERSIONED = {
+    "catalog.Site": None,
+    "catalog.NetworkLink": None,
+    "catalog.Offer": None,
+    "profiles.TaskProfile": None,
+    "benchmarks.BenchmarkRecord": None,
+    "accounts.Team": ("approvals_required", "currency"),
+}
+
+
+def _stored(row: Model) -> dict:
+    fresh = type(row).objects.get(pk=row.pk)
+    return {f.attname: getattr(fresh, f.attname) for f in fresh._meta.concrete_fields}
+
+
+def _check_version(row: Model, before: dict, after: dict) -> None:
+    """Optimistic concurrency: a post bumps a version by one at most (whatever version it sent),
+    and a row whose covered fields changed has a new version."""
+    label = row._meta.label
+    if label not in VERSIONED:
+        return
+    assert after["version"] in (before["version"], before["version"] + 1)
+    covered = VERSIONED[label] or [k for k in after if k not in ("version", "updated_at")]
+    if any(before[k] != after[k] for k in covered):
+        assert after["version"] == before["version"] + 1
+
+
 class EditFormFuzzTests:
     @pytest.mark.parametrize("name", EDIT_CASES)
     def test_rows_stay_whole_and_text_escaped(self, world, name):
@@ -171,11 +215,13 @@ class EditFormFuzzTests:
         def fuzz(data, htmx):
             headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
             with rolled_back():
+                before = {row: _stored(row) for row in case.rows(world)}
                 response = client.post(case.url(world), data, **headers)
                 assert response.status_code < 500, (response.status_code, data)
                 for row in case.rows(world):
                     fresh = type(row).objects.get(pk=row.pk)
                     fresh.full_clean()
+                    _check_version(row, before[row], _stored(row))
                 owners = Membership.objects.filter(team=world.a.team, role="owner")
                 assert owners.exists()
                 page = client.get(case.shown_at(world))
