@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from apps.benchmarks.csv_import import COLUMNS
+from apps.benchmarks.csv_import import COLUMNS, header_errors
 from apps.benchmarks.models import BenchmarkRecord
 from apps.benchmarks.services import benchmark_import_csv
 from tests.benchmarks.helpers import make_world
@@ -196,3 +196,98 @@ class CsvImportViewTests:
         assert response.status_code == 200
         assert response["Content-Type"].startswith("text/csv")
         assert response.content.decode().strip() == ",".join(COLUMNS)
+
+
+NOTES_HEADER = HEADER + ",notes"
+
+
+def twelve_lines(world, stray: str) -> str:
+    """A header and 11 rows; row 3 carries `stray` in its notes (hole 8 of issue 17)."""
+    t, o = world.task.pk, world.offer.pk
+    rows = [f"{t},{o},single,1,8,10,9,q{n},fine" for n in range(2, 13)]
+    rows[1] = f"{t},{o},single,1,8,10,9,q3,{stray}"  # line 3
+    return "\n".join([NOTES_HEADER, *rows])
+
+
+class CountingName(str):
+    """A column name that counts every comparison and hash made of it."""
+
+    operations = 0
+
+    def __eq__(self, other):
+        CountingName.operations += 1
+        return str.__eq__(self, other)
+
+    def __hash__(self):
+        CountingName.operations += 1
+        return str.__hash__(self)
+
+
+class CsvHolesTests:
+    """Issue 17 holes 2 and 8: caps and linear checks, strict quoting."""
+
+    def test_the_header_check_does_constant_work_per_column(self):
+        # The old check compared every column with every other (header.count per name): for
+        # n columns n² comparisons, 72 s of CPU for 50,000. Sets and a counter touch each name
+        # a few times: here at most 5 hashes or comparisons per column.
+        n = 2_000
+        header = [CountingName(f"col{i}") for i in range(n)] + ["task", "kind"]
+        CountingName.operations = 0
+        errors = header_errors(header)
+        assert CountingName.operations <= 5 * n
+        assert "Unknown column(s): col0, col1," in errors[0].message
+        assert errors[0].message.count(",") < 15  # ten names, then how many more
+        assert f"and {n - 10} more" in errors[0].message
+
+    def test_a_50000_column_header_is_refused_naming_the_line_limit(self, team, world):
+        header = ",".join(f"c{i}" for i in range(50_000))  # 338,890 characters on line 1
+        result = benchmark_import_csv(team=team, content=header + "\n1,single\n", dry_run=True)
+        (error,) = result.errors_by_line[1]
+        assert "longer than 20,000 characters" in error.message
+        assert result.rows == []
+
+    def test_a_header_over_the_column_cap_is_refused_naming_it(self, team, world):
+        header = ",".join(["task", "kind", *(f"c{i}" for i in range(63))])  # 65 columns
+        result = benchmark_import_csv(team=team, content=header + "\n1,single\n", dry_run=True)
+        (error,) = result.errors_by_line[1]
+        assert "The header has 65 columns; at most 64" in error.message
+
+    def test_a_row_line_over_the_length_cap_is_an_error_of_that_line(self, team, world):
+        content = twelve_lines(world, "x" * 20_001)
+        result = benchmark_import_csv(team=team, content=content, dry_run=True)
+        assert list(result.errors_by_line) == [3]
+        assert "longer than 20,000 characters" in result.errors_by_line[3][0].message
+        assert len(result.rows) == 11
+
+    def test_an_unclosed_quote_is_an_error_of_its_line_and_swallows_nothing(self, team, world):
+        content = twelve_lines(world, '"stray quote, never closed')
+        result = benchmark_import_csv(team=team, content=content, dry_run=True)
+        # 12 lines: the header and 11 rows (lines 2 to 12), not 2 rows with the rest in notes.
+        assert [row.line for row in result.rows] == list(range(2, 13))
+        assert list(result.errors_by_line) == [3]
+        assert "never closes" in result.errors_by_line[3][0].message
+        assert result.rows[-1].values["notes"] == "fine"
+
+    def test_a_quote_closed_lines_later_around_whole_rows_is_refused(self, team, world):
+        t, o = world.task.pk, world.offer.pk
+        lines = twelve_lines(world, '"opened here').split("\n")
+        lines[5] = f'{t},{o},single,1,8,10,9,q6,closed here"'  # line 6 closes the quote
+        result = benchmark_import_csv(team=team, content="\n".join(lines), dry_run=True)
+        assert [row.line for row in result.rows] == list(range(2, 13))
+        assert list(result.errors_by_line) == [3]
+        assert "runs to line 6" in result.errors_by_line[3][0].message
+
+    def test_text_after_a_closing_quote_is_an_error_naming_the_line(self, team, world):
+        content = twelve_lines(world, '"quoted"tail')
+        result = benchmark_import_csv(team=team, content=content, dry_run=True)
+        assert list(result.errors_by_line) == [3]
+        assert len(result.rows) == 11
+
+    def test_the_preview_counts_the_rows_of_the_file(self, client, member, world):
+        client.force_login(member)
+        content = twelve_lines(world, '"stray quote, never closed')
+        html = client.post("/benchmarks/import/", {"content": content}).content.decode()
+        assert 'id="line-3"' in html
+        assert "1 line has errors" in html
+        # Each of the 11 rows has its own line in the preview table.
+        assert all(f">{line}<" in html for line in range(2, 13))
