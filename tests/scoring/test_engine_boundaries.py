@@ -313,3 +313,86 @@ def test_the_cheapest_within_budget_breaks_a_cost_tie_by_objective_then_site():
     assert out["chosen"]["offer"] == "L"
     (m3,) = findings_of(out, "M3")
     assert (m3["data"]["site"], m3["data"]["offer"]) == ("far", "B")
+
+
+# ---------------------------------------------------------------------------------------------
+# What the findings carry (mutation testing found these unread).
+
+
+def test_M1_low_is_info_and_a_ratio_exists_below_one_compute_hour():
+    # 2 GB over 0.5 h = 4 GB per hour: low (below 10), an info finding.
+    out = evaluate(make_input(quiet_task(input_gb=2, compute_hours=0.5, data_site="home"),
+                              sites=SITES, links=[], offers=[offer("L")]))
+    assert out["metrics"]["data_compute_ratio"] == pytest.approx(4.0)
+    (m1,) = findings_of(out, "M1")
+    assert (m1["severity"], m1["data"]["ratio"], m1["data"]["limit"]) == ("info", 4.0, 10.0)
+
+
+def test_M4_is_a_warning_naming_the_share_and_the_limit():
+    (m4,) = findings_of(m4_run(51), "M4")
+    assert m4["severity"] == "warn"
+    assert m4["data"]["share"] == pytest.approx(25.5 / 125.5, abs=1e-6)
+    assert m4["data"]["limit"] == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize(
+    ("segment", "hours"),
+    [("transfer", 1.0), ("queue", 4.0), ("compute", 10.0)],  # as worked in the budget test
+)
+def test_M3_names_the_hours_of_the_segment_over_budget(segment, hours):
+    sites = [dict(s) for s in SITES]
+    sites[2]["queue_hours"] = 4
+    links = [{"from": "data", "to": "far", "bandwidth_gbps": 1, "price_per_gb": 0, "buffer": 0}]
+    t = quiet_task(input_gb=450, data_site="data",
+                   latency_budget_hours={"transfer": None, "queue": None, "compute": None})
+    t["latency_budget_hours"][segment] = 0.25
+    out = evaluate(make_input(t, offers=[offer("D", "far")], sites=sites, links=links))
+    (m3,) = findings_of(out, "M3")
+    assert (m3["data"]["segment"], m3["data"]["hours"], m3["data"]["budget"]) == (
+        segment, pytest.approx(hours), 0.25
+    )
+
+
+def test_M3_extra_cost_over_a_free_chosen_option():
+    # L at home is free (price 0) but queues 10 h over a 5 h budget; D at far costs
+    # 80 × 2.5 = 200 and meets it: 200 − 0 = 200 more.
+    sites = [dict(s) for s in SITES]
+    sites[0]["queue_hours"] = 10
+    t = quiet_task(latency_budget_hours={"transfer": None, "queue": 5, "compute": None})
+    out = evaluate(make_input(t, offers=[offer("L", price=0), offer("D", "far", price=2.5)],
+                              sites=sites, links=[]))
+    assert out["chosen"]["offer"] == "L"
+    (m3,) = findings_of(out, "M3")
+    assert m3["data"]["extra_cost"] == pytest.approx(200.0)
+
+
+def test_widest_tier_is_the_farthest_apart():
+    from apps.scoring.engine.network import widest_tier
+
+    assert widest_tier(["same_site", "cross_hub", "same_city"]) == "cross_hub"
+    assert widest_tier(["same_datacenter", "same_site"]) == "same_datacenter"
+
+
+class EffectivePriceTests:
+    """SPEC P: one GPU-hour's price whatever the billing basis, and the refusals the web side
+    shows (it calls this before the engine validates anything)."""
+
+    def test_each_basis(self):
+        from apps.scoring.engine import effective_gpu_hour_price as price
+
+        assert price("gpu_hour", 2.5, 8) == 2.5
+        assert price("machine_hour", 16, 8) == 2.0  # 16 / 8 GPUs
+        assert price("contract", 10000, 8, 500, 0.5) == 5.0  # 10000 / (500 × 8 × 0.5)
+
+    def test_refusals_name_what_is_wrong(self):
+        from apps.scoring.engine import effective_gpu_hour_price as price
+
+        with pytest.raises(ValueError, match="^gpus_per_machine must be at least 1$"):
+            price("gpu_hour", 1, 0)
+        needs = "^a contract price needs contract_hours and expected_utilization$"
+        with pytest.raises(ValueError, match=needs):
+            price("contract", 100, 8, 500, None)  # hours given, no utilization
+        with pytest.raises(ValueError, match=needs):
+            price("contract", 100, 8, None, 0.5)
+        with pytest.raises(ValueError, match="^unknown billing basis 'spot'$"):
+            price("spot", 1, 8)
