@@ -62,14 +62,15 @@ def _h2(review: Review, finding: dict, output: dict) -> list[dict[str, Any]]:
     return fixes
 
 
-def _fixes(review: Review, finding: dict, output: dict, candidates: dict[str, int]):
+def _fixes(review: Review, finding: dict, output: dict):
     rule = finding.get("rule")
     if rule == "H2":
         return _h2(review, finding, output)
     if rule == "C":
-        pk = candidates.get(str(finding.get("offer")))
+        # The checklist page anchors each candidate's card by its offer too (no query here).
+        offer = finding.get("offer")
         url = reverse("checklists:review", args=[review.pk])
-        return [{"kind": "link", "url": url + (f"#candidate-{pk}" if pk else ""),
+        return [{"kind": "link", "url": url + (f"#offer-{offer}" if offer else ""),
                  "label": _("Answer the open questions of this candidate")}]
     if rule == "P3":
         return [{"kind": "link", "url": _profile_field(review, "gpus"),
@@ -98,11 +99,8 @@ def with_fixes(review: Review, findings: list[dict], output: dict) -> list[dict]
     """Copies of the findings, each block finding with its `fixes` (an editable review only)."""
     if not review.is_editable or not any(f.get("severity") == "block" for f in findings):
         return findings
-    candidates = {
-        str(offer): pk for offer, pk in review.candidates.values_list("offer_id", "pk")
-    }
     return [
-        {**f, "fixes": _fixes(review, f, output, candidates)}
+        {**f, "fixes": _fixes(review, f, output)}
         if f.get("severity") == "block" else f
         for f in findings
     ]

@@ -110,9 +110,11 @@ class OtherFixTests:
         snapshot_compute(review_id=world.review.pk)
         client.force_login(owner)
         html = _page(client, world.review)
-        candidate = world.review.candidates.get(offer=world.remote)
         url = reverse("checklists:review", args=[world.review.pk])
-        assert f'href="{url}#candidate-{candidate.pk}" data-fix="link"' in html
+        assert f'href="{url}#offer-{world.remote.pk}" data-fix="link"' in html
+        # The checklist page has that anchor, on the candidate's card.
+        checklist = client.get(url).content.decode()
+        assert f'id="offer-{world.remote.pk}"' in checklist
 
     def test_a_final_review_offers_no_fix(self, client, team, owner):
         world = make_world(team, owner)
