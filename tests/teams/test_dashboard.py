@@ -252,3 +252,16 @@ class QueryCountTests:
         assert "All 30 waiting" in html
         assert "All 30 drafts" in html
         assert many == few
+
+
+class SnapshotLegendTests:
+    def test_the_finding_counts_say_what_they_count(self, client, team, owner):
+        blocked = moving_review(team, owner, title="Blocked plan")  # C blocks
+        snapshot_compute(review_id=blocked.pk)
+        client.force_login(owner)
+        snapshots = section(home(client), "snapshots")
+        assert 'data-legend="findings"' in snapshots
+        assert "blocks (sign-off refused until fixed)" in snapshots
+        # Each count names itself for a screen reader and on hover.
+        assert re.search(r'badge--block" title="\d+ blocks?"', snapshots)
+        assert '<span class="visually-hidden"> blocks</span>' in snapshots
