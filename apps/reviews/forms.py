@@ -202,6 +202,28 @@ class VersionForm(forms.Form):
     version = VersionField()
 
 
+class ReadinessForm(forms.Form):
+    """Rule H2: the readiness facts a user confirms from the review (set to true only)."""
+
+    resume_verified = forms.BooleanField(
+        label=_("Resuming from a checkpoint was verified (a run was stopped and resumed)"),
+        required=False,
+    )
+    env_aligned = forms.BooleanField(
+        label=_("The environments at both ends are aligned (same image, drivers and paths)"),
+        required=False,
+    )
+    version = VersionField()
+    profile_version = VersionField()
+
+    def clean(self):
+        data = super().clean()
+        data["fields"] = [n for n in ("resume_verified", "env_aligned") if data.get(n)]
+        if not data["fields"]:
+            raise forms.ValidationError(_("Tick what was done before confirming."))
+        return data
+
+
 class PlanChannelsForm(forms.Form):
     """The legs of the chosen plan to reserve (rule H2), as "from>to" site codes."""
 

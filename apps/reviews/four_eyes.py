@@ -28,6 +28,7 @@ CONTRIBUTING_ACTIONS = (
     "candidate_updated",
     "candidate_removed",
     "links_reserved",
+    "readiness_confirmed",
     "answer_saved",
     "submitted",
 )
@@ -94,6 +95,7 @@ def _phrase(item: Contribution) -> str:
         "candidate_updated": _("changed the machines of %(target)s"),
         "candidate_removed": _("removed the candidate %(target)s"),
         "links_reserved": _("changed the reserved links"),
+        "readiness_confirmed": _("confirmed the task's readiness on %(target)s"),
         "submitted": _("submitted this round"),
         "profile_edited": _("edited the task profile %(target)s"),
     }

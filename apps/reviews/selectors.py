@@ -174,6 +174,7 @@ ACTION_LABELS = {
     "candidate_updated": _("changed a candidate"),
     "candidate_removed": _("removed a candidate"),
     "links_reserved": _("changed the reserved channels"),
+    "readiness_confirmed": _("confirmed the task's readiness (H2)"),
     "answer_saved": _("answered the checklist"),
     "reopened": _("reopened the review as a draft"),
     "submitted": _("submitted the review"),

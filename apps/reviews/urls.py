@@ -15,4 +15,5 @@ urlpatterns = [
     path("<int:pk>/decide/", detail.review_decide, name="decide"),
     path("<int:pk>/clone/", lifecycle.review_clone, name="clone"),
     path("<int:pk>/reserve-plan/", fixes.reserve_plan, name="reserve_plan"),
+    path("<int:pk>/readiness/", fixes.confirm_readiness, name="confirm_readiness"),
 ]

@@ -5,6 +5,8 @@ review offers them (an approved or submitted one is not changed from its page).
 Each fix is {"kind", "label", ...}:
 - "reserve": a button that reserves the channels of the chosen plan's legs (H2 channel_reserved),
   with `pairs` ("from>to" site codes), posted to reviews:reserve_plan with the review version;
+- "readiness": checkboxes confirming resume verified / environments aligned (H2), written on the
+  task profile under its version (`profile_version`), posted to reviews:confirm_readiness;
 - "link": a form elsewhere that fixes it (`url`), e.g. the candidate's checklist (C), the task
   profile's field (P3, R1a, J4, H2 readiness), the candidates (J4) or the excluded options (P2).
 """
@@ -53,12 +55,15 @@ def _h2(review: Review, finding: dict, output: dict) -> list[dict[str, Any]]:
                 "pairs": pairs,
                 "url": reverse("reviews:reserve_plan", args=[review.pk]),
             })
-    if "resume_verified" in missing:
-        fixes.append({"kind": "link", "url": _profile_field(review, "resume_verified"),
-                      "label": _("Mark resume from a checkpoint verified on the task profile")})
-    if "env_aligned" in missing:
-        fixes.append({"kind": "link", "url": _profile_field(review, "env_aligned"),
-                      "label": _("Mark the environments aligned on the task profile")})
+    ready = [name for name in ("resume_verified", "env_aligned") if name in missing]
+    if ready:
+        fixes.append({
+            "kind": "readiness",
+            "label": _("Confirm on the task profile"),
+            "fields": ready,
+            "profile_version": review.task.version,
+            "url": reverse("reviews:confirm_readiness", args=[review.pk]),
+        })
     return fixes
 
 

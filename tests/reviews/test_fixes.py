@@ -124,3 +124,60 @@ class OtherFixTests:
         client.force_login(owner)
         html = _page(client, world.review)
         assert 'data-rule="H2"' in html and 'data-fix=' not in html
+
+
+class ReadinessTests:
+    def _world(self, team, owner):
+        world = make_world(team, owner, resume_verified=False, env_aligned=False)
+        snapshot_compute(review_id=world.review.pk)
+        return world
+
+    def _post(self, client, world, data):
+        world.task.refresh_from_db()
+        world.review.refresh_from_db()
+        payload = {"version": world.review.version, "profile_version": world.task.version, **data}
+        return client.post(reverse("reviews:confirm_readiness", args=[world.review.pk]), payload)
+
+    def test_the_h2_finding_offers_both_confirmations(self, client, team, owner):
+        world = self._world(team, owner)
+        client.force_login(owner)
+        html = _page(client, world.review)
+        assert 'data-fix="readiness"' in html
+        assert 'name="resume_verified"' in html and 'name="env_aligned"' in html
+        assert f'name="profile_version" value="{world.task.version}"' in html
+
+    def test_confirming_writes_the_profile_and_the_trail(self, client, team, owner):
+        from apps.reviews.four_eyes import contributions
+
+        world = self._world(team, owner)
+        client.force_login(owner)
+        before = world.task.version
+        response = self._post(client, world, {"resume_verified": "on", "env_aligned": "on"})
+        assert response.status_code == 302
+        world.task.refresh_from_db()
+        assert world.task.resume_verified and world.task.env_aligned
+        assert world.task.updated_by == owner and world.task.version == before + 1
+        assert "readiness_confirmed" in [c.action for c in contributions(world.review, owner)]
+        snapshot = snapshot_compute(review_id=world.review.pk)
+        h2 = next((f for f in snapshot.output["findings"] if f["rule"] == "H2"), None)
+        assert h2 is None or not {"resume_verified", "env_aligned"} & set(h2["data"]["missing"])
+
+    def test_one_confirmation_sets_only_that_field(self, client, team, owner):
+        world = self._world(team, owner)
+        client.force_login(owner)
+        self._post(client, world, {"env_aligned": "on"})
+        world.task.refresh_from_db()
+        assert world.task.env_aligned and not world.task.resume_verified
+
+    def test_nothing_ticked_or_a_stale_profile_changes_nothing(self, client, team, owner):
+        world = self._world(team, owner)
+        client.force_login(owner)
+        assert self._post(client, world, {}).status_code == 302
+        stale = {"resume_verified": "on", "profile_version": world.task.version - 1}
+        world.review.refresh_from_db()
+        client.post(reverse("reviews:confirm_readiness", args=[world.review.pk]),
+                    {"version": world.review.version, **stale})
+        world.task.refresh_from_db()
+        assert not world.task.resume_verified and not world.task.env_aligned
+        html = _page(client, world.review)
+        assert "The task profile changed since this page was loaded" in html

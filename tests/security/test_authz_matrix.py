@@ -168,6 +168,7 @@ MATRIX: dict[str, Route] = {
     "reviews:decide": Route(DECIDERS, POST, obj=pk("review")),
     "reviews:clone": Route(methods=POST, obj=pk("review")),
     "reviews:reserve_plan": Route(methods=POST, obj=pk("review")),
+    "reviews:confirm_readiness": Route(methods=POST, obj=pk("review")),
     "checklists:review": Route(obj=pk("review", "review_id")),
     "checklists:answer": Route(
         methods=POST, obj=lambda w: {"candidate_id": w.candidate.pk, "question": "q1"}

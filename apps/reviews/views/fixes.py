@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.access import require_role
-from apps.reviews.forms import PlanChannelsForm
+from apps.reviews.forms import PlanChannelsForm, ReadinessForm
 from apps.reviews.services.candidates import review_reserve_plan
+from apps.reviews.services.readiness import review_confirm_readiness
 from apps.reviews.workflow import ReviewConflict
 from apps.web.htmx import conflict, go
 
@@ -50,4 +51,35 @@ def reserve_plan(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(
         request, _("Channels reserved. The evaluation is recomputed with them.")
     )
+    return go(request, url)
+
+
+@login_required
+@require_POST
+def confirm_readiness(request: HttpRequest, pk: int) -> HttpResponse:
+    """SPEC H2: confirm resume verified and environments aligned (on the task profile)."""
+    review = get_review_for_user(request, pk)
+    require_role(request, review.team)
+    url = detail_url(review)
+    form = ReadinessForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return go(request, url, status=422)
+    try:
+        review_confirm_readiness(
+            review=review,
+            actor=request.user,
+            fields=form.cleaned_data["fields"],
+            version=form.cleaned_data["version"],
+            profile_version=form.cleaned_data["profile_version"],
+        )
+    except ReviewConflict as exc:
+        return conflict(request, exc.message, url)
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
+        return go(request, url, status=422)
+    messages.success(request, _("Readiness confirmed. The evaluation is recomputed with it."))
     return go(request, url)
