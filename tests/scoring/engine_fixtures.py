@@ -98,7 +98,7 @@ def make_input(
 
 
 def three_way_input(**task_overrides: Any) -> dict[str, Any]:
-    """The placement scenario worked by hand in test_engine_rules.py.
+    """The placement scenario worked by hand in test_engine_rules_placement.py.
 
     A 500 GB data-processing job whose data sits at `data` (same city as `home`), results go
     home. Offers: L at home (gpu_hour 2.0), M at data (machine_hour 16 / 8 GPUs, twice as fast,
@@ -155,6 +155,106 @@ _small = st.floats(min_value=0, max_value=1, allow_nan=False, allow_infinity=Fal
 _positive = st.floats(min_value=0.05, max_value=100, allow_nan=False, allow_infinity=False)
 _gb = st.floats(min_value=0, max_value=20000, allow_nan=False, allow_infinity=False)
 _strategies = st.lists(st.sampled_from(PARALLELISM), max_size=3, unique=True)
+
+# Helpers of the rule tests (test_engine_rules_*.py, test_engine_v2_*.py).
+
+# Every candidate's six questions answered, so that the C gate (SPEC 6.1: a candidate without
+# answers is six unanswered, a block) stays out of tests about other rules.
+ANSWERED = {f"q{i}": "answered" for i in range(1, 7)}
+
+
+def answered(*offer_ids: str) -> dict[str, dict[str, str]]:
+    return {oid: dict(ANSWERED) for oid in offer_ids}
+
+
+def approx(value: float) -> Any:
+    # The output rounds money and hours to 6 decimals.
+    return pytest.approx(value, abs=1e-6)
+
+
+def single(e2e: float, offer_id: str = "local", *, nodes: int = 1, gpn: int = 8, **kw: Any):
+    """A single-machine benchmark run (compute hours default to the end-to-end hours)."""
+    return {
+        "kind": "single",
+        "offer": offer_id,
+        "nodes": nodes,
+        "gpus_per_node": gpn,
+        "e2e_hours": e2e,
+        "compute_hours": e2e,
+        **kw,
+    }
+
+
+def multi(e2e: float, offer_id: str = "local", *, nodes: int = 2, gpn: int = 8, **kw: Any):
+    """A multi-machine benchmark run (compute hours default to the end-to-end hours)."""
+    return {
+        "kind": "multi",
+        "offer": offer_id,
+        "nodes": nodes,
+        "gpus_per_node": gpn,
+        "e2e_hours": e2e,
+        "compute_hours": e2e,
+        **kw,
+    }
+
+
+def sizing_row(out: dict[str, Any], offer_id: str) -> dict[str, Any]:
+    return next(s for s in out["sizing"]["offers"] if s["offer"] == offer_id)
+
+
+def bill_row(out: dict[str, Any], offer_id: str) -> dict[str, Any]:
+    return next(r for r in out["bill"] if r["offer"] == offer_id)
+
+
+# 70B full training needs 70 × 16 × 1.2 = 1344 GB: 19 GPUs of 72 usable GB, 3 machines of 8,
+# so the plan is 24 GPUs (3 × 8).
+def big_training(**team_and_task: Any) -> dict[str, Any]:
+    """The 70B training task; team keys (has_machines, …) among the overrides go to the team."""
+    team = {"has_machines": True}
+    team.update(
+        {
+            k: team_and_task.pop(k)
+            for k in list(team_and_task)
+            if k in ("has_machines", "has_scheduler", "can_maintain_scheduler", "pain")
+        }
+    )
+    team_and_task.setdefault("gpus", 24)
+    return task(workload="training", params_b=70, team=team, **team_and_task)
+
+
+def big_sharded_training(**overrides: Any) -> dict[str, Any]:
+    """70B full training: 70 × 16 × 1.2 = 1344 GB; on 80 × 0.9 = 72 GB usable GPUs
+    ceil(1344 / 72 = 18.67) = 19 GPUs, ceil(19 / 8) = 3 machines of 8; 24 GPUs planned, with
+    data, tensor and pipeline parallelism."""
+    team = overrides.pop("team", {"has_machines": True})
+    data = task(
+        workload="training",
+        params_b=70,
+        gpus=24,
+        parallelism=["data", "tensor", "pipeline"],
+        team=team,
+    )
+    data.update(overrides)
+    return data
+
+
+# Method v2's four sites: `annex` shares home's datacenter (dc-h); `data` is another datacenter in
+# the same city (shanghai); `far` is another city and hub.
+SITES_V2: list[dict[str, Any]] = [
+    {"code": "home", "datacenter": "dc-h", "city": "shanghai", "hub": "east", "queue_hours": 10},
+    {"code": "annex", "datacenter": "dc-h", "city": "shanghai", "hub": "east", "queue_hours": 2},
+    {"code": "data", "datacenter": "dc-d", "city": "shanghai", "hub": "east", "queue_hours": 1},
+    {"code": "far", "datacenter": "dc-f", "city": "guiyang", "hub": "west", "queue_hours": 0},
+]
+LINKS_V2: list[dict[str, Any]] = [
+    # same_datacenter, buffer 0.0: 450 GB take 450 × 8 / (1 × 3600) = 1.0 h
+    {"from": "home", "to": "annex", "bandwidth_gbps": 1, "price_per_gb": 0},
+    {"from": "data", "to": "home", "bandwidth_gbps": 10, "price_per_gb": 0.01},
+    {"from": "data", "to": "annex", "bandwidth_gbps": 10, "price_per_gb": 0.01},
+    {"from": "data", "to": "far", "bandwidth_gbps": 20, "price_per_gb": 0.02},
+    {"from": "home", "to": "far", "bandwidth_gbps": 5, "price_per_gb": 0.03},
+    {"from": "annex", "to": "far", "bandwidth_gbps": 5, "price_per_gb": 0.03},
+]
 
 
 def _maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
