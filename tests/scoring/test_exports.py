@@ -17,21 +17,10 @@ from apps.scoring.exports import FINDING_KEYS, LABEL_COLUMNS, SIGNOFF_KEYS
 from apps.scoring.services.snapshots import snapshot_compute
 from apps.scoring.tables import COLUMN_KEYS
 from apps.web.labels import PLACEMENTS
-from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 BOM = b"\xef\xbb\xbf"
-
-
-@pytest.fixture
-def world(team, owner):
-    return make_world(team, owner)
-
-
-@pytest.fixture
-def snapshot(world):
-    return snapshot_compute(review_id=world.review.pk)
 
 
 @pytest.fixture

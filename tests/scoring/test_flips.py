@@ -14,15 +14,10 @@ from apps.catalog.models import Offer
 from apps.scoring.flips import crossed_flips, nearest_flips
 from apps.scoring.services.snapshots import snapshot_compute
 from tests.factories import make_review
-from tests.scoring.helpers import answer_all, make_world
+from tests.scoring.helpers import answer_all
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def world(team, owner):
-    return make_world(team, owner)
 
 
 def _evaluation(client, review, lang: str) -> str:

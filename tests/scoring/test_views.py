@@ -7,79 +7,39 @@ import csv
 import io
 import json
 import re
-import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
-from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from apps.scoring.models import EvaluationSnapshot, JobStatus, QuarterlyCostReview, SnapshotJob
+from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
 from apps.scoring.services import jobs
-from apps.scoring.services.quarterly_review import quarterly_refresh
 from apps.scoring.services.snapshots import snapshot_compute
 from apps.scoring.tables import COLUMN_KEYS
 from tests.factories import make_membership, make_review, make_team
 from tests.scoring.helpers import approve, make_world
-from tests.services import need_redis
+from tests.scoring.web_helpers import HX, clone_snapshots, evaluation_url
 
 pytestmark = pytest.mark.django_db
-HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def world(team, owner):
-    return make_world(team, owner)
-
-
-@pytest.fixture
-def snapshot(world):
-    return snapshot_compute(review_id=world.review.pk)
-
-
-def _evaluation_url(review) -> str:
-    return reverse("scoring:review_evaluation", args=[review.pk])
-
-
-def _clone_snapshots(snapshot: EvaluationSnapshot, count: int, start=None) -> None:
-    """`count` more snapshots of the same review (distinct fingerprints), one hour apart."""
-    start = start or datetime(2026, 1, 1, tzinfo=UTC)
-    first = EvaluationSnapshot.objects.count()
-    fields = {
-        f.attname: getattr(snapshot, f.attname)
-        for f in EvaluationSnapshot._meta.concrete_fields
-        if f.attname not in {"id", "fingerprint", "created_at"}
-    }
-    made = EvaluationSnapshot.objects.bulk_create(
-        [
-            EvaluationSnapshot(fingerprint=f"clone-{first + i:058d}", **fields)
-            for i in range(count)
-        ]
-    )
-    for i, clone in enumerate(made):
-        clone.created_at = start + timedelta(hours=i)
-    EvaluationSnapshot.objects.bulk_update(made, ["created_at"])
 
 
 class ReviewEvaluationTests:
     def test_it_shows_progress_while_computing(self, client, owner, world, monkeypatch):
         monkeypatch.setattr(jobs, "_enqueue", lambda job_id: True)  # no worker picks it up
         client.force_login(owner)
-        response = client.get(_evaluation_url(world.review), **HX)
+        response = client.get(evaluation_url(world.review), **HX)
         assert response.status_code == 200
         html = response.content.decode()
         assert 'id="review-evaluation"' in html
         assert 'class="progress"' in html and 'hx-trigger="every 1s"' in html
-        assert f'hx-get="{_evaluation_url(world.review)}"' in html
+        assert f'hx-get="{evaluation_url(world.review)}"' in html
         assert SnapshotJob.objects.get(review=world.review).status == JobStatus.QUEUED
 
     def test_it_stops_polling_and_shows_table_and_charts_when_done(
         self, client, owner, world, snapshot
     ):
         client.force_login(owner)
-        response = client.get(_evaluation_url(world.review), **HX)
+        response = client.get(evaluation_url(world.review), **HX)
         assert response.status_code == 286
         html = response.content.decode()
         assert "hx-trigger" not in html
@@ -100,15 +60,15 @@ class ReviewEvaluationTests:
         # Eager mode: the job runs when the request's transaction commits (at once, outside
         # tests); here the commit comes when the captured callbacks run, after the response.
         with django_capture_on_commit_callbacks(execute=True):
-            first = client.get(_evaluation_url(world.review), **HX)
+            first = client.get(evaluation_url(world.review), **HX)
         assert first.status_code == 200
-        response = client.get(_evaluation_url(world.review), **HX)
+        response = client.get(evaluation_url(world.review), **HX)
         assert response.status_code == 286
         assert EvaluationSnapshot.objects.filter(review=world.review).count() == 1
 
     def test_a_plain_request_goes_to_the_review_page(self, client, owner, world):
         client.force_login(owner)
-        response = client.get(_evaluation_url(world.review))
+        response = client.get(evaluation_url(world.review))
         assert response.status_code == 302
         assert response["Location"] == reverse("reviews:detail", args=[world.review.pk])
 
@@ -119,8 +79,8 @@ class ReviewEvaluationTests:
         team.save()
         client.force_login(owner)
         with django_capture_on_commit_callbacks(execute=True):
-            client.get(_evaluation_url(world.review), **HX)
-        response = client.get(_evaluation_url(world.review), **HX)
+            client.get(evaluation_url(world.review), **HX)
+        response = client.get(evaluation_url(world.review), **HX)
         assert response.status_code == 200
         html = response.content.decode()
         assert "The evaluation failed." in html and "thresholds.headroom" in html
@@ -134,7 +94,7 @@ class ReviewEvaluationTests:
         )
         snapshot_compute(review_id=world.review.pk)
         client.force_login(owner)
-        response = client.get(_evaluation_url(world.review), HTTP_ACCEPT_LANGUAGE="zh-hans", **HX)
+        response = client.get(evaluation_url(world.review), HTTP_ACCEPT_LANGUAGE="zh-hans", **HX)
         html = response.content.decode()
         assert html.count('badge badge--warn" title=') == 2  # the J3 pair
         assert 'class="j3-note"' in html
@@ -207,7 +167,7 @@ class HistoryTests:
         assert "<html" not in html and f'id="snapshot-{snapshot.pk}"' in html
 
     def test_it_paginates_by_25(self, client, owner, snapshot):
-        _clone_snapshots(snapshot, 30)
+        clone_snapshots(snapshot, 30)
         client.force_login(owner)
         first = client.get(reverse("scoring:history")).content.decode()
         second = client.get(reverse("scoring:history"), {"page": 2}).content.decode()
@@ -355,7 +315,7 @@ class ScopingTests:
             reverse("scoring:snapshot_csv", args=[snapshot.pk]),
             reverse("scoring:snapshot_xlsx", args=[snapshot.pk]),
             f"{reverse('scoring:compare')}?a={snapshot.pk}&b={snapshot.pk}",
-            _evaluation_url(world.review),
+            evaluation_url(world.review),
         ):
             assert client.get(url, **HX).status_code == 404, url
         html = client.get(reverse("scoring:history")).content.decode()
@@ -376,147 +336,9 @@ class ScopingTests:
             reverse("scoring:snapshot_xlsx", args=[snapshot.pk]),
             reverse("scoring:compare"),
             reverse("scoring:quarterly"),
-            _evaluation_url(world.review),
+            evaluation_url(world.review),
         ):
             response = client.get(url)
             assert response.status_code == 302 and response["Location"].startswith(login), url
         response = client.post(reverse("scoring:quarterly_refresh"))
         assert response["Location"].startswith(login)
-
-
-class QueryCountTests:
-    def _count(self, client, url, **extra) -> int:
-        # The uncached page: bulk_create (used to make the rows) sends no signal, so the team's
-        # generation is not bumped; what is measured here is the cost of a cache miss.
-        cache.clear()
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(url, **extra)
-        assert response.status_code in (200, 286)
-        return len(queries)
-
-    def test_the_history_makes_the_same_queries_with_10_and_500_snapshots(
-        self, client, owner, snapshot
-    ):
-        client.force_login(owner)
-        _clone_snapshots(snapshot, 9)
-        small = self._count(client, reverse("scoring:history"))
-        _clone_snapshots(snapshot, 490, start=datetime(2025, 1, 1, tzinfo=UTC))
-        assert EvaluationSnapshot.objects.count() == 500
-        large = self._count(client, reverse("scoring:history"))
-        assert small == large
-
-    def test_the_evaluation_block_makes_the_same_queries_with_10_and_500_snapshots(
-        self, client, owner, world, snapshot
-    ):
-        client.force_login(owner)
-        _clone_snapshots(snapshot, 9)
-        url = _evaluation_url(world.review)
-        small = self._count(client, url, **HX)
-        _clone_snapshots(snapshot, 490, start=datetime(2025, 1, 1, tzinfo=UTC))
-        large = self._count(client, url, **HX)
-        assert small == large
-
-
-class QuarterlyPageTests:
-    def test_it_shows_the_quarters_and_a_chart(self, client, owner, reviewer, world, snapshot):
-        approve(world.review, reviewer, snapshot, datetime(2026, 2, 1, tzinfo=UTC))
-        quarterly_refresh(team=world.review.team)
-        client.force_login(owner)
-        response = client.get(reverse("scoring:quarterly"))
-        html = response.content.decode()
-        assert response.status_code == 200
-        assert 'data-quarter="2026Q1"' in html
-        assert "122.55" in html  # 128 compute saved − (10.45 − 5.00) extra transfer fees
-        assert 'data-plotly="chart-quarterly"' in html
-
-    def test_refresh_now_recomputes_in_eager_mode(self, client, member, reviewer, world, snapshot):
-        approve(world.review, reviewer, snapshot, datetime(2026, 2, 1, tzinfo=UTC))
-        client.force_login(member)
-        response = client.post(reverse("scoring:quarterly_refresh"))
-        assert response.status_code == 302
-        assert response["Location"] == reverse("scoring:quarterly")
-        assert QuarterlyCostReview.objects.get(team=world.review.team).net == pytest.approx(
-            122.55
-        )
-        assert client.get(reverse("scoring:quarterly_refresh")).status_code == 405
-
-    def test_the_fragment_polls_until_the_result_backend_has_the_refresh(self, client, owner):
-        # The real Redis result backend: nothing stored yet is PENDING (keep polling); a stored
-        # result, success or failure, is done (286 stops htmx's polling).
-        from config.celery import app
-
-        need_redis()
-        app.conf.task_always_eager = False  # as in production; the autouse fixture restores it
-        client.force_login(owner)
-        url = reverse("scoring:quarterly")
-        running_id, failed_id = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}"
-        try:
-            running = client.get(url, {"task": running_id}, **HX)
-            assert running.status_code == 200
-            assert 'hx-trigger="every 1s"' in running.content.decode()
-            app.backend.store_result(running_id, {"net": 1}, "SUCCESS")
-            done = client.get(url, {"task": running_id}, **HX)
-            assert done.status_code == 286 and "hx-trigger" not in done.content.decode()
-            app.backend.store_result(failed_id, ValueError("boom"), "FAILURE")
-            assert client.get(url, {"task": failed_id}, **HX).status_code == 286
-        finally:
-            app.backend.forget(running_id)
-            app.backend.forget(failed_id)
-
-    def test_without_a_result_backend_there_is_nothing_to_wait_for(
-        self, client, owner, monkeypatch
-    ):
-        # Celery's own DisabledBackend (what the app has without REDIS_URL) cannot say: the
-        # fragment stops polling at once instead of polling forever.
-        from celery.backends.base import DisabledBackend
-
-        from config.celery import app
-
-        monkeypatch.setattr(app._local, "backend", DisabledBackend(app), raising=False)
-        client.force_login(owner)
-        done = client.get(reverse("scoring:quarterly"), {"task": "abc"}, **HX)
-        assert done.status_code == 286 and "hx-trigger" not in done.content.decode()
-        full = client.get(reverse("scoring:quarterly"), {"task": "abc"})
-        assert full.status_code == 200 and "hx-trigger" not in full.content.decode()
-
-    def test_it_shows_an_empty_state(self, client, owner):
-        client.force_login(owner)
-        html = client.get(reverse("scoring:quarterly")).content.decode()
-        assert "No approved review yet" in html
-
-
-class ReviewPageQueryCountTests:
-    def test_the_review_page_makes_the_same_queries_with_10_and_500_snapshots(
-        self, client, owner, world, snapshot
-    ):
-        client.force_login(owner)
-        url = reverse("reviews:detail", args=[world.review.pk])
-        _clone_snapshots(snapshot, 9)
-        cache.clear()  # cold both times: bulk_create bumps no team generation
-        with CaptureQueriesContext(connection) as small:
-            assert client.get(url).status_code == 200
-        _clone_snapshots(snapshot, 490, start=datetime(2025, 1, 1, tzinfo=UTC))
-        cache.clear()
-        with CaptureQueriesContext(connection) as large:
-            response = client.get(url)
-        assert response.status_code == 200
-        assert f'data-plotly="chart-history-{snapshot.pk}"' in response.content.decode()
-        assert len(small) == len(large)
-
-
-class AdminTests:
-    def test_snapshots_and_jobs_are_read_only_in_the_admin(self, client, snapshot):
-        from django.contrib.auth import get_user_model
-
-        admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-123456")
-        client.force_login(admin)
-        change = reverse("admin:scoring_evaluationsnapshot_change", args=[snapshot.pk])
-        response = client.get(change)
-        assert response.status_code == 200
-        assert b'name="_save"' not in response.content  # viewable, not editable
-        assert client.post(change, {}).status_code == 403
-        delete = reverse("admin:scoring_evaluationsnapshot_delete", args=[snapshot.pk])
-        assert client.get(delete).status_code == 403
-        assert client.get(reverse("admin:scoring_evaluationsnapshot_add")).status_code == 403
-        assert client.get(reverse("admin:scoring_snapshotjob_changelist")).status_code == 200
-        assert client.get(reverse("admin:scoring_snapshotjob_add")).status_code == 403
