@@ -172,9 +172,7 @@ def differences(form: forms.BaseForm, stored_form: forms.BaseForm) -> list[Chang
         stored = _stored_value(stored_form, name)
         if _key(yours) != _key(stored):
             label = str(form_field.label or name)
-            changes.append(
-                Change(name, label, shown(form_field, yours), shown(form_field, stored))
-            )
+            changes.append(Change(name, label, shown(form_field, yours), shown(form_field, stored)))
     return changes
 
 
