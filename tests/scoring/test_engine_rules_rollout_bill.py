@@ -93,6 +93,7 @@ class TestTotalBill:
             "migration_effort_hours": None,  # no Q5 effort, no pilot record
             "migration_cost": 0.0,  # engineer_hour_cost defaults to 0: not priced
             "preemption_cost": 0.0,  # SPEC 6.3: on-demand capacity is not preempted
+            "preprocess_cost": 0.0,  # SPEC 6.4: no staged plan (no processed version)
             "total": 213.0,
             "rank_unit": 1,
             "rank_total": 2,

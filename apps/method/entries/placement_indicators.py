@@ -115,6 +115,48 @@ ENTRIES: tuple[Entry, ...] = (
         ),
     ),
     Entry(
+        "D3",
+        "placement",
+        "info",
+        title=_("Staged plan: preprocess next to the data, ship the product"),
+        checks=_(
+            "Whether shipping the preprocessed version (features, shards, tokens) instead of the "
+            "raw data makes an option away from the data cheaper, counting the preprocessing."
+        ),
+        formula=_(
+            "Away from the data, with a processed size given: the staged plan ships processed GB "
+            "× compress ratio once, its GB and cost shared by the rounds that reuse it; it adds "
+            "the preprocessing hours (counted with the transfer for the latency budget) and "
+            "hours × cost per hour ÷ rounds. The option keeps the plan of lower objective. D3 "
+            "tells what the chosen staged plan ships per run against the raw input (−X %); "
+            "D3.larger warns when the processed version is not smaller than the raw input."
+        ),
+        fix=_(
+            "Record the processed size, the preprocessing hours and cost and how many runs reuse "
+            "one processed version on the task profile (a preprocess benchmark record can fill "
+            "them)."
+        ),
+        passages=(
+            Passage(
+                "b3",
+                "把预处理放到离数据近的地方跑,把成品特征传到训练地,传输的是浓缩后的结果而不是原始数据",
+                (
+                    "Run preprocessing close to the data and send the finished features to the "
+                    "training site: what travels is the condensed result, not the raw data."
+                ),
+            ),
+            Passage(
+                "b3",
+                "原始数据不挪窝,每轮实验只在训练地取用处理好的版本,传输量能压下大半",
+                (
+                    "The raw data stays put; each round of experiments only uses the processed "
+                    "version at the training site, and the volume transferred drops by more "
+                    "than half."
+                ),
+            ),
+        ),
+    ),
+    Entry(
         "K1",
         "placement",
         "info",

@@ -22,6 +22,7 @@ class BillRow:
     migration_cost: float  # SPEC 6.1: its own line (Q5), spread over the runs
     preemption_cost: float  # SPEC 6.3: expected loss to preemptions (spot capacity)
     total: float | None  # None when a transfer leg has no link
+    preprocess_cost: float = 0.0  # SPEC 6.4: a staged plan's preprocessing, per run
     rank_unit: int | None = None
     rank_total: int | None = None
 
@@ -92,6 +93,7 @@ def _bill_row(
             + option.scheduling_cost
             + option.transfer_cost
             + option.preemption_cost
+            + option.preprocess_cost
             + rerun_loss
             + migration
         )
@@ -108,6 +110,9 @@ def _bill_row(
         migration,  # migration_cost
         option.preemption_cost,
         total,
+        None,  # rank_unit
+        None,  # rank_total
+        option.preprocess_cost,
     )
 
 

@@ -18,7 +18,7 @@ from .bill import total_bill
 from .checklist import checklist_gates
 from .cross_domain import CrossDomain, judge_cross_domain, preemption_warnings
 from .findings import Finding, finding, ordered, render_messages
-from .hints import spread_hint, staging_hint
+from .hints import spread_hint, staged_plan_hint, staging_hint
 from .indicators import indicators
 from .network import Network
 from .output import EngineOutput
@@ -93,6 +93,7 @@ def _place(
         # SPEC 6.1 P3: compute hours without the GPU count they were measured on.
         found.append(finding("P3", "block", "P3", {}))
     found += staging_hint(inp, options, chosen)
+    found += staged_plan_hint(inp, options, chosen)
     found += spread_hint(inp, net, cross, options)
     return options, chosen, found
 

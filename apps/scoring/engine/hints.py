@@ -38,6 +38,36 @@ def staging_hint(
     return [finding("D2", "info", "D2", {"data_passes": task.data_passes})]
 
 
+def staged_plan_hint(
+    inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption | None
+) -> list[Finding]:
+    """SPEC 6.4 D3: when the chosen option is staged, what it ships per run against the raw
+    input (−X %); a processed version at least as large as the raw input is worth a warning
+    (a staged plan can then only cost more). D1/D2 read the raw figures."""
+    task = inp.task
+    if task.processed_gb is None:
+        return []
+    found: list[Finding] = []
+    if task.input_gb > 0 and task.processed_gb >= task.input_gb:
+        data = {"processed_gb": task.processed_gb, "input_gb": task.input_gb}
+        found.append(finding("D3", "warn", "D3.larger", data))
+    if chosen is not None and chosen.plan == "staged":
+        # Per run: processed × compress ÷ rounds, against the raw input × compress (× passes
+        # when streamed: what the raw plan would have moved).
+        shipped = task.processed_gb * task.compress_ratio / task.rounds_per_refresh
+        passes = task.data_passes if chosen.input_mode == "streamed" else 1
+        raw = task.input_gb * task.compress_ratio * passes
+        data = {
+            "shipped_gb": shipped,
+            "raw_gb": raw,
+            "saved_pct": (1 - shipped / raw) * 100 if raw > 0 else 0.0,
+            "rounds": task.rounds_per_refresh,
+            "site": chosen.site,
+        }
+        found.append(finding("D3", "info", "D3", data))
+    return found
+
+
 def spread_hint(
     inp: EngineInput, net: Network, cross: CrossDomain, options: list[PlacementOption]
 ) -> list[Finding]:

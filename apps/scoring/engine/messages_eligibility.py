@@ -87,6 +87,18 @@ ELIGIBILITY_MESSAGES: dict[str, dict[str, str]] = {
         "zh_Hans": "需要反复全量扫描({data_passes} 遍),且没有候选站点放得下输入数据:搬计算"
         "占不到便宜;存储要与算力一起规划。",
     },
+    "D3": {
+        "en": "Preprocess next to the data and ship {shipped_gb} GB per run to {site} instead "
+        "of {raw_gb} GB (−{saved_pct} %): the processed version serves {rounds} run(s).",
+        "zh_Hans": "把预处理放在数据旁边,每次只向 {site} 传 {shipped_gb} GB 成品,而不是 "
+        "{raw_gb} GB 原始数据(−{saved_pct} %):一份成品供 {rounds} 轮使用。",
+    },
+    "D3.larger": {
+        "en": "The processed version ({processed_gb} GB) is not smaller than the raw input "
+        "({input_gb} GB): shipping it can only cost more; check processed_gb.",
+        "zh_Hans": "预处理后的成品({processed_gb} GB)并不比原始输入({input_gb} GB)小:"
+        "传成品只会更贵;请核对 processed_gb。",
+    },
     "K1": {
         "en": "Tightly coupled job: keep it whole in one high-speed pool and reserve that "
         "pool ahead.",

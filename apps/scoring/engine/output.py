@@ -86,6 +86,10 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "transfer_cost": num(o.transfer_cost),
         "preemptible": o.offer.preemptible,
         "preemption_cost": num(o.preemption_cost) if o.preemption_cost else 0.0,
+        # SPEC 6.4: raw | staged away from the data when the task has a processed version.
+        "plan": o.plan,
+        "preprocess_hours": num(o.preprocess_hours) if o.preprocess_hours else 0.0,
+        "preprocess_cost": num(o.preprocess_cost) if o.preprocess_cost else 0.0,
         "total_cost": num(o.total_cost),
         "objective": num(o.objective),
         "within_budget": o.within_budget,
@@ -171,6 +175,7 @@ def _bill_row(row: BillRow, option: dict[str, Any]) -> dict[str, Any]:
         "migration_effort_hours": num(row.migration_effort_hours),
         "migration_cost": num(row.migration_cost),
         "preemption_cost": option["preemption_cost"],
+        "preprocess_cost": option["preprocess_cost"],
         "total": num(row.total),
         "rank_unit": row.rank_unit,
         "rank_total": row.rank_total,

@@ -78,6 +78,11 @@ class PlacementOption:
     objective: float | None
     within_budget: bool | None
     preemption_cost: float = 0.0  # SPEC 6.3: expected loss to preemptions on spot capacity
+    # SPEC 6.4: "raw" or "staged" for an option away from the data when the task has a
+    # processed version (None otherwise); a staged plan's preprocessing hours and cost per run.
+    plan: str | None = None
+    preprocess_hours: float = 0.0
+    preprocess_cost: float = 0.0
 
     @property
     def hourly_burn(self) -> float:
@@ -85,7 +90,10 @@ class PlacementOption:
 
     def segment_hours(self, segment: str) -> float | None:
         if segment == "transfer":
-            return self.transfer_hours
+            # SPEC 6.4: preprocessing waits like a transfer does (M3 reads it there).
+            if self.transfer_hours is None:
+                return None
+            return self.transfer_hours + self.preprocess_hours
         return self.queue_hours if segment == "queue" else self.compute_hours
 
 
@@ -125,9 +133,32 @@ def build_option(
     sized: OfferSizing,
     plans: dict[str, SitePlan] | None = None,
 ) -> PlacementOption:
+    """SPEC P for one offer; SPEC 6.4: away from the data, when the task has a processed
+    version, the staged variant too, keeping the one of lower objective (the raw one on a tie
+    or when neither can be costed)."""
+    task = inp.task
+    raw = _option(inp, net, cross, offer, sized, plans, staged=False)
+    if task.processed_gb is None or offer.site == task.data_site:
+        return raw
+    staged = _option(inp, net, cross, offer, sized, plans, staged=True)
+    raw.plan = "raw"
+    if staged.objective is not None and (raw.objective is None or staged.objective < raw.objective):
+        return staged
+    return raw
+
+
+def _option(
+    inp: EngineInput,
+    net: Network,
+    cross: CrossDomain,
+    offer: Offer,
+    sized: OfferSizing,
+    plans: dict[str, SitePlan] | None,
+    staged: bool,
+) -> PlacementOption:
     task = inp.task
     site = offer.site
-    plan = _plan_of_site(inp, net, cross, site, plans)
+    plan = _plan_of_site(inp, net, cross, site, plans, staged)
     gpus = planned_gpus(inp, offer, sized)
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
@@ -142,12 +173,25 @@ def build_option(
     preemption_cost = 0.0
     if offer.preemptible:
         preemption_cost = _preemption_cost(task, offer, compute_hours, billed, price)
+    # SPEC 6.4: preprocessing at the data site, its cost shared by the runs that reuse it.
+    preprocess_hours = preprocess_cost = 0.0
+    if staged:
+        preprocess_hours = task.preprocess_hours
+        preprocess_cost = task.preprocess_hours * task.preprocess_cost_per_hour
+        preprocess_cost /= task.rounds_per_refresh
+    # The preprocessing hours are a fourth time segment: added to the total with the queue's.
     total_hours, total_cost, objective = _totals(
-        task, plan, queue_hours, compute_hours, compute_cost + scheduling_cost, preemption_cost
+        task,
+        plan,
+        queue_hours + preprocess_hours,
+        compute_hours,
+        compute_cost + scheduling_cost + preprocess_cost,
+        preemption_cost,
     )
     # Positional, in the field order (kind, site, offer, tier, feasible, reason, reasons, legs,
     # input_mode, gpus, billed_gpus, effective_price, transfer_gb, the hours, the costs,
-    # objective, within_budget, preemption_cost): a third of the cost of keywords.
+    # objective, within_budget, preemption_cost, plan, preprocessing): a third of the cost of
+    # keywords.
     option = PlacementOption(
         plan.kind,
         site,
@@ -173,6 +217,9 @@ def build_option(
         objective,
         None,
         preemption_cost,
+        "staged" if staged else None,
+        preprocess_hours,
+        preprocess_cost,
     )
     if plan.linked:
         option.within_budget = not over_budget(inp, option)
@@ -185,12 +232,15 @@ def _plan_of_site(
     cross: CrossDomain,
     site: str,
     plans: dict[str, SitePlan] | None,
+    staged: bool = False,
 ) -> SitePlan:
-    """The site's plan, worked out once per site when the caller shares `plans`."""
+    """The site's plan (raw or staged), worked out once per site when the caller shares
+    `plans`."""
     plans = {} if plans is None else plans
-    plan = plans.get(site)
+    key = site + "\x00staged" if staged else site
+    plan = plans.get(key)
     if plan is None:
-        plan = plans[site] = site_plan(inp, net, cross, site)
+        plan = plans[key] = site_plan(inp, net, cross, site, staged)
     return plan
 
 
@@ -247,8 +297,10 @@ def over_budget(inp: EngineInput, option: PlacementOption) -> list[str]:
     over: list[str] = []
     # The three segments in schema.SEGMENTS order, spelled out: this runs for every option.
     limit = budget.transfer
-    if limit is not None and option.transfer_hours is not None and option.transfer_hours > limit:
-        over.append("transfer")
+    if limit is not None and option.transfer_hours is not None:
+        # SPEC 6.4: a staged plan's preprocessing hours count in the transfer segment.
+        if option.transfer_hours + option.preprocess_hours > limit:
+            over.append("transfer")
     limit = budget.queue
     if limit is not None and option.queue_hours > limit:
         over.append("queue")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENGINE_VERSION = "2.1.0"
+ENGINE_VERSION = "2.2.0"
 
 WORKLOADS = (
     "training",
@@ -153,6 +153,12 @@ class Task:
     activation_checkpointing: bool = False
     # SPEC 6.3 preemptible capacity: a resumable task loses half an interval per preemption.
     checkpoint_interval_hours: float = 1.0
+    # SPEC 6.4 staged plans: the size of the preprocessed version (None: no staged plan), the
+    # preprocessing's wall time and cost per hour at the data site, and the runs reusing it.
+    processed_gb: float | None = None
+    preprocess_hours: float = 0.0
+    preprocess_cost_per_hour: float = 0.0
+    rounds_per_refresh: int = 1
 
     @property
     def has_architecture(self) -> bool:

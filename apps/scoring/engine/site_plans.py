@@ -35,30 +35,40 @@ def input_mode(inp: EngineInput, site: str) -> str | None:
     return "staged" if storage is None or storage * 1000 >= task.input_gb else "streamed"
 
 
-def _legs(inp: EngineInput, net: Network, site: str, mode: str | None) -> list[Leg]:
+def _legs(
+    inp: EngineInput, net: Network, site: str, mode: str | None, staged: bool = False
+) -> list[Leg]:
     task = inp.task
     passes = task.data_passes if mode == "streamed" else 1
+    # SPEC 6.4: a staged plan ships the processed version (once, whatever the passes) instead
+    # of the raw input, and one shipment serves rounds_per_refresh runs.
+    if staged:
+        input_gb, share = task.processed_gb * task.compress_ratio, 1.0 / task.rounds_per_refresh
+    else:
+        input_gb, share = task.input_gb * task.compress_ratio * passes, 1.0
     plan = (
-        ("input", task.data_site, site, task.input_gb * task.compress_ratio * passes),
-        ("image", task.home_site, site, task.image_gb),
-        ("results", site, task.result_site, task.result_gb * task.compress_ratio),
+        ("input", task.data_site, site, input_gb, share),
+        ("image", task.home_site, site, task.image_gb, 1.0),
+        ("results", site, task.result_site, task.result_gb * task.compress_ratio, 1.0),
     )
     legs: list[Leg] = []
     thresholds = inp.thresholds
-    for what, src, dst, gb in plan:
+    for what, src, dst, gb, share in plan:
         # A leg exists only between two different sites, and only when something moves.
         if src == dst or gb <= 0:
             continue
         link = net.link(src, dst)
         if link is None:
-            legs.append(Leg(what, src, dst, gb, None, None, None))
+            legs.append(Leg(what, src, dst, gb * share, None, None, None))
             continue
         buffer = link.buffer
         if buffer is None:
             buffer = thresholds["buffer_" + net.tier(src, dst)]
         # SPEC P: leg hours = gb × 8 / (bandwidth × 3600) × (1 + buffer); cost = gb × price.
+        # SPEC 6.4: a staged input leg's GB and cost are per run (× share = ÷ rounds) while its
+        # hours are the whole transfer: the first run waits for all of it.
         hours = gb * 8 / (link.bandwidth_gbps * 3600) * (1 + buffer)
-        legs.append(Leg(what, src, dst, gb, hours, gb * link.price_per_gb, link))
+        legs.append(Leg(what, src, dst, gb * share, hours, gb * share * link.price_per_gb, link))
     return legs
 
 
@@ -78,7 +88,11 @@ class SitePlan:
     transfer_cost: float | None
 
 
-def site_plan(inp: EngineInput, net: Network, cross: CrossDomain, site: str) -> SitePlan:
+def site_plan(
+    inp: EngineInput, net: Network, cross: CrossDomain, site: str, staged: bool = False
+) -> SitePlan:
+    """The raw plan at `site`, or with `staged` the SPEC 6.4 plan shipping the processed
+    version (for a site other than the data site, when the task has processed_gb)."""
     task = inp.task
     # SPEC P: kind by where the offer sits.
     if site == task.home_site:
@@ -97,7 +111,7 @@ def site_plan(inp: EngineInput, net: Network, cross: CrossDomain, site: str) -> 
         key=TIER_RANK.__getitem__,
     )
     mode = input_mode(inp, site)
-    legs = _legs(inp, net, site, mode)
+    legs = _legs(inp, net, site, mode, staged)
     linked = all(leg.link is not None for leg in legs)
 
     reasons: list[str] = []

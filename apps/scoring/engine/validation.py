@@ -41,9 +41,13 @@ TASK_FIELDS = frozenset(
         "offsite_allowed", "low_latency_online", "stateful", "compliance_restricted",
         "strict_consistency", "allowed_sites", "results_restricted", "team", "home_site",
         "data_site", "result_site", "batch_size", "seq_len", "hidden_size", "layers", "heads",
-        "kv_heads", "activation_checkpointing", "checkpoint_interval_hours",
+        "kv_heads", "activation_checkpointing", "checkpoint_interval_hours", "processed_gb",
+        "preprocess_hours", "preprocess_cost_per_hour", "rounds_per_refresh",
     }
 )  # fmt: skip
+# SPEC 6.4: the staged plan's fields (all optional; without processed_gb none is used).
+STAGED_FIELDS = ("processed_gb", "preprocess_hours", "preprocess_cost_per_hour",
+                 "rounds_per_refresh")  # fmt: skip
 # SPEC 6.3: the model's shape; all five or none (kv_heads, checkpointing optional with them).
 SHAPE_FIELDS = ("batch_size", "seq_len", "hidden_size", "layers", "heads")
 SHAPE_KEYS = frozenset((*SHAPE_FIELDS, "kv_heads"))
@@ -155,6 +159,20 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
         shape.get("kv_heads") or shape.get("heads"),
         activation_checkpointing,
         checkpoint_interval_hours,
+        *_parse_staged(r, t, p),
+    )
+
+
+def _parse_staged(r: Reader, t: dict[str, Any], p: str) -> tuple[Any, ...]:
+    """SPEC 6.4: processed_gb (≥ 0 or null), preprocess_hours and preprocess_cost_per_hour (≥ 0,
+    default 0), rounds_per_refresh (a whole number ≥ 1, default 1), in Task's field order."""
+    if all(t.get(key) is None for key in STAGED_FIELDS):
+        return (None, 0.0, 0.0, 1)  # the commonest case: no staged plan
+    return (
+        r.optional(t, "processed_gb", p),
+        r.amount(t, "preprocess_hours", p, 0.0),
+        r.amount(t, "preprocess_cost_per_hour", p, 0.0),
+        r.count(t, "rounds_per_refresh", p, 1, 1),
     )
 
 
