@@ -5,6 +5,9 @@ edit when it fell in the round (profiles keep only their latest editor).
 
 A round starts when the review is created, and again at each request for changes (the event that
 bumps `Review.round`).
+
+A team may also require its approvals from two roles (`Team.approvals_from_two_roles`, stricter
+only): the round is then decided by at least two approvals, from an owner and a reviewer.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .models import AuditEvent, Review
+from apps.accounts.models import Membership
+
+from .models import AuditEvent, Decision, Review, SignOff
 
 # The audited actions that change what the round decides on (signed_off, approved, rejected,
 # changes_requested and cloned are decisions or notes, not contributions; reopened always comes
@@ -142,3 +147,15 @@ def contribution_reason(review: Review, user) -> dict[str, Any] | None:
             "contributions": [[c.action, c.target] for c in found],
         },
     }
+
+
+def approver_roles(review: Review) -> set[str]:
+    """The team roles of this round's approvers (the separation-of-duties option counts them)."""
+    approvers = SignOff.objects.filter(
+        review=review, round=review.round, decision=Decision.APPROVE
+    ).values("reviewer_id")
+    return set(
+        Membership.objects.filter(team_id=review.team_id, user_id__in=approvers)
+        .values_list("role", flat=True)
+        .distinct()
+    )

@@ -37,6 +37,8 @@ class Review(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="authored_reviews"
     )
     approvals_required = models.PositiveSmallIntegerField(_("approvals required"), default=1)
+    # The team's separation-of-duties option as it was when the round was submitted.
+    approvals_from_two_roles = models.BooleanField(_("approvals from two roles"), default=False)
     cloned_from = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="clones"
     )
@@ -74,6 +76,14 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def approvals_needed(self) -> int:
+        """Approvals that decide the round: the required count, at least two when approvals must
+        come from two roles."""
+        if self.approvals_from_two_roles:
+            return max(2, self.approvals_required)
+        return self.approvals_required
 
     @property
     def is_final(self) -> bool:

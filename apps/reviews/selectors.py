@@ -17,7 +17,7 @@ from apps.scoring import engine
 from apps.scoring.engine.checklist import gate_severity, ready_to_sign
 from apps.scoring.services.snapshots import build_review_input
 
-from .four_eyes import contribution_reason
+from .four_eyes import approver_roles, contribution_reason
 from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
 
 DECIDER_ROLES = (Role.REVIEWER, Role.OWNER)
@@ -315,6 +315,20 @@ def _approve_preview(review: Review, output: dict, user, round_signoffs: list) -
     )
 
 
+def _two_roles(review: Review, round_signoffs: list) -> dict[str, Any] | None:
+    """Separation of duties (Team.approvals_from_two_roles): the deciding roles that approved
+    this round and those still missing, for a submitted review of such a team (one query)."""
+    if not review.approvals_from_two_roles or review.state != ReviewState.SUBMITTED:
+        return None
+    approved = any(s.decision == Decision.APPROVE for s in round_signoffs)
+    have = approver_roles(review) if approved else set()
+    deciding = (Role.OWNER, Role.REVIEWER)
+    return {
+        "have": [Role(r).label for r in deciding if r in have],
+        "missing": [Role(r).label for r in deciding if r not in have],
+    }
+
+
 def review_page(
     review: Review,
     *,
@@ -351,6 +365,7 @@ def review_page(
         ),
         "signoffs": signoffs,
         "round_approvals": sum(1 for s in round_signoffs if s.decision == Decision.APPROVE),
+        "two_roles": _two_roles(review, round_signoffs),
         "changes_request": next(
             (s for s in reversed(signoffs) if s.decision == Decision.REQUEST_CHANGES), None
         ),

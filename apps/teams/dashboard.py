@@ -47,6 +47,7 @@ def waiting_for_decision(*, user):
     (every team where they review; never their own): the reviews app's approvals queue."""
     return approvals_queue(user).only(
         "id", "title", "state", "round", "submitted_at", "updated_at", "approvals_required",
+        "approvals_from_two_roles",
         "team__name", "task__name", "author__username",
     )
 

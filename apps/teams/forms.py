@@ -40,6 +40,13 @@ class TeamGeneralForm(forms.Form):
         help_text=_("Sign-offs by different reviewers before a review is approved (1 to 10). "
                     "Applies to reviews opened from now on."),
     )
+    approvals_from_two_roles = forms.BooleanField(
+        label=_("Approvals from two roles"),
+        required=False,
+        help_text=_("Separation of duties: a review is approved only by at least two approvals, "
+                    "one from an owner and one from a reviewer. Applies to rounds submitted "
+                    "from now on."),
+    )
     currency = forms.CharField(
         label=_("Currency"),
         min_length=3,

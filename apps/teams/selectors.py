@@ -193,6 +193,11 @@ def describe_settings_event(event) -> str:
         if "currency" in changes:
             old, new = changes["currency"]
             parts.append(_("currency %(old)s → %(new)s") % {"old": old, "new": new})
+        if "approvals_from_two_roles" in changes:
+            on = changes["approvals_from_two_roles"][1]
+            parts.append(
+                _("approvals from two roles on") if on else _("approvals from two roles off")
+            )
         return _("changed %(what)s") % {"what": ", ".join(str(p) for p in parts)}
     return action
 

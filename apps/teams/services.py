@@ -170,7 +170,13 @@ def team_member_remove(*, team: Team, actor, membership: Membership) -> None:
 
 @transaction.atomic
 def team_settings_update(
-    *, team: Team, actor, approvals_required: int, currency: str, version: int | None = None
+    *,
+    team: Team,
+    actor,
+    approvals_required: int,
+    currency: str,
+    version: int | None = None,
+    approvals_from_two_roles: bool | None = None,
 ) -> Team:
     """StaleVersion (nothing written) when `version` is not the stored one of the settings."""
     errors = {}
@@ -188,7 +194,10 @@ def team_settings_update(
         raise ValidationError(errors)
     locked = _lock(team)
     changes = {}
-    for name, value in (("approvals_required", approvals_required), ("currency", currency)):
+    values = [("approvals_required", approvals_required), ("currency", currency)]
+    if approvals_from_two_roles is not None:  # None: left as it is (older callers)
+        values.append(("approvals_from_two_roles", bool(approvals_from_two_roles)))
+    for name, value in values:
         old = getattr(locked, name)
         if old != value:
             changes[name] = [old, value]
@@ -199,7 +208,9 @@ def team_settings_update(
         locked.full_clean()
         locked.save(update_fields=[*changes, "version"])
         _audit(team=locked, actor=actor, action="team.settings_updated", changes=changes)
-    _copy_back(locked, team, ["approvals_required", "currency", "version"])
+    _copy_back(
+        locked, team, ["approvals_required", "approvals_from_two_roles", "currency", "version"]
+    )
     return team
 
 

@@ -63,7 +63,8 @@ def _general_form(team: Team, data=None) -> TeamGeneralForm:
     """The approvals-and-currency form of the settings as stored (bound to `data` when given)."""
     if data is not None:
         return TeamGeneralForm(data)
-    initial = {name: getattr(team, name) for name in ("approvals_required", "currency", "version")}
+    names = ("approvals_required", "approvals_from_two_roles", "currency", "version")
+    initial = {name: getattr(team, name) for name in names}
     return TeamGeneralForm(initial=initial)
 
 

@@ -64,6 +64,7 @@ def review_create(
         author=author,
         title=(title or "").strip(),
         approvals_required=team.approvals_required,
+        approvals_from_two_roles=team.approvals_from_two_roles,
     )
     review.full_clean()
     review.save()
@@ -160,7 +161,12 @@ def review_submit(*, review: Review, actor, version: int | None = None) -> Evalu
         review.state = ReviewState.SUBMITTED
         review.submitted_at = timezone.now()
         review.approvals_required = max(1, review.team.approvals_required)
-        touch(review, inputs=False, fields=("submitted_at", "approvals_required"))
+        review.approvals_from_two_roles = review.team.approvals_from_two_roles
+        touch(
+            review,
+            inputs=False,
+            fields=("submitted_at", "approvals_required", "approvals_from_two_roles"),
+        )
         audit(
             review=review,
             actor=actor,
@@ -218,6 +224,7 @@ def review_clone(*, review: Review, actor) -> Review:
         title=title[:200],
         cloned_from=source,
         approvals_required=source.team.approvals_required,
+        approvals_from_two_roles=source.team.approvals_from_two_roles,
     )
     copied = _copy_candidates(source, clone, actor=actor)
     links = [link for link in source.reserved_links.all() if link.reservable]

@@ -12,7 +12,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.reviews.four_eyes import contribution_reason
+from apps.reviews.four_eyes import approver_roles, contribution_reason
 from apps.reviews.models import FINAL_STATES, Decision, Review, ReviewState, SignOff
 from apps.reviews.workflow import (
     ReviewConflict,
@@ -126,8 +126,10 @@ def _apply_decision(
         approvals = SignOff.objects.filter(
             review=review, round=review.round, decision=Decision.APPROVE
         ).count()
-        if approvals < review.approvals_required:
+        if approvals < review.approvals_needed:
             return  # waiting for more approvals: the review itself does not change
+        if review.approvals_from_two_roles and len(approver_roles(review)) < 2:
+            return  # separation of duties: waiting for an approver of another role
         # Frozen before the state changes: later edits of the profile, offers or catalog never
         # change what was signed (the database refuses any change once it is approved). The
         # input of the snapshot just checked as current is build_review_input(review) by its
