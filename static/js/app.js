@@ -10,6 +10,14 @@
  *   nothing moves when it appears. Charts inside [data-charts-now] (the decision record, read on
  *   paper) are drawn at once, and before printing every chart of the page is drawn.
  * - [data-print]: a button that opens the browser's print dialog ("Save as PDF").
+ * - [data-menu-toggle]: the header's menu button on a narrow screen, a disclosure
+ *   (<button aria-expanded aria-controls>): it shows and hides the element it controls; Escape
+ *   closes it and gives the focus back to the button. Without JavaScript the menu stays open
+ *   (css/nojs.css).
+ * - .table-wrap: a table wider than the screen scrolls inside its box; while it does, the box
+ *   takes the keyboard focus (tabindex=0) so it can be scrolled without a mouse.
+ * - A drawn chart holds plotly.js's toolbar buttons, which an image (role=img, its placeholder's
+ *   role) may not: it becomes a group with the same name.
  */
 (function () {
   "use strict";
@@ -111,6 +119,7 @@
       var config = { responsive: true, displaylogo: false };
       if (document.body.dataset.plotlyLocale) config.locale = document.body.dataset.plotlyLocale;
       Plotly.newPlot(el, figure.data || [], layout, config).then(function () {
+        if (el.getAttribute("role") === "img") el.setAttribute("role", "group");
         el.classList.add("chart--drawn");
       });
     }).catch(function () { delete el.dataset.drawn; });
@@ -141,7 +150,45 @@
     });
   }
 
+  function bindMenu(root) {
+    root.querySelectorAll("[data-menu-toggle]").forEach(function (button) {
+      if (button.dataset.menuBound) return;
+      button.dataset.menuBound = "1";
+      var menu = document.getElementById(button.getAttribute("aria-controls"));
+      if (!menu) return;
+      function set(open) {
+        button.setAttribute("aria-expanded", open ? "true" : "false");
+        menu.classList.toggle("is-open", open);
+      }
+      button.addEventListener("click", function () {
+        set(button.getAttribute("aria-expanded") !== "true");
+      });
+      document.addEventListener("keydown", function (event) {
+        if (event.key !== "Escape" || button.getAttribute("aria-expanded") !== "true") return;
+        set(false);
+        button.focus();
+      });
+    });
+  }
+
+  function markScrollRegions(root) {
+    var wraps = Array.prototype.slice.call(root.querySelectorAll(".table-wrap"));
+    if (root.matches && root.matches(".table-wrap")) wraps.push(root);
+    wraps.forEach(function (wrap) {
+      if (wrap.scrollWidth > wrap.clientWidth + 1) wrap.tabIndex = 0;
+      else wrap.removeAttribute("tabindex");
+    });
+  }
+
+  var resizeTimer = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(function () { markScrollRegions(document); }, 150);
+  });
+
   function bindAll(root) {
+    bindMenu(root);
+    markScrollRegions(root);
     bindAutosubmit(root);
     bindConfirm(root);
     bindSortable(root);
