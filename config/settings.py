@@ -124,6 +124,7 @@ INSTALLED_APPS = [
     "apps.benchmarks",
     "apps.reviews",
     "apps.checklists",
+    "apps.actuals",
     "apps.scoring",
     "apps.api",
     "apps.teams",

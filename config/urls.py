@@ -23,6 +23,7 @@ urlpatterns = [
     path("benchmarks/", include("apps.benchmarks.urls")),
     path("reviews/", include("apps.reviews.urls")),
     path("checklists/", include("apps.checklists.urls")),
+    path("actuals/", include("apps.actuals.urls")),
     path("scoring/", include("apps.scoring.urls")),
     path("api/v1/", include("apps.api.urls")),
     path("method/", include("apps.method.urls")),

@@ -1,24 +1,17 @@
-"""Reading a CSV file of benchmark records into rows with their line numbers (header = line 1).
-
-Only the shape of the file is checked here (columns, values per row, quoting, the caps on columns
-and line length); the values themselves are checked by `benchmark_clean`, row by row, in
-`services.benchmark_import_csv`. Every check is linear in the size of the file, and quoting is
-strict: a quote that does not close where a cell ends is an error of the line it opens on, and
-reading goes on from the next line, so the rows counted are the rows of the file.
+"""The columns of a CSV file of benchmark records; the file itself is read by the product's one
+CSV reader (apps/web/csv_file.py: linear checks, strict quoting, caps). The values are checked by
+`benchmark_clean`, row by row, in `services.benchmark_import_csv`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import re
-from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-
-from django.utils.translation import gettext as _
+from apps.web import csv_file
+from apps.web.csv_file import MAX_BYTES, CsvShape, ImportResult, ImportRow, RowError
 
 from .validation import NEUTRAL
+
+__all__ = ["COLUMNS", "MAX_BYTES", "ImportResult", "ImportRow", "RowError", "header_errors",
+           "parse_csv", "template_csv"]
 
 REQUIRED_COLUMNS = ("task", "kind")
 COLUMNS = (
@@ -29,251 +22,16 @@ COLUMNS = (
     "idempotency_key",
     "notes",
 )
-MAX_ROWS = 5000
-MAX_BYTES = 2 * 1024 * 1024
-# Caps that keep a hostile file cheap (issue 17): the template has len(COLUMNS) columns, and a
-# line of a real file, notes included, is far shorter.
-MAX_COLUMNS = 64
-MAX_LINE_CHARS = 20_000
-MAX_NAMED = 10  # column names listed in one message
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|[\r\n])|[^\r\n]+\Z")
-
-
-@dataclass(frozen=True)
-class RowError:
-    field: str
-    message: str
-
-
-@dataclass
-class ImportRow:
-    line: int
-    values: dict[str, str]
-    errors: list[RowError] = field(default_factory=list)
-    cleaned: dict | None = None
-    key: str | None = None
-    record: object | None = None
-
-
-@dataclass
-class ImportResult:
-    rows: list[ImportRow] = field(default_factory=list)
-    errors_by_line: dict[int, list[RowError]] = field(default_factory=dict)
-    saved: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return bool(self.rows) and not self.errors_by_line
-
-    @property
-    def error_count(self) -> int:
-        return len(self.errors_by_line)
-
-    def collect_errors(self) -> None:
-        """errors_by_line from the file-level errors (line 1) and each row's errors."""
-        file_errors = self.errors_by_line.get(1, [])
-        self.errors_by_line = {1: file_errors} if file_errors else {}
-        for row in self.rows:
-            if row.errors:
-                self.errors_by_line[row.line] = list(row.errors)
+SHAPE = CsvShape(columns=COLUMNS, required=REQUIRED_COLUMNS)
 
 
 def template_csv() -> str:
-    """The header line users fill in: every column the import reads, in order."""
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerow(COLUMNS)
-    return out.getvalue()
-
-
-def _names(names: list[str]) -> str:
-    """Column names for a message: the first few, then how many more."""
-    shown = ", ".join(n or '""' for n in names[:MAX_NAMED])
-    if len(names) > MAX_NAMED:
-        shown += " " + _("and %(n)s more") % {"n": len(names) - MAX_NAMED}
-    return shown
+    return csv_file.template_csv(COLUMNS)
 
 
 def header_errors(header: list[str]) -> list[RowError]:
-    """Missing, unknown and repeated columns of the header line, in one pass over it (sets and a
-    counter, never a scan per column: a 50,000-column header once took 72 s)."""
-    errors = []
-    present = set(header)
-    missing = [name for name in REQUIRED_COLUMNS if name not in present]
-    if missing:
-        errors.append(RowError("", _("Missing column(s): %(names)s.") % {"names": _names(missing)}))
-    known = set(COLUMNS)
-    unknown = [name for name in header if name not in known]
-    if unknown:
-        errors.append(
-            RowError(
-                "",
-                _("Unknown column(s): %(names)s. The template lists the columns.")
-                % {"names": _names(unknown)},
-            )
-        )
-    repeated = sorted(name for name, count in Counter(header).items() if count > 1)
-    if repeated:
-        errors.append(
-            RowError("", _("Repeated column(s): %(names)s.") % {"names": _names(repeated)})
-        )
-    return errors
-
-
-def _physical_lines(content: str) -> list[str]:
-    """The file's lines with their endings: only CR, LF and CRLF end a line, as for csv."""
-    return _LINE.findall(content)
-
-
-def _long_line_error(limit: int) -> RowError:
-    return RowError(
-        "",
-        _(
-            "This line is longer than %(limit)s characters, the most a line may hold; shorten "
-            "its notes or split it."
-        )
-        % {"limit": f"{limit:,}"},
-    )
-
-
-def _quote_error(exc: csv.Error) -> RowError:
-    if "unexpected end of data" in str(exc):
-        return RowError(
-            "",
-            _(
-                "A quote opens a cell on this line that never closes, so every later line would be "
-                'read into that cell. Close the quote, or double a quote inside a cell ("").'
-            ),
-        )
-    return RowError(
-        "",
-        _(
-            "A quoted cell must end at a comma or at the end of the row; double a quote inside a "
-            'cell (""). (%(e)s)'
-        )
-        % {"e": exc},
-    )
-
-
-def _swallow_error(last: int) -> RowError:
-    return RowError(
-        "",
-        _(
-            "A quoted cell opened on this line runs to line %(last)s and holds lines shaped like "
-            'rows: a stray quote? Close it on this line, or double a quote inside a cell ("").'
-        )
-        % {"last": last},
-    )
-
-
-def _swallowed_rows(lines: list[str], first: int, last: int, width: int) -> bool:
-    """Whether a record spanning lines[first..last] holds a continuation line that alone has as
-    many cells as the header: the mark of a stray quote that ate whole rows."""
-    for k in range(first + 1, last + 1):
-        cells = next(csv.reader([lines[k]]), [])
-        if len(cells) >= width:
-            return True
-    return False
-
-
-Record = tuple[int, list[str] | None, RowError | None]
-
-
-def _records(lines: list[str], width: int) -> Iterator[Record]:
-    """(line number, cells, error) per record after the header, strictly quoted. A record that
-    is not valid CSV is an error of the line where it starts, and reading resumes on the next
-    line, so a stray quote costs one row and never swallows the rest of the file. Each line is
-    read at most twice."""
-    pos = 1
-    while pos < len(lines):
-        reader = csv.reader((lines[k] for k in range(pos, len(lines))), strict=True)
-        start = pos
-        try:
-            for cells in reader:
-                end = pos + reader.line_num - 1  # index of the record's last line
-                if end > start and _swallowed_rows(lines, start, end, width):
-                    yield start + 1, None, _swallow_error(end + 1)
-                    break
-                yield start + 1, cells, None
-                start = end + 1
-            else:
-                return
-        except csv.Error as exc:
-            yield start + 1, None, _quote_error(exc)
-        pos = start + 1
+    return csv_file.header_errors(header, SHAPE)
 
 
 def parse_csv(content: str) -> ImportResult:
-    result = ImportResult()
-    file_errors: list[RowError] = []
-    if len(content.encode("utf-8")) > MAX_BYTES:
-        file_errors.append(RowError("", _("The file is larger than 2 MB; split it.")))
-        result.errors_by_line[1] = file_errors
-        return result
-    lines = _physical_lines(content.lstrip("\ufeff"))
-    if lines and len(lines[0]) > MAX_LINE_CHARS:
-        result.errors_by_line[1] = [_long_line_error(MAX_LINE_CHARS)]
-        return result
-    try:
-        header = next(csv.reader(lines[:1], strict=True), [])
-    except csv.Error as exc:
-        result.errors_by_line[1] = [RowError("", _("Not a CSV file: %(e)s") % {"e": exc})]
-        return result
-    if len(header) > MAX_COLUMNS:
-        result.errors_by_line[1] = [
-            RowError(
-                "",
-                _(
-                    "The header has %(n)s columns; at most %(max)s are read (the template has "
-                    "%(template)s)."
-                )
-                % {"n": f"{len(header):,}", "max": MAX_COLUMNS, "template": len(COLUMNS)},
-            )
-        ]
-        return result
-    header = [name.strip().lower() for name in header]
-    if not any(header):
-        result.errors_by_line[1] = [RowError("", _("The file is empty: no header line."))]
-        return result
-    file_errors.extend(header_errors(header))
-    if file_errors:
-        result.errors_by_line[1] = file_errors
-        return result
-
-    too_long = set()
-    for k in range(1, len(lines)):
-        if len(lines[k]) > MAX_LINE_CHARS:
-            too_long.add(k + 1)
-            lines[k] = "\n"  # read as a blank line; the row is an error of its own below
-    rows: list[ImportRow] = [
-        ImportRow(line=line, values={}, errors=[_long_line_error(MAX_LINE_CHARS)])
-        for line in sorted(too_long)
-    ]
-    for line, cells, error in _records(lines, len(header)):
-        if error is not None:
-            rows.append(ImportRow(line=line, values={}, errors=[error]))
-            continue
-        if not any(cell.strip() for cell in cells):
-            continue
-        row = ImportRow(line=line, values=dict(zip(header, cells, strict=False)))
-        if len(cells) != len(header):
-            row.errors.append(
-                RowError(
-                    "",
-                    _("%(got)s values, but the header has %(want)s columns.")
-                    % {"got": len(cells), "want": len(header)},
-                )
-            )
-        rows.append(row)
-    rows.sort(key=lambda row: row.line)
-    if len(rows) > MAX_ROWS:
-        file_errors.append(
-            RowError("", _("More than %(n)s rows; split the file.") % {"n": MAX_ROWS})
-        )
-        rows = rows[:MAX_ROWS]
-    result.rows = rows
-    if not result.rows and not file_errors:
-        file_errors.append(RowError("", _("The file has a header but no rows.")))
-    if file_errors:
-        result.errors_by_line[1] = file_errors
-    result.collect_errors()
-    return result
+    return csv_file.parse_csv(content, SHAPE)

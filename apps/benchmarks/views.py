@@ -25,10 +25,11 @@ from apps.accounts.models import ApiToken, Role
 from apps.accounts.tokens import api_token_create, api_token_revoke
 from apps.profiles.models import TaskProfile
 from apps.web.concurrency import StaleVersion, stale_form
+from apps.web.csv_file import read_upload
 from apps.web.htmx import render_shape, vary
 
 from . import selectors, services
-from .csv_import import COLUMNS, MAX_BYTES, template_csv
+from .csv_import import COLUMNS, template_csv
 from .forms import (
     BenchmarkForm,
     CsvUploadForm,
@@ -220,23 +221,6 @@ def probe_apply(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("benchmarks:detail", pk=pk)
 
 
-def _read_upload(form: CsvUploadForm) -> tuple[str | None, str | None]:
-    """(content, error): the uploaded file decoded, or the content re-posted by the preview."""
-    upload = form.cleaned_data.get("file")
-    if upload is not None:
-        if upload.size > MAX_BYTES:
-            return None, _("The file is larger than 2 MB; split it.")
-        raw = upload.read()
-        try:
-            return raw.decode("utf-8-sig"), None
-        except UnicodeDecodeError:
-            return None, _("The file is not UTF-8 text. Save it as “CSV UTF-8” and try again.")
-    content = form.cleaned_data.get("content") or ""
-    if not content.strip():
-        return None, _("Choose a CSV file.")
-    return content, None
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def benchmark_import(request: HttpRequest) -> HttpResponse:
@@ -248,7 +232,7 @@ def benchmark_import(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = CsvUploadForm(request.POST, request.FILES)
         context["form"] = form
-        content, error = _read_upload(form) if form.is_valid() else (None, None)
+        content, error = read_upload(form.cleaned_data) if form.is_valid() else (None, None)
         if error:
             form.add_error("file", error)
         if content is not None:

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ActualsConfig(AppConfig):
+    name = "apps.actuals"
+    verbose_name = "Actual costs"
