@@ -102,6 +102,14 @@ class QuarterlyCostReview(models.Model):
     transfer_fees = models.FloatField(default=0)
     net = models.FloatField(default=0)
     reviews_counted = models.PositiveIntegerField(default=0)
+    # Plan against actual (SPEC 6.3): reviews counted from their plan alone, the actual runs
+    # counted, and the plan against the actuals of those runs.
+    planned_reviews = models.PositiveIntegerField(default=0)
+    runs_counted = models.PositiveIntegerField(default=0)
+    planned_compute = models.FloatField(default=0)
+    planned_transfer = models.FloatField(default=0)
+    actual_compute = models.FloatField(default=0)
+    actual_transfer = models.FloatField(default=0)
     computed_at = models.DateTimeField(auto_now=True)
 
     objects = TeamScopedQuerySet.as_manager()
@@ -115,3 +123,10 @@ class QuarterlyCostReview(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_id} {self.quarter}"
+
+    @property
+    def actual_variance(self) -> float:
+        """What the runs counted from actuals cost over (+) or under (−) their plan."""
+        return (self.actual_compute + self.actual_transfer) - (
+            self.planned_compute + self.planned_transfer
+        )

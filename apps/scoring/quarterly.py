@@ -17,19 +17,36 @@ snapshot when it has none):
 net = compute saved − transfer fees = W.total_cost − C.total_cost: what the placement decision
 saved. All figures in the team's currency, SPEC P costs (the expected rerun loss of SPEC T is left
 out: it does not depend on the site).
+
+Plan against actual (SPEC 6.3): where a review has actual cost records (apps.actuals), each
+record is one run and counts in the quarter of its period instead of the plan: compute saved =
+(W.compute_cost + W.scheduling_cost) − the run's actual compute, transfer fees = the run's
+actual transfer − W.transfer_cost (W: the baseline above, per run; a wait-local choice is its
+own baseline, so an overrun shows as a negative saving; without W, saved 0 and the fees the run
+paid). A review without actuals counts its plan in the quarter of its decision, and the row says
+how many of its reviews are planned figures only. Each row also carries the plan against the
+actuals of the runs it counts (planned and actual compute and transfer).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import Team
+from apps.actuals.selectors import runs_by_review
+from apps.actuals.variance import plan_of
 from apps.reviews.models import Decision, Review, ReviewState, SignOff
 from apps.scoring.models import EvaluationSnapshot
+from apps.web.charts import PALETTE, layout
 
 
 def quarter_of(moment) -> str:
-    local = timezone.localtime(moment) if timezone.is_aware(moment) else moment
+    """The quarter of a moment (in the project's time zone) or of a date."""
+    aware = isinstance(moment, datetime) and timezone.is_aware(moment)
+    local = timezone.localtime(moment) if aware else moment
     return f"{local.year}Q{(local.month - 1) // 3 + 1}"
 
 
@@ -39,8 +56,9 @@ def _matches(option: dict, chosen: dict) -> bool:
     )
 
 
-def review_figures(output: dict) -> tuple[float, float] | None:
-    """(compute saved, transfer fees) of one approved snapshot's output; None when not counted."""
+def _baseline(output: dict) -> tuple[dict, dict | None] | None:
+    """(C, W) of one approved snapshot's output: the chosen option and the best feasible
+    wait-local one (C itself when it waits locally; None without one). None: not counted."""
     chosen = output.get("chosen")
     if not chosen:
         return None
@@ -48,15 +66,41 @@ def review_figures(output: dict) -> tuple[float, float] | None:
     c = next((o for o in options if _matches(o, chosen)), None)
     if c is None:
         return None
+    if c["kind"] == "wait_local":
+        return c, c
     locals_ = [o for o in options if o["kind"] == "wait_local" and o["feasible"]]
     if not locals_:
+        return c, None
+    return c, min(locals_, key=lambda o: (o["objective"] is None, o["objective"] or 0.0))
+
+
+def _compute(option: dict) -> float:
+    return option["compute_cost"] + option["scheduling_cost"]
+
+
+def review_figures(output: dict) -> tuple[float, float] | None:
+    """(compute saved, transfer fees) of one approved snapshot's output; None when not counted."""
+    pair = _baseline(output)
+    if pair is None:
+        return None
+    c, w = pair
+    if w is None:
         return 0.0, c.get("transfer_cost") or 0.0
-    if c["kind"] == "wait_local":
-        return 0.0, 0.0  # C is the best wait-local option: the baseline itself
-    w = min(locals_, key=lambda o: (o["objective"] is None, o["objective"] or 0.0))
-    saved = (w["compute_cost"] + w["scheduling_cost"]) - (c["compute_cost"] + c["scheduling_cost"])
+    saved = _compute(w) - _compute(c)
     fees = (c.get("transfer_cost") or 0.0) - (w.get("transfer_cost") or 0.0)
     return saved, fees
+
+
+def run_figures(output: dict, run) -> tuple[float, float] | None:
+    """(compute saved, transfer fees) of one actual run of the review: its actual compute and
+    transfer against the wait-local baseline per run; None when the review is not counted."""
+    pair = _baseline(output)
+    if pair is None:
+        return None
+    _c, w = pair
+    if w is None:
+        return 0.0, run.transfer_cost
+    return _compute(w) - run.compute_cost, run.transfer_cost - (w.get("transfer_cost") or 0.0)
 
 
 def approved_snapshots(team: Team) -> list[tuple[Review, EvaluationSnapshot]]:
@@ -94,23 +138,90 @@ def approved_snapshots(team: Team) -> list[tuple[Review, EvaluationSnapshot]]:
     return out
 
 
+FIGURES = (
+    "compute_saved", "transfer_fees", "net", "planned_compute", "planned_transfer",
+    "actual_compute", "actual_transfer",
+)
+
+
+def _row(quarters: dict, quarter: str) -> dict:
+    return quarters.setdefault(
+        quarter,
+        {**dict.fromkeys(FIGURES, 0.0), "reviews_counted": 0, "planned_reviews": 0,
+         "runs_counted": 0, "_reviews": set()},
+    )
+
+
 def team_quarters(team: Team) -> dict[str, dict]:
-    """{quarter: {compute_saved, transfer_fees, net, reviews_counted}} for the team."""
+    """{quarter: {compute_saved, transfer_fees, net, reviews_counted, planned_reviews,
+    runs_counted, planned_compute, planned_transfer, actual_compute, actual_transfer}}."""
     quarters: dict[str, dict] = {}
-    for review, snapshot in approved_snapshots(team):
+    approved = approved_snapshots(team)
+    runs = runs_by_review(team=team, review_ids=[review.pk for review, _s in approved])
+    for review, snapshot in approved:
         figures = review_figures(snapshot.output)
         if figures is None:
             continue
-        saved, fees = figures
-        row = quarters.setdefault(
-            quarter_of(review.decided_at),
-            {"compute_saved": 0.0, "transfer_fees": 0.0, "net": 0.0, "reviews_counted": 0},
-        )
-        row["compute_saved"] += saved
-        row["transfer_fees"] += fees
-        row["reviews_counted"] += 1
+        if review.pk not in runs:
+            row = _row(quarters, quarter_of(review.decided_at))
+            row["compute_saved"] += figures[0]
+            row["transfer_fees"] += figures[1]
+            row["planned_reviews"] += 1
+            row["_reviews"].add(review.pk)
+            continue
+        plan = plan_of(snapshot.output.get("chosen"), snapshot.output.get("options"))
+        for run in runs[review.pk]:
+            saved, fees = run_figures(snapshot.output, run)
+            row = _row(quarters, quarter_of(run.period))
+            row["compute_saved"] += saved
+            row["transfer_fees"] += fees
+            row["planned_compute"] += plan.compute_cost
+            row["planned_transfer"] += plan.transfer_cost
+            row["actual_compute"] += run.compute_cost
+            row["actual_transfer"] += run.transfer_cost
+            row["runs_counted"] += 1
+            row["_reviews"].add(review.pk)
     for row in quarters.values():
-        row["compute_saved"] = round(row["compute_saved"], 6)
-        row["transfer_fees"] = round(row["transfer_fees"], 6)
+        row["reviews_counted"] = len(row.pop("_reviews"))
+        for name in FIGURES:
+            row[name] = round(row[name], 6)
         row["net"] = round(row["compute_saved"] - row["transfer_fees"], 6)
     return dict(sorted(quarters.items()))
+
+
+def actuals_summary(rows: list) -> dict:
+    """The quarterly page's plan-against-actual part: totals of the rows counted from actuals
+    and the planned-against-actual chart (apps.web.charts style)."""
+    counted = [r for r in rows if r.runs_counted]
+    totals = {name: sum(getattr(r, name) for r in counted) for name in (
+        "planned_compute", "planned_transfer", "actual_compute", "actual_transfer",
+        "runs_counted")}
+    planned = totals["planned_compute"] + totals["planned_transfer"]
+    actual = totals["actual_compute"] + totals["actual_transfer"]
+    totals.update(planned=planned, actual=actual, variance=actual - planned,
+                  variance_pct=(actual - planned) / planned * 100 if planned else None)
+    return {"actual_totals": totals, "actual_figure": _plan_actual_figure(counted)}
+
+
+def _plan_actual_figure(rows: list) -> dict | None:
+    if not rows:
+        return None
+    quarters = [r.quarter for r in rows]
+
+    def bar(name, values, color, pattern=""):
+        return {"type": "bar", "name": name, "x": quarters, "y": values,
+                "marker": {"color": color, "pattern": {"shape": pattern}},
+                "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"}
+
+    return {
+        "title": _("Planned against actual, per quarter"),
+        "data": [
+            bar(_("planned compute"), [r.planned_compute for r in rows], PALETTE["compute"], "/"),
+            bar(_("actual compute"), [r.actual_compute for r in rows], PALETTE["compute"]),
+            bar(_("planned transfer"), [r.planned_transfer for r in rows], PALETTE["transfer"],
+                "/"),
+            bar(_("actual transfer"), [r.actual_transfer for r in rows], PALETTE["transfer"]),
+        ],
+        "layout": layout(barmode="group", xaxis={"type": "category"},
+                         yaxis={"title": {"text": _("cost")}, "rangemode": "tozero"}),
+    }

@@ -21,6 +21,7 @@ from apps.web.htmx import render_fragment, render_shape, vary, wants_fragment
 
 from . import exports, record, selectors
 from .forms import HistoryFilterForm
+from .quarterly import actuals_summary
 from .services.quarterly_review import quarterly_refresh_request
 
 STOP_POLLING = 286  # htmx: stop polling
@@ -194,8 +195,10 @@ def quarterly(request: HttpRequest) -> HttpResponse:
     team = require_current_team(request)
     task_id = request.GET.get("task", "")[:64]
     refreshing = bool(task_id) and not _task_done(task_id)
+    figures = selectors.quarterly_for_team(team)
     context = {
-        **selectors.quarterly_for_team(team),
+        **figures,
+        **actuals_summary(figures["rows"]),
         "team": team,
         "task_id": task_id if refreshing else "",
         "refreshing": refreshing,

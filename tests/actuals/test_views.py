@@ -107,3 +107,18 @@ class PagesTests:
         done = client.post(reverse("actuals:import"), {"content": content, "confirm": "1"})
         assert done.status_code == 302
         assert ActualCost.objects.get().compute_cost == 260
+
+
+class QuarterlyPageTests:
+    def test_it_shows_the_runs_against_their_plan(self, client, team, review, member):
+        from apps.scoring.services.quarterly_review import quarterly_refresh
+
+        # One run in 2026Q1: 350 against 260 planned, +90.00 (+34.6 %).
+        record(team, review)
+        quarterly_refresh(team=team)
+        client.force_login(member)
+        page = client.get(reverse("scoring:quarterly")).content.decode()
+        assert 'data-actual-quarter="2026Q1"' in page
+        assert '<td class="num is-negative" data-variance>+90.00</td>' in page
+        assert "+90.00 (+34.6 %)" in page
+        assert "actuals of 1 run" in page

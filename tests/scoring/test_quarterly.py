@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 
+from apps.actuals.models import ActualCost
 from apps.scoring.models import QuarterlyCostReview
 from apps.scoring.quarterly import quarter_of, review_figures, team_quarters
 from apps.scoring.services.quarterly_review import quarterly_refresh
@@ -15,6 +16,11 @@ from tests.factories import make_review
 from tests.scoring.helpers import answer_all, approve, make_world
 
 pytestmark = pytest.mark.django_db
+NO_ACTUALS = {
+    "compute_saved": 0.0, "transfer_fees": 0.0, "net": 0.0, "reviews_counted": 0,
+    "planned_reviews": 0, "runs_counted": 0, "planned_compute": 0.0, "planned_transfer": 0.0,
+    "actual_compute": 0.0, "actual_transfer": 0.0,
+}
 
 Q1 = datetime(2026, 2, 15, 12, tzinfo=UTC)
 Q2 = datetime(2026, 5, 2, 9, tzinfo=UTC)
@@ -62,11 +68,32 @@ class QuarterlyFiguresTests:
         quarters = team_quarters(team)
         assert list(quarters) == ["2026Q1", "2026Q2"]
         assert quarters["2026Q1"] == pytest.approx(
-            {"compute_saved": 160.0, "transfer_fees": 5.45, "net": 154.55, "reviews_counted": 2}
+            {**NO_ACTUALS, "compute_saved": 160.0, "transfer_fees": 5.45, "net": 154.55,
+             "reviews_counted": 2, "planned_reviews": 2}
         )
         assert quarters["2026Q2"] == pytest.approx(
-            {"compute_saved": 64.0, "transfer_fees": -4.85, "net": 68.85, "reviews_counted": 1}
+            {**NO_ACTUALS, "compute_saved": 64.0, "transfer_fees": -4.85, "net": 68.85,
+             "reviews_counted": 1, "planned_reviews": 1}
         )
+
+    def test_it_counts_a_run_from_its_actuals_in_the_quarter_it_ran(self, books, team):
+        # The moved review ran once in Q2, dearer than planned: compute 240 (planned 192) and
+        # transfer 20 (planned 10.45). Against waiting locally (352 compute, 5 transfer):
+        # saved 352 − 240 = 112, fees 20 − 5 = 15. It leaves Q1 (its plan no longer counts).
+        ActualCost.objects.create(
+            team=team, review=books["world"].review, period=date(2026, 5, 20), compute_cost=240,
+            transfer_cost=20,
+        )
+        quarters = team_quarters(team)
+        # Q1: only "stayed" (0, 0), from its plan.
+        assert quarters["2026Q1"] == pytest.approx(
+            {**NO_ACTUALS, "reviews_counted": 1, "planned_reviews": 1})
+        # Q2: near (64, −4.85, planned) + the run (112, 15): 176, 10.15, net 165.85.
+        assert quarters["2026Q2"] == pytest.approx({
+            "compute_saved": 176.0, "transfer_fees": 10.15, "net": 165.85, "reviews_counted": 2,
+            "planned_reviews": 1, "runs_counted": 1, "planned_compute": 192.0,
+            "planned_transfer": 10.45, "actual_compute": 240.0, "actual_transfer": 20.0,
+        })
 
     def test_it_uses_the_snapshot_the_review_was_approved_on(self, team, owner, reviewer):
         world = make_world(team, owner)
