@@ -47,7 +47,9 @@ def readable(where: str, violations: list[dict]) -> list[str]:
     """One line per violation and up to three of its elements, each with axe's reason."""
     lines = []
     for v in violations:
-        lines.append(f"{where}: {v['id']} ({v['impact']}) {v['help']} — {len(v['nodes'])} element(s)")
+        lines.append(
+            f"{where}: {v['id']} ({v['impact']}) {v['help']} — {len(v['nodes'])} element(s)"
+        )
         for node in v["nodes"][:3]:
             reason = " ".join(node["summary"].split())[:300]
             lines.append(f"    {node['target']}: {reason}")
@@ -82,7 +84,9 @@ class AccessibilityTests:
                     for label, path, ready in pages:
                         status = open_page(page, base, path, ready)
                         assert status == (404 if label == "not found" else 200), (label, status)
-                        found = [v for v in axe_violations(page) if (label, v["id"]) not in ELSEWHERE]
+                        found = [
+                            v for v in axe_violations(page) if (label, v["id"]) not in ELSEWHERE
+                        ]
                         problems += readable(f"{label} [{language}]", found)
                         checked += 1
                     context.close()
