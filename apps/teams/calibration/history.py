@@ -7,6 +7,8 @@ A fixed number of queries, whatever the number of snapshots or records.
 from __future__ import annotations
 
 from apps.accounts.models import Team
+from apps.actuals.selectors import comparisons
+from apps.actuals.variance import over_plan
 from apps.benchmarks.models import BenchmarkRecord
 from apps.scoring.models import EvaluationSnapshot
 
@@ -53,8 +55,14 @@ def calibration_points(*, team: Team) -> list[TaskPoint]:
         "failure_reruns", "recovery", "recorded_at", "tier",
     ):
         records.setdefault(record["task_id"], []).append(record)
+    # What the runs of each deciding approved review really cost, against its signed plan.
+    actuals = comparisons(
+        team=team,
+        review_ids=[r["review_id"] for r in chosen.values() if r["review__state"] == "approved"],
+    )
     points = []
     for task_id, row in sorted(chosen.items(), key=lambda item: item[1]["task__name"]):
+        actual = actuals.get(row["review_id"])
         figure = figures.get(row["pk"], {})
         points.append(
             task_point(
@@ -69,6 +77,8 @@ def calibration_points(*, team: Team) -> list[TaskPoint]:
                 metrics=figure.get("output__metrics") or {},
                 interruption_cost_hours=figure.get("input__task__interruption_cost_hours"),
                 records=records.get(task_id, []),
+                actual_runs=[{"over": over_plan(actual.plan, run)} for run in actual.runs]
+                if actual else [],
             )
         )
     return points

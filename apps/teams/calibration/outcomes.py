@@ -3,10 +3,11 @@
 Outcome labels (written down in docs/decisions.md):
 - bad: the review was rejected; a pilot migration of the task failed; a run on the chosen offer
   recorded after the decision took more than 1.2 × the plan's total hours; or such a run needed
-  full reruns after failures.
+  full reruns after failures; or an actual cost record of the review (apps.actuals: what a run of
+  the approved plan really cost) is over 1.2 × the planned cost or hours.
 - good (only when the review was approved and nothing bad is recorded): a pilot migration
-  succeeded; a later run finished within 1.2 × the plan; or a later multi-machine run was faster
-  than the fastest single-machine run.
+  succeeded; a later run (a benchmark record or an actual cost) finished within 1.2 × the plan;
+  or a later multi-machine run was faster than the fastest single-machine run.
 - unknown: anything else. Unknown points are drawn but never used for a suggestion.
 """
 
@@ -16,8 +17,10 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy
 
+from apps.actuals.variance import OVER_PLAN_FACTOR
+
 GOOD, BAD, UNKNOWN = "good", "bad", "unknown"
-SLOWER_FACTOR = 1.2
+SLOWER_FACTOR = OVER_PLAN_FACTOR
 MIN_LABELLED = 5
 
 
@@ -25,6 +28,7 @@ REASONS = {
     "rejected": gettext_lazy("review rejected"),
     "pilot_failed": gettext_lazy("a pilot migration failed"),
     "slower": gettext_lazy("a run took over 1.2 × the planned hours"),
+    "over_cost": gettext_lazy("a run cost over 1.2 × the planned cost"),
     "full_reruns": gettext_lazy("a run needed full reruns after failures"),
     "pilot_succeeded": gettext_lazy("a pilot migration succeeded"),
     "on_plan": gettext_lazy("a run finished within the plan"),
@@ -71,10 +75,22 @@ def outcome(
     chosen_offer: str | None = None,
     planned_hours: float | None = None,
     records: list[dict] = (),
+    actual_runs: list[dict] = (),
 ) -> tuple[str, list[str]]:
-    """(label, reason codes) of one task; see the module docstring for the rules."""
+    """(label, reason codes) of one task; see the module docstring for the rules.
+
+    `actual_runs`: the actual cost records of the deciding review, each {"over": what went over
+    1.2 × its plan: "cost" and/or "hours" (apps.actuals.variance.over_plan)}."""
     bad: list[str] = []
     good: list[str] = []
+    for run in actual_runs:
+        over = run.get("over") or []
+        if "cost" in over:
+            bad.append("over_cost")
+        if "hours" in over:
+            bad.append("slower")
+        if not over:
+            good.append("on_plan")
     if review_state == "rejected":
         bad.append("rejected")
     for record in records:
@@ -128,6 +144,7 @@ def task_point(
     metrics: dict,
     interruption_cost_hours: float | None,
     records: list[dict],
+    actual_runs: list[dict] = (),
 ) -> TaskPoint:
     label, reasons = outcome(
         review_state=review_state,
@@ -135,6 +152,7 @@ def task_point(
         chosen_offer=chosen_offer,
         planned_hours=planned_hours,
         records=records,
+        actual_runs=actual_runs,
     )
     return TaskPoint(
         task_id=task_id,
