@@ -1,7 +1,7 @@
 """The JSON API (/api/v1/), with its OpenAPI schema at /api/v1/openapi.json.
 
 This module composes the API: the routers of the apps that answer JSON (evaluate here,
-benchmarks) are added below, by import, so the dependency shows (docs/architecture.md).
+benchmarks, actuals) are added below, by import, so the dependency shows (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.parser import Parser
 
+from apps.actuals.api import router as actuals_router
 from apps.benchmarks.api import router as benchmarks_router
 from apps.web.api_auth import session_auth, token_auth
 from apps.web.body import (
@@ -95,3 +96,4 @@ def http_errors(request, exc: HttpError):
 
 api.add_router("", evaluate_router)  # POST /evaluate
 api.add_router("/benchmarks", benchmarks_router)  # POST/GET /benchmarks
+api.add_router("/actuals", actuals_router)  # POST/GET /actuals

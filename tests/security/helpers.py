@@ -67,6 +67,15 @@ def answer_all(review, user) -> None:
             )
 
 
+def _actual(team, review):
+    """An actual cost of the review (written directly: the review is not approved)."""
+    from apps.actuals.models import ActualCost
+
+    return ActualCost.objects.create(
+        team=team, review=review, period="2026-03-01", compute_cost=1.0
+    )
+
+
 def build_team(slug: str, *, owner=None) -> TeamWorld:
     """A team with two sites, a link, an offer, a profile, three benchmark records, a token,
     and a submitted review (by its member) with its snapshot."""
@@ -125,6 +134,7 @@ def build_team(slug: str, *, owner=None) -> TeamWorld:
         candidate=review.candidates.get(),
         snapshot=snapshot,
         member_membership=member_membership,
+        extra={"actual": _actual(team, review)},
     )
 
 

@@ -76,6 +76,14 @@ POST = ("POST",)
 SETTINGS_CROSS = {MEMBER: 403, REVIEWER: 403}
 
 
+def actual_of(w: TeamWorld):
+    return w.extra["actual"]  # tests/security/helpers.py: one per team
+
+
+def actual_body(w: TeamWorld) -> dict:
+    return {"review": w.review.pk, "period": "2026-03-01", "compute_cost": 1.0}
+
+
 def bench_body(w: TeamWorld) -> dict:
     return {
         "task": w.profile.pk,
@@ -198,6 +206,24 @@ MATRIX: dict[str, Route] = {
     ),
     "api:benchmark_get": Route(
         ALL | {TOKEN}, api=True, query=lambda w: {"task": w.profile.pk}, scoped=True,
+        foreign=EMPTY,
+    ),
+    # Actual costs: members and owners write, reviewers read; owners set the over-plan notice
+    "actuals:list": Route(),
+    "actuals:create": Route(BENCH_WRITERS, BOTH),
+    "actuals:import": Route(BENCH_WRITERS, BOTH),
+    "actuals:import_template": Route(),
+    "actuals:bill": Route(BENCH_WRITERS, BOTH),
+    "actuals:threshold": Route(OWNERS, POST, data=lambda w: {"over_plan_pct": "25"}),
+    "actuals:edit": Route(BENCH_WRITERS, BOTH, obj=lambda w: {"pk": actual_of(w).pk}),
+    "actuals:delete": Route(BENCH_WRITERS, BOTH, obj=lambda w: {"pk": actual_of(w).pk}),
+    # Another team's review in the body is "unknown" (422 naming the field), as for benchmarks.
+    "api:actual_post": Route(
+        BENCH_WRITERS | {TOKEN}, POST, api=True, body=actual_body, scoped=True, foreign=422,
+        cross={REVIEWER: 403},
+    ),
+    "api:actual_get": Route(
+        ALL | {TOKEN}, api=True, query=lambda w: {"review": w.review.pk}, scoped=True,
         foreign=EMPTY,
     ),
 }
