@@ -1,0 +1,334 @@
+"""Orchestrates bench/lighthouse: Lighthouse (Node, from the npm registry) against the production
+stack with the demo data, desktop and mobile, on the review page and every main page.
+
+    bench/lighthouse [--only LABEL ...] [--runs N] [--form-factor desktop|mobile|both]
+
+Lighthouse 12 (pinned below; 13 needs Node 22) is installed by npm into var/lighthouse/ the first
+time. The app runs under gunicorn with DJANGO_ENV=production (static files hashed and compressed
+by WhiteNoise, no debug) on a throwaway SQLite database filled by load_demo, without Redis (tasks
+run in the request). Lighthouse is signed in by a session cookie made for the demo owner alice and
+sent as an extra header. Chromium is the system's (CHROME_PATH, default /usr/bin/chromium).
+
+Writes bench/lighthouse.json and prints a table. With --runs N each page and form factor is
+measured N times and the run of median performance kept (the machine is shared: one run is noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = str(ROOT / ".venv" / "bin" / "python")
+LIGHTHOUSE_VERSION = "12.8.2"
+LIGHTHOUSE_DIR = ROOT / "var" / "lighthouse"
+LIGHTHOUSE = LIGHTHOUSE_DIR / "node_modules" / "lighthouse" / "cli" / "index.js"
+CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+SECRET = "lighthouse-only-secret-key-" + "x" * 40
+CATEGORIES = ("performance", "accessibility", "best-practices")
+REVIEW = "review (submitted)"  # the page the product exists for (tests/e2e/pages.py label)
+# Issue 16: the review page's performance; accessibility and best practices on every main page.
+TARGETS = {
+    "review_desktop_performance": 95,
+    "review_desktop_tbt_ms": 200,
+    "review_mobile_performance": 90,
+    "accessibility": 100,
+    "best_practices": 100,
+}
+PAGES_CODE = """
+import json
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from tests.e2e.pages import main_pages
+user = get_user_model().objects.get(username="alice")
+session = SessionStore()
+session[SESSION_KEY] = str(user.pk)
+session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+session.create()
+print("JSON " + json.dumps({"session": session.session_key, "pages": main_pages()}))
+"""
+
+
+def install_lighthouse() -> str:
+    package = LIGHTHOUSE_DIR / "node_modules" / "lighthouse" / "package.json"
+    if package.exists() and json.loads(package.read_text())["version"] == LIGHTHOUSE_VERSION:
+        return LIGHTHOUSE_VERSION
+    if not shutil.which("npm"):
+        raise SystemExit("npm is needed to install Lighthouse (apt-get install nodejs npm)")
+    print(f"== npm install lighthouse@{LIGHTHOUSE_VERSION} into {LIGHTHOUSE_DIR}", flush=True)
+    LIGHTHOUSE_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [
+            "npm",
+            "install",
+            "--prefix",
+            str(LIGHTHOUSE_DIR),
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            f"lighthouse@{LIGHTHOUSE_VERSION}",
+        ],
+        check=True,
+    )
+    return LIGHTHOUSE_VERSION
+
+
+def app_env(tmp: str, production: bool) -> dict:
+    """The demo is built with development settings (load_demo refuses production ones) and served
+    with production settings; one database and one secret key, so the session holds for both."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("DJANGO_") and k not in {"REDIS_URL", "DATABASE_URL"}
+    }
+    env.update(DATABASE_URL=f"sqlite:///{tmp}/lighthouse.sqlite3", DJANGO_SECRET_KEY=SECRET)
+    if production:
+        env.update(
+            DJANGO_ENV="production",
+            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+            DJANGO_SECURE_SSL_REDIRECT="false",
+            AXES_ENABLED="false",
+        )
+    else:
+        env.update(DJANGO_ENV="development")
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2)  # noqa: S310 (a local URL)
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit(f"the server did not answer at {url}")
+
+
+def warm(url: str, cookie: str) -> None:
+    """One view first: a review's first view may compute its snapshot (not what is measured)."""
+    request = urllib.request.Request(url, headers={"Cookie": cookie})  # noqa: S310
+    try:
+        urllib.request.urlopen(request, timeout=60).read()  # noqa: S310
+    except urllib.error.HTTPError:
+        pass  # the error page is a main page too
+
+
+def lighthouse(url: str, cookie: str, form_factor: str, out: Path) -> dict:
+    args = [
+        "node",
+        str(LIGHTHOUSE),
+        url,
+        "--output=json",
+        f"--output-path={out}",
+        "--quiet",
+        f"--only-categories={','.join(CATEGORIES)}",
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+        f"--extra-headers={json.dumps({'Cookie': cookie})}",
+    ]
+    if form_factor == "desktop":
+        args.append("--preset=desktop")
+    done = subprocess.run(
+        args,
+        env={**os.environ, "CHROME_PATH": CHROME},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    if done.returncode != 0 or not out.exists():
+        # Recorded, not fatal: one page Lighthouse could not measure must not lose the others.
+        print(done.stderr[-2000:], file=sys.stderr)
+        return {"error": (done.stderr.strip().splitlines() or ["no output"])[-1][:500]}
+    report = json.loads(out.read_text())
+    audits = report["audits"]
+
+    def ms(audit: str) -> int | None:
+        value = audits.get(audit, {}).get("numericValue")
+        return round(value) if value is not None else None
+
+    failing = {}
+    for category in ("accessibility", "best-practices"):
+        for ref in report["categories"][category]["auditRefs"]:
+            audit = audits[ref["id"]]
+            if ref["weight"] and audit.get("score") is not None and audit["score"] < 1:
+                failing.setdefault(category, []).append(ref["id"])
+    return {
+        "performance": round(report["categories"]["performance"]["score"] * 100),
+        "accessibility": round(report["categories"]["accessibility"]["score"] * 100),
+        "best_practices": round(report["categories"]["best-practices"]["score"] * 100),
+        "tbt_ms": ms("total-blocking-time"),
+        "fcp_ms": ms("first-contentful-paint"),
+        "lcp_ms": ms("largest-contentful-paint"),
+        "cls": round(audits["cumulative-layout-shift"]["numericValue"], 3),
+        "speed_index_ms": ms("speed-index"),
+        "transfer_kb": round(audits["total-byte-weight"]["numericValue"] / 1024),
+        "failing": failing,
+        "final_url": report.get("finalDisplayedUrl") or report.get("finalUrl"),
+    }
+
+
+def measure(url: str, cookie: str, form_factor: str, runs: int, tmp: Path) -> dict:
+    results = []
+    for i in range(runs):
+        target = tmp / f"run-{i}.json"
+        target.unlink(missing_ok=True)
+        results.append(lighthouse(url, cookie, form_factor, target))
+    if any("error" in r for r in results):
+        return next(r for r in results if "error" in r)
+    results.sort(key=lambda r: r["performance"])
+    chosen = results[len(results) // 2]
+    if runs > 1:
+        chosen["performance_runs"] = [r["performance"] for r in results]
+        chosen["tbt_runs_ms"] = sorted(r["tbt_ms"] for r in results)
+        chosen["tbt_median_ms"] = round(statistics.median(chosen["tbt_runs_ms"]))
+    return chosen
+
+
+def chromium_version() -> str:
+    out = subprocess.run([CHROME, "--version"], capture_output=True, text=True).stdout
+    return out.strip()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", help="page labels (tests/e2e/pages.py) to measure")
+    parser.add_argument("--runs", type=int, default=1, help="runs per page and form factor")
+    parser.add_argument("--form-factor", choices=("desktop", "mobile", "both"), default="both")
+    parser.add_argument("--output", default=str(ROOT / "bench" / "lighthouse.json"))
+    args = parser.parse_args()
+    if not Path(CHROME).exists():
+        print(f"no Chromium at {CHROME} (apt-get install chromium)", file=sys.stderr)
+        return 2
+    version = install_lighthouse()
+    factors = ("desktop", "mobile") if args.form_factor == "both" else (args.form_factor,)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="lighthouse-") as tmp:
+        env = app_env(tmp, production=False)
+        production = app_env(tmp, production=True)
+        run = {"cwd": ROOT, "env": env, "check": True}
+        subprocess.run(
+            [PY, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=production,
+            check=True,
+        )
+        subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v0"], **run)
+        subprocess.run([PY, "manage.py", "load_demo"], **run, stdout=subprocess.DEVNULL)
+        out = subprocess.run(
+            [PY, "manage.py", "shell", "-c", PAGES_CODE], **run, capture_output=True, text=True
+        ).stdout
+        found = json.loads(next(line for line in out.splitlines() if line.startswith("JSON "))[5:])
+        cookie = f"sessionid={found['session']}"
+        pages = [p for p in found["pages"] if not args.only or p[0] in args.only]
+        if not args.only:
+            pages.insert(0, ("login", "/accounts/login/", None))
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen(
+            [
+                str(ROOT / ".venv" / "bin" / "gunicorn"),
+                "config.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "2",
+                "--worker-class",
+                "gthread",
+                "--threads",
+                "2",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=production,
+            start_new_session=True,
+        )
+        results: dict[str, dict] = {}
+        try:
+            wait_http(base + "/ping")
+            for label, path, _ready in pages:
+                page_cookie = "" if label == "login" else cookie
+                warm(base + path, page_cookie)
+                results[label] = {"path": path}
+                for factor in factors:
+                    print(f"== {label} {factor}", flush=True)
+                    results[label][factor] = measure(
+                        base + path, page_cookie, factor, args.runs, Path(tmp)
+                    )
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=20)
+    report = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
+        "lighthouse": version,
+        "chromium": chromium_version(),
+        "stack": "gunicorn (2 workers × 2 threads), DJANGO_ENV=production, WhiteNoise, "
+        "SQLite demo data (load_demo), no Redis",
+        "runs_per_page": args.runs,
+        "targets": TARGETS,
+        "pages": results,
+        "total_seconds": round(time.monotonic() - started),
+    }
+    Path(args.output).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    print_table(report)
+    return 0
+
+
+def print_table(report: dict) -> None:
+    print()
+    print(f"Lighthouse {report['lighthouse']}, {report['chromium']}; {report['stack']}")
+    print("| Page | Desktop perf. | TBT | LCP | CLS | Mobile perf. | TBT | LCP | A11y | Best pr. |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, page in report["pages"].items():
+        d, m = page.get("desktop", {}), page.get("mobile", {})
+        a11y = sorted({x.get("accessibility") for x in (d, m) if x})
+        bp = sorted({x.get("best_practices") for x in (d, m) if x})
+
+        def cell(result: dict, key: str, unit: str = "") -> str:
+            if "error" in result:
+                return "error"
+            return "—" if result.get(key) is None else f"{result[key]}{unit}"
+
+        print(
+            f"| {label} | {cell(d, 'performance')} | {cell(d, 'tbt_ms', ' ms')} | "
+            f"{cell(d, 'lcp_ms', ' ms')} | {cell(d, 'cls')} | {cell(m, 'performance')} | "
+            f"{cell(m, 'tbt_ms', ' ms')} | {cell(m, 'lcp_ms', ' ms')} | "
+            f"{'/'.join(map(str, a11y))} | {'/'.join(map(str, bp))} |"
+        )
+    failing = {}
+    for label, page in report["pages"].items():
+        for factor in ("desktop", "mobile"):
+            for category, ids in page.get(factor, {}).get("failing", {}).items():
+                failing.setdefault(f"{category}: {', '.join(ids)}", set()).add(label)
+    for what, labels in sorted(failing.items()):
+        print(f"failing {what}  ({', '.join(sorted(labels))})")
+    for label, page in report["pages"].items():
+        for factor in ("desktop", "mobile"):
+            if "error" in page.get(factor, {}):
+                print(f"not measured: {label} {factor}: {page[factor]['error']}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
