@@ -96,10 +96,22 @@ def comparisons(*, team: Team, review_ids=None) -> dict[int, Comparison]:
     return {rid: Comparison(plan=plans[rid], runs=rs) for rid, rs in runs.items() if rid in plans}
 
 
+def signed_plan(review_id: int) -> Plan | None:
+    """The plan of one run of one review, from the snapshot it was last approved on. One query."""
+    row = (
+        SignOff.objects.filter(review_id=review_id, decision=Decision.APPROVE)
+        .order_by("-created_at", "-id")
+        .values_list("snapshot__output__chosen", "snapshot__output__options")
+        .first()
+    )
+    return plan_of(*row) if row else None
+
+
 def plan_vs_actual(review: Review) -> dict:
-    """The review page's section: its plan, each run against it, and the totals."""
+    """The review page's section: its plan, each run against it, and the totals. One query
+    without runs, two with."""
     runs = runs_by_review(team=review.team, review_ids=[review.pk]).get(review.pk, [])
-    plan = signed_plans([review.pk]).get(review.pk)
+    plan = signed_plan(review.pk) if runs else None
     if plan is None:
         return {"plan": None, "runs": runs, "comparison": None}
     comparison = Comparison(plan=plan, runs=runs)
@@ -141,7 +153,7 @@ def last_run_notice(review: Review) -> dict | None:
     if last is None:
         return None
     run = Run(**last)
-    plan = signed_plans([run.review_id]).get(run.review_id)
+    plan = signed_plan(run.review_id)
     if plan is None:
         return None
     over = pct(run.total_cost, plan.total_cost)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("import/template.csv", views.actual_import_template, name="import_template"),
     path("bill/", views.bill_import, name="bill"),
     path("threshold/", views.threshold_set, name="threshold"),
+    path("notice/<int:pk>/", views.over_plan_notice, name="notice"),
     path("<int:pk>/edit/", views.actual_edit, name="edit"),
     path("<int:pk>/delete/", views.actual_delete, name="delete"),
 ]

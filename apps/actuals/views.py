@@ -13,9 +13,15 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from apps.accounts.access import membership_for, require_current_team, require_role
+from apps.accounts.access import (
+    get_scoped_or_404,
+    membership_for,
+    require_current_team,
+    require_role,
+)
 from apps.accounts.fields import MAX_PK
 from apps.accounts.models import Role
+from apps.reviews.models import Review
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.csv_file import read_upload, template_csv
 from apps.web.htmx import render_shape, vary
@@ -150,6 +156,16 @@ def actual_delete(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, _("Actual cost #%(id)s deleted.") % {"id": pk})
         return redirect("actuals:list")
     return render(request, "actuals/delete.html", {"record": record})
+
+
+@login_required
+def over_plan_notice(request: HttpRequest, pk: int) -> HttpResponse:
+    """The review page's notice (fetched by htmx after the page): the task's last run went over
+    plan by more than the team's threshold. Empty when it did not."""
+    review = get_scoped_or_404(Review.objects.select_related("team"), request.user, pk=pk)
+    require_role(request, review.team)
+    context = {"notice": selectors.last_run_notice(review), "currency": review.team.currency}
+    return vary(render(request, "actuals/_notice.html", context))
 
 
 @login_required

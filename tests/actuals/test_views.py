@@ -56,6 +56,9 @@ class ReviewPageTests:
         later.save()
         client.force_login(member)
         page = client.get(reverse("reviews:detail", args=[later.pk])).content.decode()
+        notice_url = reverse("actuals:notice", args=[later.pk])
+        assert f'hx-get="{notice_url}"' in page  # fetched after the page: no query on it
+        page = client.get(notice_url, HTTP_HX_REQUEST="true").content.decode()
         assert "data-over-plan-notice" in page
         assert "The last run cost 35 % more than planned" in page
         assert "check the compute" in page
@@ -67,7 +70,7 @@ class ReviewPageTests:
         later = moving_review(team, member)
         later.task = review.task
         later.save()
-        page = client.get(reverse("reviews:detail", args=[later.pk])).content.decode()
+        page = client.get(reverse("actuals:notice", args=[later.pk])).content.decode()
         assert "data-over-plan-notice" not in page
 
 

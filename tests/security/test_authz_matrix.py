@@ -215,6 +215,7 @@ MATRIX: dict[str, Route] = {
     "actuals:import_template": Route(),
     "actuals:bill": Route(BENCH_WRITERS, BOTH),
     "actuals:threshold": Route(OWNERS, POST, data=lambda w: {"over_plan_pct": "25"}),
+    "actuals:notice": Route(obj=pk("review"), htmx=True),
     "actuals:edit": Route(BENCH_WRITERS, BOTH, obj=lambda w: {"pk": actual_of(w).pk}),
     "actuals:delete": Route(BENCH_WRITERS, BOTH, obj=lambda w: {"pk": actual_of(w).pk}),
     # Another team's review in the body is "unknown" (422 naming the field), as for benchmarks.
