@@ -18,6 +18,8 @@ from apps.web.labels import (
     label,
 )
 
+from .memory_bar import memory_bar
+
 
 def _offer_label(offer: dict | None, offer_id: str) -> str:
     if offer is None:
@@ -68,6 +70,8 @@ def present(data: dict, output: dict) -> dict[str, Any]:
     metrics = dict(output.get("metrics") or {})
     metrics["over_budget_labels"] = [label(SEGMENTS, s) for s in metrics.get("over_budget", [])]
     sizing = output["sizing"]
+    rows = sizing_rows(data, output)
+    task = data.get("task") or {}
     return {
         "platform": output["platform"],
         "platform_label": label(PLATFORMS, output["platform"]),
@@ -78,7 +82,16 @@ def present(data: dict, output: dict) -> dict[str, Any]:
             "formula_gb": sizing.get("formula_gpu_mem_gb"),
             "source": sizing.get("source"),
             "source_label": label(SIZING_SOURCES, sizing.get("source")),
-            "rows": sizing_rows(data, output),
+            "rows": rows,
+            "bar": memory_bar(sizing.get("breakdown"), rows),
+            "planned_gpus": task.get("gpus"),
+            # SPEC 6.3 deadline sizing: set only with a compute budget.
+            "budget_hours": (task.get("latency_budget_hours") or {}).get("compute"),
+            "budget_efficiency": sizing.get("budget_efficiency"),
+            "budget_efficiency_source": sizing.get("budget_efficiency_source"),
+            # gpus_for_budget means something only with both a budget and a planned count.
+            "deadline": bool(sizing.get("budget_efficiency_source"))
+            and task.get("gpus") is not None,
         },
         "cross": {
             "eligible": cross["eligible"],

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -10,10 +13,11 @@ from apps.accounts.fields import SafeModelMultipleChoiceField
 from apps.accounts.models import Team
 from apps.catalog.forms import TeamSitesMixin, require_at_least
 from apps.catalog.models import Parallelism, Site
+from apps.scoring.engine.presets import PRESETS
 from apps.web.concurrency import VersionedFormMixin
 from apps.web.forms import FiniteFloatField, finite_formfield
 
-from .models import Cadence, Precision, TaskProfile, Workload
+from .models import SHAPE_FIELDS, SHAPE_MAX, Cadence, Precision, TaskProfile, Workload, shape_errors
 from .sections import SECTIONS
 
 HELP_TEXTS = {
@@ -47,6 +51,22 @@ HELP_TEXTS = {
         "How much the parts talk while running: tight keeps the job in one site; loose allows "
         "the same city (cross hub only with 24 h or more of budget); none allows any site."
     ),
+    "batch_size": _(
+        "Samples (sequences) one replica processes at once. Model shape: give batch size, "
+        "sequence length, hidden size, layers and heads together, or leave them all blank."
+    ),
+    "seq_len": _("Tokens per sequence the job runs with (at most what the model allows)."),
+    "hidden_size": _("The model's hidden size (hidden_size in its config.json)."),
+    "layers": _("Transformer layers (num_hidden_layers in its config.json)."),
+    "heads": _("Attention heads (num_attention_heads); they must divide the hidden size evenly."),
+    "kv_heads": _(
+        "Key/value heads (num_key_value_heads) with grouped-query attention: at most the heads "
+        "and dividing them. Blank = as many as heads. Sets the KV cache of inference."
+    ),
+    "activation_checkpointing": _(
+        "Recompute activations in the backward pass: only each layer's input is kept "
+        "(2 × sequence × batch × hidden bytes a layer instead of the full set)."
+    ),
     "input_gb": _("Input data the job reads, in GB."),
     "result_gb": _("Results it writes back, in GB."),
     "compress_ratio": _("Size after compression ÷ before: 0 < r ≤ 1 (1 = not compressed)."),
@@ -67,6 +87,10 @@ HELP_TEXTS = {
     "resume_verified": _("Resuming has actually been tried (needed before moving work)."),
     "env_aligned": _("The remote environment matches: drivers, libraries, paths."),
     "interruption_cost_hours": _("Work lost by one interruption, in hours."),
+    "checkpoint_interval_hours": _(
+        "Hours between checkpoints. On preemptible (spot) capacity a resumable job loses half an "
+        "interval per preemption. Blank = 1 h."
+    ),
     "env_simple": _("Few dependencies: runs elsewhere without rework."),
     "image_packaged": _("Packaged as a container image."),
     "offsite_allowed": _("Policy allows running at another site."),
@@ -142,8 +166,18 @@ class TaskProfileForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
         require_at_least(self.fields["compress_ratio"], 0, above=True)
         self.fields["compress_ratio"].validators.append(_ratio_at_most_one)
         self.fields["compress_ratio"].widget.attrs["max"] = 1
-        for name in ("runs_per_quarter", "data_passes", "gpus"):
+        for name in (*SHAPE_FIELDS, "kv_heads"):
+            # One lower bound, 1, said once (the column's own ≥ 0 would say it twice).
+            field = self.fields[name]
+            field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)]
+            field.widget.attrs.pop("min", None)
+        for name in ("runs_per_quarter", "data_passes", "gpus", *SHAPE_FIELDS, "kv_heads"):
             require_at_least(self.fields[name], 1)
+        require_at_least(self.fields["checkpoint_interval_hours"], 0, above=True)
+
+    def presets(self) -> list[dict]:
+        """The engine's model presets (SPEC 6.3), for the picker of the model shape section."""
+        return preset_options()
 
     def fieldsets(self) -> list[tuple[str, object, list]]:
         """(key, legend, bound fields) per section; the name and description open the first."""
@@ -236,3 +270,95 @@ class SizingForm(forms.Form):
             "With tensor, pipeline or sharded, a model larger than one GPU can fill a machine."
         ),
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in (*SHAPE_FIELDS, "kv_heads", "activation_checkpointing"):
+            field = TaskProfile._meta.get_field(name)
+            self.fields[name] = field.formfield(
+                label=capfirst(field.verbose_name), help_text=HELP_TEXTS[name], required=False
+            )
+            if name != "activation_checkpointing":
+                require_at_least(self.fields[name], 1)
+                limit = SHAPE_MAX["heads" if name == "kv_heads" else name]
+                self.fields[name].validators.append(MaxValueValidator(limit))
+                self.fields[name].widget.attrs["max"] = limit
+        # Deadline sizing (SPEC 6.3): compute hours measured on a GPU count, and a budget.
+        self.fields["gpus"] = forms.IntegerField(
+            label=capfirst(_("planned GPUs")),
+            required=False,
+            min_value=1,
+            max_value=1_000_000,
+            help_text=_("Deadline sizing: the GPU count the compute hours were measured on."),
+        )
+        self.fields["compute_hours"] = FiniteFloatField(
+            label=capfirst(_("compute hours")),
+            required=False,
+            min_value=0,
+            help_text=_("Deadline sizing: the compute time on the planned GPUs."),
+        )
+        self.fields["budget_compute_hours"] = FiniteFloatField(
+            label=capfirst(_("compute budget (h)")),
+            required=False,
+            min_value=0,
+            help_text=_(
+                "Deadline sizing: the longest acceptable compute time; each offer then says the "
+                "fewest GPUs that meet it."
+            ),
+        )
+
+    presets = TaskProfileForm.presets
+
+    def clean(self):
+        data = super().clean()
+        shape = {n: data.get(n) for n in (*SHAPE_FIELDS, "kv_heads") if n not in self.errors}
+        for name, errors in shape_errors(shape).items():
+            for error in errors:
+                self.add_error(name, error)
+        deadline = ("gpus", "compute_hours", "budget_compute_hours")
+        given = [n for n in deadline if data.get(n) is not None]
+        if given:
+            for name in deadline:
+                if name not in self.errors and data.get(name) is None:
+                    self.add_error(
+                        name,
+                        forms.ValidationError(
+                            _(
+                                "Enter the planned GPUs, the compute hours and the compute "
+                                "budget together, or leave all three blank."
+                            ),
+                            code="deadline_incomplete",
+                        ),
+                    )
+        return data
+
+    def engine_fields(self) -> dict:
+        """The cleaned values as sizing_estimate's keywords (blanks left out)."""
+        data = self.cleaned_data
+        out = {
+            name: data[name]
+            for name in ("workload", "params_b", "precision", "peak_gpu_mem_gb", "parallelism")
+        }
+        shape = {n: data.get(n) for n in (*SHAPE_FIELDS, "kv_heads")}
+        out["shape"] = {n: v for n, v in shape.items() if v is not None}
+        out["activation_checkpointing"] = bool(data.get("activation_checkpointing"))
+        if data.get("gpus") is not None:
+            out["deadline"] = {
+                n: data[n] for n in ("gpus", "compute_hours", "budget_compute_hours")
+            }
+        return out
+
+
+def preset_options() -> list[dict]:
+    """The engine's model presets (SPEC 6.3) as the picker shows them: the task fields a preset
+    sets (its config.json values and parameter count), and the job's own batch size and
+    sequence length filled only when blank (1, and the model's context length up to 4,096)."""
+    return [
+        {
+            "name": p.name,
+            "preset": p,
+            "fields": json.dumps(p.task_fields()),
+            "blank_fields": json.dumps({"batch_size": 1, "seq_len": min(p.max_seq_len, 4096)}),
+        }
+        for p in PRESETS.values()
+    ]

@@ -64,6 +64,69 @@ class Pain(models.TextChoices):
     QUEUEING = "queueing", _("Queueing for resources")
 
 
+# SPEC 6.3: the model shape's fields. The five the engine needs together, and the largest value
+# each takes (well above any published model; the engine's own limit is 10¹²).
+SHAPE_FIELDS = ("batch_size", "seq_len", "hidden_size", "layers", "heads")
+SHAPE_MAX = {
+    "batch_size": 1_000_000,
+    "seq_len": 10_000_000,
+    "hidden_size": 1_000_000,
+    "layers": 10_000,
+    "heads": 100_000,
+}
+
+
+def shape_errors(values: dict) -> dict[str, list[ValidationError]]:
+    """SPEC 6.3's rules across a model shape's fields, by field: batch, sequence length, hidden
+    size, layers and heads all given or none (a KV head count needs them too); heads divide the
+    hidden size; KV heads at most heads and dividing them. `values` maps the field names to
+    their values (None: blank); a field refused on its own is left out of `values`, and a value
+    out of its range is refused on its own (its validators), so neither is judged here again."""
+    errors: dict[str, list[ValidationError]] = {}
+
+    def add(name: str, message, code: str) -> None:
+        errors.setdefault(name, []).append(ValidationError(message, code=code))
+
+    def in_range(name: str):
+        value = values.get(name)
+        limit = SHAPE_MAX["heads" if name == "kv_heads" else name]
+        return value if value is not None and 1 <= value <= limit else None
+
+    given = [name for name in (*SHAPE_FIELDS, "kv_heads") if values.get(name) is not None]
+    if given:
+        for name in SHAPE_FIELDS:
+            if name in values and values[name] is None:
+                add(
+                    name,
+                    _(
+                        "Enter this with the other model shape fields (batch size, sequence "
+                        "length, hidden size, layers, heads), or leave them all blank."
+                    ),
+                    "shape_incomplete",
+                )
+    hidden, heads, kv_heads = in_range("hidden_size"), in_range("heads"), in_range("kv_heads")
+    if hidden and heads and hidden % heads:
+        add(
+            "heads",
+            _("The heads must divide the hidden size (%(hidden)s) evenly.") % {"hidden": hidden},
+            "heads_divide_hidden",
+        )
+    if heads and kv_heads:
+        if kv_heads > heads:
+            add(
+                "kv_heads",
+                _("Enter at most the number of heads (%(heads)s).") % {"heads": heads},
+                "kv_heads_above_heads",
+            )
+        elif heads % kv_heads:
+            add(
+                "kv_heads",
+                _("The KV heads must divide the heads (%(heads)s) evenly.") % {"heads": heads},
+                "kv_heads_divide_heads",
+            )
+    return errors
+
+
 class TaskProfile(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="profiles")
     name = models.CharField(_("name"), max_length=160)
@@ -89,6 +152,47 @@ class TaskProfile(models.Model):
     coupling = models.CharField(
         _("coupling"), max_length=8, choices=Coupling.choices, default=Coupling.NONE
     )
+
+    # Model shape (SPEC 6.3 memory breakdown): all five of batch, sequence length, hidden size,
+    # layers and heads, or none (kv_heads blank = heads: no grouped-query attention). Blank
+    # fields are not sent to the engine, so a profile without them evaluates as before.
+    batch_size = models.PositiveIntegerField(
+        _("batch size"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(SHAPE_MAX["batch_size"])],
+    )
+    seq_len = models.PositiveIntegerField(
+        _("sequence length (tokens)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(SHAPE_MAX["seq_len"])],
+    )
+    hidden_size = models.PositiveIntegerField(
+        _("hidden size"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(SHAPE_MAX["hidden_size"])],
+    )
+    layers = models.PositiveIntegerField(
+        _("layers"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(SHAPE_MAX["layers"])],
+    )
+    heads = models.PositiveIntegerField(
+        _("attention heads"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(SHAPE_MAX["heads"])],
+    )
+    kv_heads = models.PositiveIntegerField(
+        _("KV heads"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(SHAPE_MAX["heads"])],
+    )
+    activation_checkpointing = models.BooleanField(_("activation checkpointing"), default=False)
 
     # Data
     input_gb = models.FloatField(_("input (GB)"), default=0, validators=[MinValueValidator(0)])
@@ -140,6 +244,11 @@ class TaskProfile(models.Model):
     env_aligned = models.BooleanField(_("environment aligned"), default=False)
     interruption_cost_hours = models.FloatField(
         _("interruption cost (h)"), default=0, validators=[MinValueValidator(0)]
+    )
+    # SPEC 6.3 preemptible capacity: a resumable task loses half an interval per preemption.
+    # Blank: not sent, the engine's default of 1 h.
+    checkpoint_interval_hours = models.FloatField(
+        _("checkpoint interval (h)"), null=True, blank=True, validators=[MinValueValidator(0)]
     )
 
     # Portability and compliance
@@ -213,6 +322,15 @@ class TaskProfile(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def full_clean(self, exclude=None, validate_unique=True, validate_constraints=True) -> None:
+        # clean() reads the exclusions: a ModelForm excludes the fields it refused, whose
+        # values never reached this instance (a blank there is not a blank in the post).
+        self._excluded_from_clean = set(exclude or ())
+        try:
+            super().full_clean(exclude, validate_unique, validate_constraints)
+        finally:
+            del self._excluded_from_clean
+
     def clean(self) -> None:
         errors = non_finite_errors(self)
 
@@ -233,6 +351,14 @@ class TaskProfile(models.Model):
         parallelism = self.parallelism if isinstance(self.parallelism, list) else None
         if parallelism is None or not set(parallelism) <= set(Parallelism.values):
             add("parallelism", PARALLELISM_CHOICE_ERROR, "invalid_choice")
+        interval = self.checkpoint_interval_hours
+        if "checkpoint_interval_hours" not in errors and interval is not None and interval <= 0:
+            add("checkpoint_interval_hours", _("Enter a number of hours above 0."), "min")
+        # A field the caller's form refused is excluded from full_clean: judged there already.
+        refused = set(errors) | getattr(self, "_excluded_from_clean", set())
+        shape = {n: getattr(self, n) for n in (*SHAPE_FIELDS, "kv_heads") if n not in refused}
+        for name, shape_errs in shape_errors(shape).items():
+            errors.setdefault(name, []).extend(shape_errs)
         for name in ("data_site", "home_site", "result_site"):
             site = getattr(self, name) if getattr(self, f"{name}_id") else None
             if site is not None and self.team_id is not None and site.team_id != self.team_id:

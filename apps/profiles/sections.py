@@ -7,6 +7,8 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.models import Parallelism
 
+from .models import SHAPE_FIELDS
+
 SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
     (
         "workload",
@@ -21,6 +23,19 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
             "gpus",
             "parallelism",
             "coupling",
+        ),
+    ),
+    (
+        "shape",
+        _("Model shape (optional)"),
+        (
+            "batch_size",
+            "seq_len",
+            "hidden_size",
+            "layers",
+            "heads",
+            "kv_heads",
+            "activation_checkpointing",
         ),
     ),
     (
@@ -52,7 +67,13 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
     (
         "faults",
         _("Fault tolerance"),
-        ("resumable", "resume_verified", "env_aligned", "interruption_cost_hours"),
+        (
+            "resumable",
+            "resume_verified",
+            "env_aligned",
+            "interruption_cost_hours",
+            "checkpoint_interval_hours",
+        ),
     ),
     (
         "portability",
@@ -79,7 +100,16 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
 # Every field the engine reads (name and description are the team's own words).
 ENGINE_FIELDS: tuple[str, ...] = tuple(name for _, _, names in SECTIONS for name in names)
 # What the sizing needs (SPEC A) and what cross-domain eligibility needs (SPEC X).
-SIZING_FIELDS = ("workload", "params_b", "precision", "peak_gpu_mem_gb", "parallelism")
+SIZING_FIELDS = (
+    "workload",
+    "params_b",
+    "precision",
+    "peak_gpu_mem_gb",
+    "parallelism",
+    *SHAPE_FIELDS,
+    "kv_heads",
+    "activation_checkpointing",
+)
 CROSS_DOMAIN_FIELDS = (
     "workload",
     "coupling",
@@ -111,6 +141,7 @@ _UNITS = {
     "budget_queue_hours": "h",
     "budget_compute_hours": "h",
     "interruption_cost_hours": "h",
+    "checkpoint_interval_hours": "h",
 }
 _BUDGETS = {"budget_transfer_hours", "budget_queue_hours", "budget_compute_hours"}
 
@@ -143,6 +174,10 @@ def shown_value(profile, name: str, currency: str) -> str:
             return gettext("not given: costs cannot be compared (P3)")
         if name == "peak_gpu_mem_gb":
             return gettext("not measured")
+        if name == "checkpoint_interval_hours":
+            return gettext("not given: 1 h assumed")
+        if name == "kv_heads" and profile.heads is not None:
+            return gettext("as many as heads (%(heads)s)") % {"heads": profile.heads}
         return "—"
     if name == "delay_cost_per_hour":
         return f"{_number(value)} {currency}/h"

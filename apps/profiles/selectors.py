@@ -11,8 +11,10 @@ from apps.scoring.inputs import build_profile_input, evaluate_profile, offer_inp
 
 from .evaluation import present
 from .forms import TaskProfileForm
-from .models import TaskProfile
+from .models import SHAPE_FIELDS, TaskProfile
 from .sections import CROSS_DOMAIN_FIELDS, ENGINE_FIELDS, SIZING_FIELDS
+
+SHAPE_NAMES = frozenset((*SHAPE_FIELDS, "kv_heads"))
 
 
 def profile_list(
@@ -57,11 +59,16 @@ def sizing_estimate(
     precision: str,
     peak_gpu_mem_gb: float | None = None,
     parallelism: list[str] | None = None,
+    shape: dict[str, int] | None = None,
+    activation_checkpointing: bool = False,
+    deadline: dict[str, float] | None = None,
 ) -> dict:
     """SPEC A for a model on each of the team's offers, computed by the engine.
 
     The engine sizes a task, so this builds a minimal one at the team's first site; only the
     sizing part of the output is used (placement needs links and does not matter here).
+    `shape`: the model shape's fields given (SPEC 6.3 breakdown); `deadline`: gpus,
+    compute_hours and budget_compute_hours (SPEC 6.3 deadline sizing), or None.
     """
     offers = list(Offer.objects.for_team(team).select_related("site").order_by("id"))
     if not offers:
@@ -82,6 +89,7 @@ def sizing_estimate(
             "home_site": here,
             "data_site": here,
             "result_site": here,
+            **(shape or {}),
         },
         "sites": sites,
         "links": [],
@@ -89,6 +97,12 @@ def sizing_estimate(
         "benchmarks": [],
         "checklists": {},
     }
+    if activation_checkpointing:
+        data["task"]["activation_checkpointing"] = True
+    if deadline:
+        data["task"]["gpus"] = deadline["gpus"]
+        data["task"]["compute_hours"] = float(deadline["compute_hours"])
+        data["task"]["latency_budget_hours"] = {"compute": float(deadline["budget_compute_hours"])}
     if team.thresholds:
         data["thresholds"] = dict(team.thresholds)
     try:
@@ -133,6 +147,13 @@ def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> 
         context["show_cross"] = not set(bad) & set(CROSS_DOMAIN_FIELDS)
         context["show_all"] = not bad
         probe = form.instance
+        if not SHAPE_NAMES.isdisjoint(form.errors):
+            # A refused shape may leave a mixed one on the instance (heads not dividing the
+            # hidden size passed each field's own check): size without it, name the field.
+            for name in SHAPE_NAMES:
+                setattr(probe, name, None)
+        if "checkpoint_interval_hours" in form.errors:
+            probe.checkpoint_interval_hours = None
         if "allowed_sites" not in form.errors:
             allowed_sites = [site.code for site in form.cleaned_data.get("allowed_sites", [])]
     first_site = Site.objects.for_team(team).order_by("code").first()

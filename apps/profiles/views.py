@@ -176,6 +176,6 @@ def sizing(request: HttpRequest) -> HttpResponse:
     form = SizingForm(request.GET or None)
     result = None
     if form.is_bound and form.is_valid():
-        result = selectors.sizing_estimate(team=team, **form.cleaned_data)
+        result = selectors.sizing_estimate(team=team, **form.engine_fields())
     context = {"form": form, "result": result, "team": team}
     return render_shape(request, "profiles/sizing.html", "sizing-result", context)

@@ -22,6 +22,8 @@ from apps.profiles.models import AllowedSite, TaskProfile
 from apps.scoring import engine
 
 TIMED_KINDS = ("single", "multi")
+# SPEC 6.3: the model shape's task fields (the engine needs the first five together).
+SHAPE_KEYS = ("batch_size", "seq_len", "hidden_size", "layers", "heads", "kv_heads")
 
 
 def _num(value):
@@ -103,6 +105,16 @@ def task_input(
     }
     if codes:  # none chosen: the engine uses the sites in the data site's datacenter (X4)
         data["allowed_sites"] = codes
+    # SPEC 6.3: the model shape and the checkpoint interval only when given, so a profile without
+    # them sends what it sent before (and its snapshots keep their fingerprints).
+    for key in SHAPE_KEYS:
+        value = getattr(profile, key)
+        if value is not None:
+            data[key] = value
+    if profile.activation_checkpointing:
+        data["activation_checkpointing"] = True
+    if profile.checkpoint_interval_hours is not None:
+        data["checkpoint_interval_hours"] = float(profile.checkpoint_interval_hours)
     return data
 
 

@@ -86,11 +86,13 @@ class ProfileServiceTests:
 
 
 class TaskProfileFormTests:
-    def test_it_groups_every_engine_field_in_six_sections(self, team):
+    def test_it_groups_every_engine_field_in_seven_sections(self, team):
+        """The method's six, and the optional model shape of SPEC 6.3 after the workload."""
         form = TaskProfileForm(team=team)
         sections = form.fieldsets()
         assert [key for key, _, _ in sections] == [
             "workload",
+            "shape",
             "data",
             "time",
             "faults",
