@@ -21,7 +21,7 @@ urlpatterns = [
     path("catalog/", include("apps.catalog.urls")),
     path("profiles/", include("apps.profiles.urls")),
     path("benchmarks/", include("apps.benchmarks.urls")),
-    path("reviews/", include("apps.reviews.urls")),
+    path("reviews/", include("apps.decisions.urls")),
     path("checklists/", include("apps.checklists.urls")),
     path("actuals/", include("apps.actuals.urls")),
     path("scoring/", include("apps.scoring.urls")),

@@ -1,4 +1,5 @@
-"""Reads of checklists: the cards of a review's checklist page and their progress."""
+"""Reads of checklists: the cards of a review's checklist page and their progress, and each
+candidate's checklist progress as the review page and the decision record show it."""
 
 from __future__ import annotations
 
@@ -101,3 +102,59 @@ def evidence_records(review: Review) -> list[BenchmarkRecord]:
         .select_related("offer")
         .order_by("-recorded_at", "-id")[:200]
     )
+
+
+@dataclass
+class CandidateView:
+    candidate: Candidate
+    offer: dict[str, Any]  # the offer as the engine sees it (frozen once approved)
+    answered: int
+    unanswered: int
+    ready_to_sign: bool
+    blocked_rules: list[str]
+
+    @property
+    def gate(self) -> str:
+        """SPEC C for this candidate: "block", "warn" or "ok" (components/gate_badge.html)."""
+        return gate_severity(self.unanswered)
+
+    @property
+    def migration_effort_hours(self) -> float | None:
+        """The Q5 effort as the engine sees it (frozen once approved)."""
+        if self.offer:
+            return self.offer.get("migration_effort_hours")
+        return self.candidate.migration_effort_hours
+
+
+def review_candidates(
+    review: Review, review_input: dict, output: dict | None, cards: list | None = None
+) -> list:
+    """The candidates with their checklist progress; from the checklist cards when the page
+    already loaded them (no query), else one query."""
+    if cards is not None:
+        counted = [(card.candidate, QUESTION_COUNT - card.unanswered) for card in cards]
+    else:
+        counted = [
+            (c, c.answered_count)
+            for c in review.candidates.select_related("offer__site")
+            .annotate(
+                answered_count=Count("answers", filter=Q(answers__status=AnswerStatus.ANSWERED))
+            )
+            .order_by("position", "id")
+        ]
+    offers = {str(o["id"]): o for o in review_input.get("offers", [])}
+    signoff = (output or {}).get("signoff", {})
+    views = []
+    for c, answered in counted:
+        unanswered = QUESTION_COUNT - answered
+        views.append(
+            CandidateView(
+                candidate=c,
+                offer=offers.get(str(c.offer_id), {}),
+                answered=answered,
+                unanswered=unanswered,
+                ready_to_sign=ready_to_sign(unanswered),
+                blocked_rules=signoff.get(str(c.offer_id), {}).get("rules", []),
+            )
+        )
+    return views

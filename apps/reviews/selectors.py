@@ -1,4 +1,5 @@
-"""Reads of reviews: the team's list, the reviewer's queue, one review's page."""
+"""Reads of reviews: the team's list, the reviewer's queue, sign-offs and the timeline (the
+review page that composes them is apps.decisions.page)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,14 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
-from apps.checklists.models import AnswerStatus, Question
-from apps.checklists.selectors import checklist_cards
-from apps.profiles.models import Cadence, Coupling, TaskProfile, Workload
-from apps.scoring import engine
-from apps.scoring.engine.checklist import gate_severity, ready_to_sign
-from apps.scoring.services.snapshots import build_review_input
+from apps.profiles.models import TaskProfile
 
-from .four_eyes import approver_roles, contribution_reason
-from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
+from .models import AuditEvent, Decision, Review, ReviewState, SignOff
 
 DECIDER_ROLES = (Role.REVIEWER, Role.OWNER)
-QUESTION_COUNT = len(Question.values)
+# The checklist answer states the audit trail records (apps.checklists.models.AnswerStatus): named
+# here, below the checklists app, with the same words.
+ANSWER_STATES = {"answered": _("Answered"), "unanswered": _("Unanswered")}
 
 
 def _with_round_approvals(queryset: QuerySet) -> QuerySet:
@@ -111,62 +108,6 @@ def approvals_waiting_count(user) -> int:
     return _waiting_for(user).count()
 
 
-@dataclass
-class CandidateView:
-    candidate: Candidate
-    offer: dict[str, Any]  # the offer as the engine sees it (frozen once approved)
-    answered: int
-    unanswered: int
-    ready_to_sign: bool
-    blocked_rules: list[str]
-
-    @property
-    def gate(self) -> str:
-        """SPEC C for this candidate: "block", "warn" or "ok" (components/gate_badge.html)."""
-        return gate_severity(self.unanswered)
-
-    @property
-    def migration_effort_hours(self) -> float | None:
-        """The Q5 effort as the engine sees it (frozen once approved)."""
-        if self.offer:
-            return self.offer.get("migration_effort_hours")
-        return self.candidate.migration_effort_hours
-
-
-def review_candidates(
-    review: Review, review_input: dict, output: dict | None, cards: list | None = None
-) -> list:
-    """The candidates with their checklist progress; from the checklist cards when the page
-    already loaded them (no query), else one query."""
-    if cards is not None:
-        counted = [(card.candidate, QUESTION_COUNT - card.unanswered) for card in cards]
-    else:
-        counted = [
-            (c, c.answered_count)
-            for c in review.candidates.select_related("offer__site")
-            .annotate(
-                answered_count=Count("answers", filter=Q(answers__status=AnswerStatus.ANSWERED))
-            )
-            .order_by("position", "id")
-        ]
-    offers = {str(o["id"]): o for o in review_input.get("offers", [])}
-    signoff = (output or {}).get("signoff", {})
-    views = []
-    for c, answered in counted:
-        unanswered = QUESTION_COUNT - answered
-        views.append(
-            CandidateView(
-                candidate=c,
-                offer=offers.get(str(c.offer_id), {}),
-                answered=answered,
-                unanswered=unanswered,
-                ready_to_sign=ready_to_sign(unanswered),
-                blocked_rules=signoff.get(str(c.offer_id), {}).get("rules", []),
-            )
-        )
-    return views
-
-
 ACTION_LABELS = {
     "created": _("created the review"),
     "updated": _("edited the review"),
@@ -224,8 +165,8 @@ def _shown(value: Any) -> str:
         return str(ReviewState(value).label)
     if value in Decision.values:
         return str(Decision(value).label)
-    if value in AnswerStatus.values:
-        return str(AnswerStatus(value).label)
+    if value in ANSWER_STATES:
+        return str(ANSWER_STATES[value])
     return str(value)
 
 
@@ -249,140 +190,9 @@ def timeline_entries(events: list[AuditEvent]) -> list[TimelineEntry]:
     return entries
 
 
-def task_summary(task: dict) -> list[tuple[str, str]]:
-    """The profile as the engine saw it (frozen once approved), as label/value pairs."""
-    if not task:
-        return []
-
-    def label_of(choices, value):
-        try:
-            return str(choices(value).label)
-        except ValueError:
-            return value or "—"
-
-    def num(value, unit=""):
-        if value is None:
-            return "—"
-        text = f"{value:,.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
-        return f"{text} {unit}".strip()
-
-    budgets = task.get("latency_budget_hours") or {}
-    budget_text = " · ".join(
-        f"{name} {num(budgets.get(key), 'h') if budgets.get(key) is not None else '∞'}"
-        for key, name in (
-            ("transfer", _("transfer")),
-            ("queue", _("queue")),
-            ("compute", _("compute")),
-        )
-    )
-    return [
-        (str(_("Workload")), label_of(Workload, task.get("workload"))),
-        (str(_("Cadence")), label_of(Cadence, task.get("cadence"))),
-        (str(_("Model")), f"{num(task.get('params_b'))} B · {task.get('precision', '')}"),
-        (str(_("Planned GPUs")), num(task.get("gpus"))),
-        (str(_("Coupling")), label_of(Coupling, task.get("coupling"))),
-        (str(_("Compute")), num(task.get("compute_hours"), "h")),
-        (
-            str(_("Input / results")),
-            f"{num(task.get('input_gb'), 'GB')} / {num(task.get('result_gb'), 'GB')}",
-        ),
-        (
-            str(_("Sites (home · data · results)")),
-            f"{task.get('home_site')} · {task.get('data_site')} · {task.get('result_site')}",
-        ),
-        (str(_("Latency budget")), budget_text),
-    ]
-
-
 def review_signoffs(review: Review) -> list[SignOff]:
     return list(review.signoffs.select_related("reviewer").order_by("created_at", "id"))
 
 
 def review_timeline(review: Review) -> list[AuditEvent]:
     return list(review.audit_events.select_related("actor").order_by("created_at", "id"))
-
-
-def _approve_preview(review: Review, output: dict, user, round_signoffs: list) -> dict:
-    """SPEC S as the engine would answer this reviewer's approval of the chosen option now."""
-    chosen = output.get("chosen")
-    return engine.signoff_check(
-        output,
-        offer_id=chosen["offer"] if chosen else "",
-        author_id=review.author_id,
-        reviewer_id=user.pk,
-        previous_decider_ids=[s.reviewer_id for s in round_signoffs],
-        snapshot_is_latest=True,
-    )
-
-
-def _two_roles(review: Review, round_signoffs: list) -> dict[str, Any] | None:
-    """Separation of duties (Team.approvals_from_two_roles): the deciding roles that approved
-    this round and those still missing, for a submitted review of such a team (one query)."""
-    if not review.approvals_from_two_roles or review.state != ReviewState.SUBMITTED:
-        return None
-    approved = any(s.decision == Decision.APPROVE for s in round_signoffs)
-    have = approver_roles(review) if approved else set()
-    deciding = (Role.OWNER, Role.REVIEWER)
-    return {
-        "have": [Role(r).label for r in deciding if r in have],
-        "missing": [Role(r).label for r in deciding if r not in have],
-    }
-
-
-def review_page(
-    review: Review,
-    *,
-    user,
-    membership,
-    snapshot,
-    review_input: dict | None = None,
-    cards: list | None = None,
-    reserved_links: list | None = None,
-) -> dict[str, Any]:
-    """Everything the review page shows besides the evaluation block (the checklist cards and
-    reserved links are passed when the caller already loaded them)."""
-    if review_input is None:
-        review_input = build_review_input(review)
-    output = snapshot.output if snapshot is not None else None
-    signoffs = review_signoffs(review)
-    round_signoffs = [s for s in signoffs if s.round == review.round]
-    decided = any(s.reviewer_id == user.pk for s in round_signoffs)
-    can_review = bool(membership and membership.can_review)
-    contribution = None
-    if review.state == ReviewState.SUBMITTED and can_review and review.author_id != user.pk:
-        contribution = contribution_reason(review, user)
-    preview = None
-    if output is not None and review.state == ReviewState.SUBMITTED and can_review:
-        preview = _approve_preview(review, output, user, round_signoffs)
-    chosen = (output or {}).get("chosen")
-    return {
-        "task_summary": task_summary(review_input.get("task", {})),
-        "candidates": review_candidates(review, review_input, output, cards),
-        "reserved_links": (
-            reserved_links
-            if reserved_links is not None
-            else list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
-        ),
-        "signoffs": signoffs,
-        "round_approvals": sum(1 for s in round_signoffs if s.decision == Decision.APPROVE),
-        "two_roles": _two_roles(review, round_signoffs),
-        "changes_request": next(
-            (s for s in reversed(signoffs) if s.decision == Decision.REQUEST_CHANGES), None
-        ),
-        "answer_cards": cards if cards is not None else checklist_cards(review),
-        "timeline": timeline_entries(review_timeline(review)),
-        "chosen_offer_id": chosen["offer"] if chosen else None,
-        "approve_check": preview,
-        "is_author": review.author_id == user.pk,
-        "can_edit": review.is_editable and membership is not None,
-        "can_decide": (
-            review.state == ReviewState.SUBMITTED
-            and can_review
-            and review.author_id != user.pk
-            and not decided
-            and contribution is None
-        ),
-        "contribution": contribution,
-        "has_decided": decided,
-        "can_clone": review.is_final and membership is not None,
-    }

@@ -9,7 +9,8 @@ own selectors, so its query count does not grow with candidates, answers, sign-o
 
 from __future__ import annotations
 
-from apps.checklists.selectors import checklist_cards
+from apps.checklists.selectors import checklist_cards, review_candidates
+from apps.profiles.summary import task_summary
 from apps.reviews import selectors as review_selectors
 from apps.reviews.models import Review, ReviewState
 from apps.scoring import selectors
@@ -44,12 +45,12 @@ def decision_record(review: Review) -> dict:
     snapshot = context["snapshot"]
     output = snapshot.output if snapshot is not None else None
     chosen = (output or {}).get("chosen")
-    candidates = review_selectors.review_candidates(review, review_input, output, cards)
+    candidates = review_candidates(review, review_input, output, cards)
     return {
         **context,
         "signed": review.state == ReviewState.APPROVED and snapshot is not None,
         "currency": review.team.currency,
-        "task_summary": review_selectors.task_summary(review_input.get("task", {})),
+        "task_summary": task_summary(review_input.get("task", {})),
         "candidates": candidates,
         # Each candidate's card with the offer as the engine saw it (as signed, once approved).
         "answer_sections": list(zip(candidates, cards, strict=True)),

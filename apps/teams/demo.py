@@ -16,11 +16,10 @@ from django.db import transaction
 from apps.accounts.demo import DemoContext, load_accounts
 from apps.benchmarks import demo as benchmarks_demo
 from apps.catalog import demo as catalog_demo
+from apps.decisions import demo as reviews_demo
 from apps.profiles import demo as profiles_demo
-from apps.reviews import demo as reviews_demo
-from apps.scoring import demo as scoring_demo
 
-from . import demo_history
+from . import demo_history, demo_scoring
 from .services import team_threshold_set, team_tier_validate
 
 log = logging.getLogger(__name__)
@@ -57,6 +56,6 @@ def load_demo() -> DemoContext:
     _validate_tiers(ctx)
     _price_engineer_hours(ctx)
     reviews_demo.load(ctx)
-    scoring_demo.load(ctx)
+    demo_scoring.load(ctx)
     demo_history.load(ctx)
     return ctx

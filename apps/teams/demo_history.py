@@ -38,6 +38,8 @@ from apps.accounts.demo import DemoContext
 from apps.benchmarks.models import BenchmarkRecord
 from apps.checklists.models import AnswerStatus, Question
 from apps.checklists.services import checklist_answer_save
+from apps.decisions.signoff import signoff_create
+from apps.decisions.submission import review_submit
 from apps.profiles.models import TaskProfile
 from apps.reviews import services as reviews
 from apps.reviews.models import Review
@@ -131,11 +133,11 @@ def _review(ctx: DemoContext, *, task, title: str, author, offer, link) -> Revie
 
 
 def _decide(review: Review, *, reviewer, decision: str, comment: str) -> Review:
-    snapshot = reviews.review_submit(review=review, actor=review.author)
+    snapshot = review_submit(review=review, actor=review.author)
     # One sign-off decides these reviews, whatever the team's current setting.
     Review.objects.filter(pk=review.pk).update(approvals_required=1)
     review.refresh_from_db()
-    reviews.signoff_create(
+    signoff_create(
         review=review, reviewer=reviewer, decision=decision, comment=comment,
         snapshot_id=snapshot.pk,
     )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
+from apps.decisions.signoff import signoff_create
+from apps.decisions.submission import review_submit
 from apps.reviews.models import Review
-from apps.reviews.services.lifecycle import review_submit
-from apps.reviews.services.signoff import signoff_create
 from apps.scoring.services.snapshots import snapshot_compute
 from tests.factories import (
     make_membership,

@@ -15,10 +15,10 @@ from django.db import connections
 
 from apps.checklists.models import ChecklistAnswer
 from apps.checklists.services import checklist_answer_save
+from apps.decisions import signoff as signoff_service
+from apps.decisions.signoff import signoff_create
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import AuditEvent, Review, SignOff
-from apps.reviews.services import signoff as signoff_service
-from apps.reviews.services.signoff import signoff_create
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring.services.snapshots import snapshot_compute
 from tests.reviews.helpers import second_reviewer, submitted_review

@@ -8,6 +8,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from apps.checklists.models import ChecklistAnswer
 from apps.checklists.services import checklist_answer_save
+from apps.decisions.signoff import signoff_create
+from apps.decisions.submission import review_clone, review_submit
 from apps.reviews.models import Candidate, Review
 from apps.reviews.services.candidates import (
     candidate_add,
@@ -15,13 +17,7 @@ from apps.reviews.services.candidates import (
     candidate_update,
     review_reserve_links,
 )
-from apps.reviews.services.lifecycle import (
-    review_clone,
-    review_create,
-    review_submit,
-    review_update,
-)
-from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.lifecycle import review_create, review_update
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring.services.snapshots import build_review_input, current_snapshot
 from tests.factories import (

@@ -19,6 +19,8 @@ from django.urls import reverse
 
 from apps.checklists.models import ChecklistAnswer
 from apps.checklists.services import checklist_answer_save
+from apps.decisions.signoff import signoff_create
+from apps.decisions.submission import review_submit
 from apps.reviews.models import AuditEvent, Candidate, Review, SignOff
 from apps.reviews.services.candidates import (
     candidate_add,
@@ -26,8 +28,7 @@ from apps.reviews.services.candidates import (
     candidate_update,
     review_reserve_links,
 )
-from apps.reviews.services.lifecycle import review_submit, review_update
-from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.lifecycle import review_update
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from tests.factories import make_offer, make_user
 from tests.security.helpers import TeamWorld, build_team

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import Membership
+from apps.decisions.signoff import signoff_create
 from apps.reviews.models import SignOff
-from apps.reviews.services import signoff_create
 from apps.scoring.services import snapshot_compute
 from apps.teams import services
 from tests.factories import make_offer, make_profile, make_review, make_site

@@ -13,18 +13,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from apps.accounts.access import require_current_team, require_role
 from apps.reviews.forms import ReservedLinksForm, ReviewCreateForm, ReviewTitleForm
-from apps.reviews.responses import reason_texts
 from apps.reviews.services import lifecycle as review_lifecycle
 from apps.reviews.services.candidates import review_reserve_links
-from apps.reviews.workflow import ReviewConflict, ReviewRefused
+from apps.reviews.workflow import ReviewConflict
 from apps.web.forms import attach_errors
 from apps.web.htmx import conflict, go
 
-from .common import detail_url, get_review_for_user, posted_version
+from .common import detail_url, get_review_for_user
 
 
 @login_required
@@ -95,38 +94,3 @@ def review_edit(request: HttpRequest, pk: int) -> HttpResponse:
             attach_errors(links_form if which == "links" else title_form, exc)
     context = {"review": review, "title_form": title_form, "links_form": links_form}
     return render(request, "reviews/edit.html", context, status=400 if request.POST else 200)
-
-
-@login_required
-@require_POST
-def review_submit(request: HttpRequest, pk: int) -> HttpResponse:
-    review = get_review_for_user(request, pk)
-    require_role(request, review.team)
-    try:
-        review_lifecycle.review_submit(
-            review=review, actor=request.user, version=posted_version(request)
-        )
-    except ReviewConflict as exc:
-        return conflict(request, exc.message, detail_url(review))
-    except ReviewRefused as exc:
-        messages.error(request, exc.message)
-        for text in reason_texts(exc.reasons):
-            messages.error(request, text)
-        return go(request, detail_url(review), status=409)
-    messages.success(
-        request, _("Submitted. The team's reviewers can now decide; the figures are below.")
-    )
-    return go(request, detail_url(review))
-
-
-@login_required
-@require_POST
-def review_clone(request: HttpRequest, pk: int) -> HttpResponse:
-    review = get_review_for_user(request, pk)
-    require_role(request, review.team)
-    try:
-        clone = review_lifecycle.review_clone(review=review, actor=request.user)
-    except ReviewConflict as exc:
-        return conflict(request, exc.message, detail_url(review))
-    messages.success(request, _("A new draft was cloned from this review."))
-    return go(request, detail_url(clone))

@@ -1,4 +1,4 @@
-"""Sign-off services (apps/reviews/services/signoff.py): every decision and every refusal (SPEC S,
+"""Sign-off services (apps/decisions/signoff.py): every decision and every refusal (SPEC S,
 issue 6), and what an approval freezes."""
 
 from __future__ import annotations
@@ -8,16 +8,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from apps.checklists.models import ChecklistAnswer
 from apps.checklists.services import checklist_answer_save
+from apps.decisions.signoff import signoff_create
+from apps.decisions.submission import review_submit
 from apps.reviews.models import AuditEvent, SignOff
 from apps.reviews.services.candidates import (
     candidate_add,
     candidate_remove,
 )
-from apps.reviews.services.lifecycle import (
-    review_submit,
-    review_update,
-)
-from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.lifecycle import review_update
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring.services.snapshots import build_review_input, current_snapshot, snapshot_compute
 from tests.factories import (

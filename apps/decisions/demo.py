@@ -28,11 +28,12 @@ from apps.accounts.demo import DemoContext
 from apps.accounts.models import Membership, Role
 from apps.checklists.models import AnswerStatus, Question
 from apps.checklists.services import checklist_answer_save
+from apps.reviews import services
+from apps.reviews.models import Review
+from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring.services import snapshot_compute
 
-from . import services
-from .models import Review
-from .workflow import ReviewConflict, ReviewRefused
+from . import signoff, submission
 
 log = logging.getLogger(__name__)
 
@@ -224,14 +225,14 @@ def _build(ctx: DemoContext, spec: dict) -> Review | None:
         )
     if spec["outcome"] == "draft":
         return review
-    snapshot = services.review_submit(review=review, actor=author)
+    snapshot = submission.review_submit(review=review, actor=author)
     if spec.get("approvals_required"):
         # A review may ask for more sign-offs than the team's default (set after submission,
         # which copies the team's number).
         Review.objects.filter(pk=review.pk).update(approvals_required=spec["approvals_required"])
     for username, decision, comment in spec.get("decisions", []):
         review.refresh_from_db()
-        services.signoff_create(
+        signoff.signoff_create(
             review=review,
             reviewer=ctx.users[username],
             decision=decision,

@@ -23,11 +23,9 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.accounts.access import membership_for, require_role
 from apps.accounts.models import Role
 from apps.checklists.selectors import checklist_cards
-from apps.reviews import selectors
 from apps.reviews.forms import DecisionForm
 from apps.reviews.models import Decision, Review, ReviewState
-from apps.reviews.responses import reason_texts
-from apps.reviews.services.signoff import signoff_create
+from apps.reviews.views.common import detail_url, get_review_for_user, posted_version
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring import engine
 from apps.scoring import selectors as scoring_selectors
@@ -35,7 +33,9 @@ from apps.scoring.services.snapshots import build_review_input
 from apps.web.forms import attach_errors
 from apps.web.htmx import conflict, go, render_shape, wants_fragment
 
-from .common import detail_url, get_review_for_user
+from . import page, submission
+from .responses import reason_texts
+from .signoff import signoff_create
 
 
 def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=None) -> dict:
@@ -58,7 +58,7 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
     snapshot = evaluation["snapshot"]
     context = {
         **evaluation,
-        **selectors.review_page(
+        **page.review_page(
             review,
             user=request.user,
             membership=membership,
@@ -165,3 +165,36 @@ def review_decide(request: HttpRequest, pk: int) -> HttpResponse:
     context = _detail_context(request, review, form=form, refusal=refusal)
     status = 200 if wants_fragment(request) else (409 if refusal else 400)
     return render_shape(request, "reviews/detail.html", "decision-panel", context, status=status)
+
+
+@login_required
+@require_POST
+def review_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    review = get_review_for_user(request, pk)
+    require_role(request, review.team)
+    try:
+        submission.review_submit(review=review, actor=request.user, version=posted_version(request))
+    except ReviewConflict as exc:
+        return conflict(request, exc.message, detail_url(review))
+    except ReviewRefused as exc:
+        messages.error(request, exc.message)
+        for text in reason_texts(exc.reasons):
+            messages.error(request, text)
+        return go(request, detail_url(review), status=409)
+    messages.success(
+        request, _("Submitted. The team's reviewers can now decide; the figures are below.")
+    )
+    return go(request, detail_url(review))
+
+
+@login_required
+@require_POST
+def review_clone(request: HttpRequest, pk: int) -> HttpResponse:
+    review = get_review_for_user(request, pk)
+    require_role(request, review.team)
+    try:
+        clone = submission.review_clone(review=review, actor=request.user)
+    except ReviewConflict as exc:
+        return conflict(request, exc.message, detail_url(review))
+    messages.success(request, _("A new draft was cloned from this review."))
+    return go(request, detail_url(clone))

@@ -1,4 +1,4 @@
-"""Demo data of the scoring app (runs last).
+"""Demo data of the evaluations (runs after the reviews demo; apps.teams.demo calls it).
 
 - A snapshot for every demo review, computed here so the pages open on figures, not a spinner.
 - Two approved reviews of earlier quarters for Team Aurora (the monthly clickstream cleaning, run
@@ -54,6 +54,8 @@ def _quarters_ago(now: datetime, n: int) -> datetime:
 def _history_review(ctx, spec: dict, when: datetime) -> None:
     from apps.checklists.models import AnswerStatus, Question
     from apps.checklists.services import checklist_answer_save
+    from apps.decisions.signoff import signoff_create
+    from apps.decisions.submission import review_submit
     from apps.reviews import services as reviews
 
     task = ctx.objects.get("profiles", {}).get("cleaning-5tb")
@@ -86,9 +88,9 @@ def _history_review(ctx, spec: dict, when: datetime) -> None:
         reviews.review_reserve_links(
             review=review, actor=alice, links=[links[k] for k in HISTORY_LINKS if k in links]
         )
-        snapshot = reviews.review_submit(review=review, actor=alice)
+        snapshot = review_submit(review=review, actor=alice)
         review.refresh_from_db()
-        reviews.signoff_create(
+        signoff_create(
             review=review,
             reviewer=bob,
             decision="approve",

@@ -1,7 +1,7 @@
 """The demo data: reviews in every state, idempotent (runs after the catalog and profiles).
 
 Other demo modules add reviews of their own (history, calibration); these tests look at the
-reviews of apps.reviews.demo by their titles.
+reviews of apps.decisions.demo by their titles.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from django.core.management import call_command
 
 from apps.accounts.models import Membership
 from apps.catalog.models import Offer
-from apps.reviews.demo import REVIEWS, V2_REVIEWS
+from apps.decisions.demo import REVIEWS, V2_REVIEWS
+from apps.decisions.submission import review_submit
 from apps.reviews.models import AuditEvent, Review, SignOff
 from apps.reviews.selectors import approvals_queue
-from apps.reviews.services.lifecycle import review_submit
 from apps.reviews.workflow import ReviewRefused
 from apps.scoring.services.snapshots import current_snapshot
 
