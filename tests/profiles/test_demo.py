@@ -92,7 +92,7 @@ class CatalogDemoTests:
         assert links.filter(from_site__code="bj-a", to_site__code="gz-a").exists()
         assert links.filter(from_site__code="gz-a", to_site__code="bj-a").exists()
         # Six v1 stories, eight of method 2.0 and one profile imported from v1.
-        assert TaskProfile.objects.filter(team=demo).count() == 15
+        assert TaskProfile.objects.filter(team=demo).count() == 16
 
     def test_the_second_team_has_its_own_smaller_set_in_cny(self, demo):
         team2 = Team.objects.get(slug="borealis")
@@ -244,6 +244,37 @@ class MethodTwoDemoTests:
         (p3,) = findings(out, "P3")
         assert p3["severity"] == "block"
         assert p3["message"].startswith("No planned GPU count")
+
+    def test_the_lora_job_has_a_preset_shape_and_the_spot_h100_wins_against_on_demand(self, demo):
+        """SPEC 6.3 on lora-8b-spot (apps.profiles.demo.method21)."""
+        profile = TaskProfile.objects.get(team=demo, name__startswith="Llama-3-8B LoRA")
+        assert (profile.hidden_size, profile.layers, profile.heads, profile.kv_heads) == (
+            4096, 32, 32, 8,
+        )  # fmt: skip
+        _, out = evaluation(demo, "Llama-3-8B LoRA")
+        # Adapter tuning at bf16: weights 8.03 × 2 = 16.06 GB, optimizer 8.03 × 0.16 = 1.2848,
+        # checkpointed activations 32 × 2 × 4096 × 4 × 4096 B = 4.294967 GB, overhead 0.2 × the
+        # sum 21.639767 = 4.327953: 25.967721 GB, one GPU.
+        assert out["sizing"]["breakdown"] == {
+            "weights": 16.06, "gradients": 0.0, "optimizer": 1.2848,
+            "activations": 4.294967, "kv_cache": 0.0, "overhead": 4.327953,
+        }  # fmt: skip
+        # 6 h on 8 GPUs = 48 GPU-hours; in the 8 h budget at speed 1.0: 48 / 8 = 6 GPUs.
+        budget = {row["offer"]: row["gpus_for_budget"] for row in out["sizing"]["offers"]}
+        assert budget[offer_id(demo, "h100-bj-a")] == budget[offer_id(demo, "h100-spot-sh-a")] == 6
+        on_demand = Offer.objects.get(pk=offer_id(demo, "h100-bj-a"))
+        spot = Offer.objects.get(pk=offer_id(demo, "h100-spot-sh-a"))
+        _, out = evaluation(demo, "Llama-3-8B LoRA", offers=[on_demand, spot])
+        assert out["chosen"]["offer"] == str(spot.pk)
+        bill = {row["offer"]: row for row in out["bill"]}
+        # Spot: 8 GPUs × 6 h × 2.49 = 119.52; 1.5 preemptions a day × 6 h / 24 = 0.375 expected,
+        # each losing half the 0.5 h checkpoint interval at 8 × 2.49 = 19.92 an hour: 1.8675.
+        assert bill[str(spot.pk)]["compute_cost"] == pytest.approx(119.52)
+        assert bill[str(spot.pk)]["preemption_cost"] == pytest.approx(1.8675)
+        # On demand at home: 8 × 6 × 2.99 = 143.52 and the 60 GB input from Shanghai at 0.02.
+        assert bill[str(on_demand.pk)]["compute_cost"] == pytest.approx(143.52)
+        assert bill[str(on_demand.pk)]["transfer_cost"] == pytest.approx(1.2)
+        assert bill[str(on_demand.pk)]["preemption_cost"] == 0
 
     def test_aurora_prices_an_engineer_hour_and_the_bill_spreads_migration_over_runs(self, demo):
         from apps.teams.demo import load_demo

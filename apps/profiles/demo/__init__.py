@@ -28,6 +28,10 @@ Method 2.0 (each story's comment below works out the figures):
 - vit-epochs: repeated full scans are staged once next to the compute (D2);
 - fraud-retrain: the cheapest plan misses the 1 h queue budget; M3 names the one that meets it;
 - legacy-bert: an imported v1 profile without a planned GPU count (P3).
+Engine 2.1 (SPEC 6.3, method21.py):
+- lora-8b-spot: a model shape from the Llama-3-8B preset (the memory bar shows its activations),
+  a checkpoint every 30 min and an 8 h compute budget (6 GPUs would meet it); the spot review of
+  the reviews demo compares the spot H100 in Shanghai with the on-demand one in Beijing.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from apps.accounts.demo import DemoContext
 from ..models import TaskProfile
 from .method1 import AURORA_PROFILES, BOREALIS_PROFILES
 from .method2 import AURORA_IMPORTED_V1_PROFILES, AURORA_V2_PROFILES
+from .method21 import AURORA_V21_PROFILES
 
 
 def _load_team(ctx: DemoContext, team, specs) -> None:
@@ -57,6 +62,6 @@ def _load_team(ctx: DemoContext, team, specs) -> None:
 
 def load(ctx: DemoContext) -> None:
     """ctx.objects["profiles"][key] for the keys above."""
-    _load_team(ctx, ctx.team1, AURORA_PROFILES + AURORA_V2_PROFILES)
+    _load_team(ctx, ctx.team1, AURORA_PROFILES + AURORA_V2_PROFILES + AURORA_V21_PROFILES)
     _load_team(ctx, ctx.team1, AURORA_IMPORTED_V1_PROFILES)  # straight to the model, as imported
     _load_team(ctx, ctx.team2, BOREALIS_PROFILES)
