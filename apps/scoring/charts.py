@@ -59,6 +59,13 @@ def _bar(name: str, labels: list[str], ys: list, options: list[dict], color: str
     }
 
 
+def _segments(options: list[dict]) -> tuple[str, ...]:
+    """The time segments drawn: preprocessing (SPEC 6.4) only when some option is staged."""
+    if any(r.get("preprocess_hours") for r in options):
+        return ("preprocess", "transfer", "queue", "compute")
+    return ("transfer", "queue", "compute")
+
+
 def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
     """Stacked bars: transfer, queue and compute hours of each option (excluded ones greyed)."""
     options = _chart_options(rows)
@@ -66,9 +73,9 @@ def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
     return {
         "kind": "hours_by_segment",
         "data": [
-            _bar(segment, labels, [r[f"{segment}_hours"] or 0 for r in options], options,
+            _bar(segment, labels, [r.get(f"{segment}_hours") or 0 for r in options], options,
                  PALETTE[segment], "%{y:.2f} h")
-            for segment in ("transfer", "queue", "compute")
+            for segment in _segments(options)
         ],
         "title": "@hours_by_segment",
         "layout": layout(barmode="stack",
@@ -90,6 +97,8 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
     ]
     if any(r.get("preemption_cost") for r in options):
         parts.insert(3, ("preemption", "preemption_cost"))
+    if any(r.get("preprocess_cost") for r in options):
+        parts.insert(3, ("preprocess", "preprocess_cost"))  # SPEC 6.4: a staged plan
     return {
         "kind": "cost_by_component",
         "data": [
@@ -354,6 +363,7 @@ def _labels() -> dict[str, str]:
         "scheduling": _("Scheduling"),
         "rerun": _("Rerun loss"),
         "preemption": _("Preemption"),
+        "preprocess": _("Preprocessing"),
         "hours": _("Hours"),
         "cost": _("Cost"),
         "hours_by_segment": _("Hours by segment per option"),

@@ -176,6 +176,9 @@ def column_labels(currency: str) -> dict[str, str]:
         "speedup": _("Speedup"),
         "verdict": _("Verdict"),
         "chosen": _("Chosen"),
+        "plan": _("Plan (raw or staged)"),
+        "preprocess_hours": _("Preprocessing (h)"),
+        "preprocess_cost": _("Preprocessing cost") + money,
     }
 
 

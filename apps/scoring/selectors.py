@@ -263,6 +263,7 @@ COMPARE_COLUMNS = [
     ("scheduling_cost", "money"),
     ("transfer_cost", "money"),
     ("preemption_cost", "money"),
+    ("preprocess_cost", "money"),
     ("rerun_loss", "money"),
     ("unit_price", "money"),
     ("total_cost", "money"),

@@ -2,8 +2,8 @@
 measured benchmark configuration, built from the engine's input and output only.
 
 Costs follow the total bill (SPEC T): `total_cost` of a row is compute + scheduling + transfer +
-expected preemption cost (SPEC 6.3, spot capacity) + expected rerun loss, so the five cost columns
-add up to it; `placement_cost` keeps the placement
+expected preemption cost (SPEC 6.3, spot capacity) + preprocessing (SPEC 6.4, a staged plan) +
+expected rerun loss, so the six cost columns add up to it; `placement_cost` keeps the placement
 total of SPEC P (without rerun loss) that decides the chosen option.
 """
 
@@ -44,6 +44,10 @@ COLUMNS = [
     ("speedup", "number"),
     ("verdict", "text"),
     ("chosen", "bool"),
+    # SPEC 6.4 (engine 2.2), appended so the earlier columns keep their positions in the CSV.
+    ("plan", "text"),
+    ("preprocess_hours", "hours"),
+    ("preprocess_cost", "money"),
 ]
 COLUMN_KEYS = [key for key, _ in COLUMNS]
 COLUMN_KINDS = dict(COLUMNS)
@@ -184,6 +188,10 @@ def _option_row(
         "transfer_cost": option["transfer_cost"],
         # SPEC 6.3: 0 on on-demand capacity; older snapshots (engine < 2.1) have no such key.
         "preemption_cost": billed.get("preemption_cost", option.get("preemption_cost")),
+        # SPEC 6.4: raw | staged and the preprocessing (engine < 2.2: no such keys).
+        "plan": option.get("plan"),
+        "preprocess_hours": option.get("preprocess_hours"),
+        "preprocess_cost": billed.get("preprocess_cost", option.get("preprocess_cost")),
         "rerun_loss": rerun_loss,
         "unit_price": option.get("effective_price", billed.get("unit_price")),
         "total_cost": total,
@@ -281,6 +289,9 @@ def _benchmark_row(
         "scheduling_cost": None,
         "transfer_cost": None,
         "preemption_cost": None,
+        "plan": None,
+        "preprocess_hours": None,
+        "preprocess_cost": None,
         "rerun_loss": None if burn is None else round(rerun_hours * burn, 6),
         "unit_price": price,
         "total_cost": record.get("cost"),

@@ -22,6 +22,7 @@ PALETTE = {
     "scheduling": "#7048e8",
     "rerun": "#c22a2a",
     "preemption": "#d6336c",
+    "preprocess": "#0ca678",  # SPEC 6.4: preprocessing next to the data (a staged plan)
     "cost": "#1f4fd1",
     "hours": "#e8590c",
     "delay": "#f59f00",  # the delay cost part of the objective (an hour of waiting, priced)

@@ -132,3 +132,34 @@ class ChartTests:
         assert figure["data"][0]["y"] == [300.0, 200.0]
         assert figure["data"][1]["yaxis"] == "y2"
         assert charts.task_history([]) is None
+
+
+class StagedPlanRowTests:
+    """SPEC 6.4 (engine 2.2) in the table and the charts: a staged plan's preprocessing."""
+
+    def test_a_staged_plan_shows_its_preprocessing_and_adds_up(self, team, owner):
+        world = make_world(team, owner)
+        data = build_review_input(world.review)
+        # 50 GB of features instead of 500 GB of raw input, preprocessed in 1 h at 4 per hour.
+        data["task"].update(processed_gb=50, preprocess_hours=1, preprocess_cost_per_hour=4)
+        output = engine.evaluate(data)
+        rows = comparison_rows(data, output)
+        far = next(r for r in rows if r["row_type"] == "option" and r["placement"] == "move_data")
+        # Raw at far: 192 compute + 10 input + 0.3 image + 0.15 results = 202.45. Staged: the input
+        # leg carries 50 × 0.02 = 1.0 instead of 10, plus 1 h × 4 = 4 of preprocessing:
+        # 192 + 1.0 + 0.3 + 0.15 + 4 = 197.45 < 202.45, so staged (and still chosen).
+        assert far["plan"] == "staged" and far["chosen"]
+        assert far["preprocess_cost"] == pytest.approx(4.0)
+        assert far["preprocess_hours"] == pytest.approx(1.0)
+        assert far["transfer_cost"] == pytest.approx(1.45)
+        parts = ("compute_cost", "scheduling_cost", "transfer_cost", "preemption_cost",
+                 "preprocess_cost", "rerun_loss")
+        assert sum(far[k] or 0 for k in parts) == pytest.approx(far["total_cost"])
+        assert far["total_cost"] == pytest.approx(197.45)
+        # The charts draw the preprocessing as its own segment and cost part.
+        hours = charts.hours_by_segment(rows)
+        assert [t["name"] for t in hours["data"]][0] == "@preprocess"
+        cost = charts.cost_by_component(rows)
+        assert "@preprocess" in [t["name"] for t in cost["data"]]
+        # The CSV keys keep their positions: the staged columns come last.
+        assert COLUMN_KEYS[-3:] == ["plan", "preprocess_hours", "preprocess_cost"]

@@ -296,9 +296,10 @@ class ExportTests:
         header = [c.value for c in sheet[1]]
         assert header[0] == "Row" and "Total (USD)" in header
         total_col = header.index("Total (USD)") + 1
+        chosen_col = header.index("Chosen") + 1
         chosen_line = next(
             r for r in range(2, sheet.max_row + 1)
-            if sheet.cell(row=r, column=len(header)).value == "yes"
+            if sheet.cell(row=r, column=chosen_col).value == "yes"
         )
         assert sheet.cell(row=chosen_line, column=total_col).value == pytest.approx(202.45)
         assert sheet.cell(row=chosen_line, column=total_col).number_format == "#,##0.00"
