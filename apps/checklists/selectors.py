@@ -112,6 +112,11 @@ class CandidateView:
     unanswered: int
     ready_to_sign: bool
     blocked_rules: list[str]
+    # SPEC 6.3 deadline sizing: the fewest GPUs of this offer that meet the compute budget (None:
+    # its pool cannot), and whence the scaling efficiency beyond one machine came ("measured" or
+    # "threshold"); budget_source None when the evaluation has no deadline to size for.
+    gpus_for_budget: int | None = None
+    budget_source: str | None = None
 
     @property
     def gate(self) -> str:
@@ -144,6 +149,11 @@ def review_candidates(
         ]
     offers = {str(o["id"]): o for o in review_input.get("offers", [])}
     signoff = (output or {}).get("signoff", {})
+    sizing = (output or {}).get("sizing") or {}
+    budget_rows = {row["offer"]: row for row in sizing.get("offers", [])}
+    # gpus_for_budget means something only with a compute budget and a planned GPU count.
+    has_plan = (review_input.get("task") or {}).get("gpus") is not None
+    budget_source = sizing.get("budget_efficiency_source") if has_plan else None
     views = []
     for c, answered in counted:
         unanswered = QUESTION_COUNT - answered
@@ -155,6 +165,8 @@ def review_candidates(
                 unanswered=unanswered,
                 ready_to_sign=ready_to_sign(unanswered),
                 blocked_rules=signoff.get(str(c.offer_id), {}).get("rules", []),
+                gpus_for_budget=budget_rows.get(str(c.offer_id), {}).get("gpus_for_budget"),
+                budget_source=budget_source,
             )
         )
     return views

@@ -15,6 +15,13 @@ the draft cannot be submitted as it stands. Its Q5 answers carry the migration e
 Aurora prices at 100 USD per engineer hour (apps.profiles.demo): the bill's migration_cost line is
 effort × 100 ÷ 12 runs a year (3 a quarter × 4): 24 h → 200 USD per run on the managed platform,
 4 h → 33.33 USD on the Ray pool.
+
+Engine 2.1 (V21_REVIEWS, SPEC 6.3): alice's draft for the weekly Llama-3-8B LoRA job (profile
+lora-8b-spot, whose model shape came from a preset) comparing the on-demand H100 at home with the
+spot H100 in Shanghai next to the data. The spot option carries its expected preemption cost
+(1.5 a day × 6 h ÷ 24 × half the 30-minute checkpoint interval × 8 GPUs × 2.49 = 1.87 USD) and is
+still chosen: 119.52 + 1.87 against 143.52 on demand; both meet the 8 h compute budget with 6
+GPUs, which the candidates table shows beside the planned machine.
 """
 
 from __future__ import annotations
@@ -159,6 +166,21 @@ V2_REVIEWS = [
 ]
 
 
+# SPEC 6.3 stories: preemptible capacity against on demand.
+V21_REVIEWS = [
+    {
+        "team": "team1",
+        "title": "Llama-3-8B LoRA: spot H100 in Shanghai or on demand at home",
+        "author": "alice",
+        "profile": "lora-8b-spot",
+        "candidates": [("h100-bj-a", 1), ("h100-spot-sh-a", 1)],
+        "answered": {"h100-bj-a": ALL, "h100-spot-sh-a": ALL},
+        "reserve": ["bj-a>sh-a"],
+        "outcome": "draft",
+    },
+]
+
+
 def _demo_user(ctx: DemoContext, username: str, team, role: str):
     User = get_user_model()
     user, created = User.objects.get_or_create(
@@ -244,7 +266,7 @@ def _build(ctx: DemoContext, spec: dict) -> Review | None:
 
 def load(ctx: DemoContext) -> None:
     _demo_user(ctx, "erin", ctx.team1, Role.REVIEWER)
-    for spec in REVIEWS + V2_REVIEWS:
+    for spec in REVIEWS + V2_REVIEWS + V21_REVIEWS:
         team = getattr(ctx, spec["team"])
         existing = Review.objects.filter(team=team, title=spec["title"]).first()
         if existing is not None:

@@ -13,7 +13,7 @@ from django.core.management import call_command
 
 from apps.accounts.models import Membership
 from apps.catalog.models import Offer
-from apps.decisions.demo import REVIEWS, V2_REVIEWS
+from apps.decisions.demo import REVIEWS, V2_REVIEWS, V21_REVIEWS
 from apps.decisions.submission import review_submit
 from apps.reviews.models import AuditEvent, Review, SignOff
 from apps.reviews.selectors import approvals_queue
@@ -93,3 +93,24 @@ class DemoTests:
             review_submit(review=review, actor=alice)
         # The one block that keeps it a draft: self-hosting the Ray layer.
         assert [(r["rule"], r["offer"]) for r in refused.value.reasons] == [("J4", ray)]
+
+    def test_the_spot_review_chooses_spot_with_its_preemption_cost(self, client):
+        """SPEC 6.3 on the draft of V21_REVIEWS (profile lora-8b-spot)."""
+        call_command("load_demo", stdout=io.StringIO())
+        review = Review.objects.get(team__slug="aurora", title=V21_REVIEWS[0]["title"])
+        assert review.state == "draft"
+        spot = Offer.objects.get(team__slug="aurora", preemptible=True)
+        on_demand = Offer.objects.get(team__slug="aurora", name="8× H100 SXM 80GB on demand")
+        output = current_snapshot(review).output
+        assert output["chosen"]["offer"] == str(spot.pk)
+        bill = {row["offer"]: row for row in output["bill"]}
+        # 1.5 preemptions a day × 6 h / 24 = 0.375, each losing half the 0.5 h checkpoint
+        # interval at 8 GPUs × 2.49 = 19.92 an hour: 0.375 × 0.25 × 19.92 = 1.8675.
+        assert bill[str(spot.pk)]["preemption_cost"] == pytest.approx(1.8675)
+        assert bill[str(on_demand.pk)]["preemption_cost"] == 0
+        # Both fit the 8 h compute budget with 48 GPU-hours / 8 h = 6 GPUs (one machine: no
+        # scaling loss), which the candidates table says beside the planned machine.
+        client.force_login(review.author)
+        html = client.get(f"/reviews/{review.pk}/").content.decode()
+        assert html.count('data-testid="gpus-for-budget"') == 2
+        assert "budget: 6 GPUs · default scaling" in html
