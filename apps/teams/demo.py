@@ -14,10 +14,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.accounts.demo import DemoContext, load_accounts
+from apps.actuals import demo as actuals_demo
 from apps.benchmarks import demo as benchmarks_demo
 from apps.catalog import demo as catalog_demo
 from apps.decisions import demo as reviews_demo
 from apps.profiles import demo as profiles_demo
+from apps.scoring.services import quarterly_refresh
 
 from . import demo_history, demo_scoring
 from .services import team_threshold_set, team_tier_validate
@@ -58,4 +60,7 @@ def load_demo() -> DemoContext:
     reviews_demo.load(ctx)
     demo_scoring.load(ctx)
     demo_history.load(ctx)
+    # What the history runs really cost, then Team Aurora's quarters counted again from them.
+    actuals_demo.load(ctx)
+    quarterly_refresh(team=ctx.team1)
     return ctx
