@@ -32,6 +32,7 @@ def _pages() -> dict[str, str]:
         "draft decision record": reverse("scoring:review_record", args=[draft.pk]),
         "approval queue": reverse("reviews:approvals"),
         "history list": reverse("scoring:history"),
+        "actual costs list": reverse("actuals:list"),
         "home": reverse("home"),
     }
 
