@@ -149,3 +149,21 @@ def draft_of(w: World):
             w.a.team, w.a.member, task=w.a.profile, offers=[w.a.offer], title="Draft"
         )
     return w.a.extra["draft"]
+
+
+def approved_of(w: World):
+    """An approved review of team A (what an actual cost attaches to) with one actual record, and
+    the team's actual-cost settings row.
+    Call it outside rolled_back() first: the rows must outlive the examples."""
+    if "approved" not in w.a.extra:
+        from apps.actuals.models import ActualCost, ActualsSettings
+        from tests.actuals.helpers import approved_review
+
+        review = approved_review(w.a.team, w.a.member, w.a.reviewer)
+        w.a.extra["approved"] = review
+        w.a.extra["approved_actual"] = ActualCost.objects.create(
+            team=w.a.team, review=review, period="2026-03-02", compute_cost=250,
+            transfer_cost=60, reference="bill line 1",
+        )
+        ActualsSettings.objects.get_or_create(team=w.a.team)
+    return w.a.extra["approved"]

@@ -23,12 +23,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
+from apps.actuals.models import ActualCost
 from apps.benchmarks.models import BenchmarkRecord
+from tests.security.fuzzing import approved_of
 from tests.security.helpers import World, build_world, rolled_back
 
 pytestmark = pytest.mark.django_db
 
-OPERATIONS = ["POST /api/v1/evaluate", "POST /api/v1/benchmarks", "GET /api/v1/benchmarks"]
+OPERATIONS = [
+    "POST /api/v1/evaluate", "POST /api/v1/benchmarks", "GET /api/v1/benchmarks",
+    "POST /api/v1/actuals", "GET /api/v1/actuals",
+]
 EXAMPLES = int(os.environ.get("SECURITY_FUZZ_EXAMPLES", "30"))
 # Bounded and reproducible in CI (see test_fuzz_forms for the variables that widen the hunt).
 SETTINGS = settings(
@@ -75,6 +80,7 @@ class SchemathesisTests:
         operation = schema[path][method]
         strategy = operation.as_strategy(generation_mode=schemathesis.GenerationMode(mode))
         real_ids = {"task": world.a.profile.pk, "offer": world.a.offer.pk}
+        approved = approved_of(world).pk
         headers = {"Authorization": f"Bearer {world.a.token_raw}"}
         statuses: list[int] = []
 
@@ -83,6 +89,8 @@ class SchemathesisTests:
         def fuzz(case, use_real_ids):
             if use_real_ids and isinstance(case.body, dict) and "kind" in case.body:
                 case.body.update(real_ids)  # past the id checks, into the record's own rules
+            if use_real_ids and isinstance(case.body, dict) and "review" in case.body:
+                case.body["review"] = approved  # an actual cost of an approved review
             with rolled_back():
                 response = case.call(headers=headers)
                 statuses.append(response.status_code)
@@ -191,6 +199,30 @@ class HostileBodyTests:
 
         fuzz()
 
+    def test_actual_costs_are_whole_or_absent(self, world):
+        client = Client(raise_request_exception=False)
+        review = approved_of(world)
+
+        @SETTINGS
+        @given(body=actual_bodies(world, review.pk))
+        def fuzz(body):
+            with rolled_back():
+                before = ActualCost.objects.count()
+                response = post_json(client, "/api/v1/actuals", body, world.a.token_raw)
+                assert response.status_code in (200, 201, 409, 422), (response.status_code, body)
+                made = ActualCost.objects.count() - before
+                assert made == (1 if response.status_code == 201 else 0)
+                if made:
+                    record = ActualCost.objects.latest("pk")
+                    record.full_clean()
+                    assert record.team_id == record.review.team_id == world.a.team.pk
+                    for name in ("compute_cost", "transfer_cost", "gpu_hours", "hours"):
+                        value = getattr(record, name)
+                        assert value is None or (math.isfinite(value) and value >= 0)
+                    assert json.loads(response.content)["notes"] == record.notes
+
+        fuzz()
+
 
 EVALUATE_INPUT = {
     "task": {
@@ -211,6 +243,17 @@ EVALUATE_INPUT = {
     "benchmarks": [],
     "checklists": {"1": {f"q{i}": "answered" for i in range(1, 7)}},
 }
+
+def actual_bodies(world: World, review: int) -> st.SearchStrategy[dict]:
+    base = {
+        "review": review, "period": "2026-04-01", "compute_cost": 260.0, "transfer_cost": 90.0,
+        "gpu_hours": 80.0, "hours": 12.5, "currency": "USD", "reference": "line 1",
+        "notes": "<script>alert(1)</script>", "idempotency_key": "k-1",
+    }
+    extra = st.sampled_from([world.b.review.pk, world.a.review.pk, "2026-02-30", "#1", 0])
+    return st.dictionaries(
+        st.sampled_from(sorted(base) + ["team"]), st.one_of(hostile(world), extra), max_size=4
+    ).map(lambda changes: {**base, **changes})
 
 
 class HugeInputTests:

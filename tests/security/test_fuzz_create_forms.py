@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apps.accounts.models import Membership
+from apps.actuals.models import ActualCost
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import NetworkLink, Offer, Site
 from apps.checklists.models import ChecklistAnswer
@@ -27,6 +28,7 @@ from tests.security.fuzzing import (
     SETTINGS,
     XSS,
     Case,
+    approved_of,
     as_post,
     client_for,
     one_audit_event,
@@ -129,6 +131,19 @@ CASES = {
         watched=(Candidate, AuditEvent),
         shown_at=lambda obj: reverse("reviews:detail", args=[obj.pk]),
         complete=review_complete,
+    ),
+    "actual cost": Case(
+        url=lambda w: reverse("actuals:create"),
+        user=lambda w: w.a.member,
+        baseline=lambda w: {
+            "review": str(approved_of(w).pk), "period": "2026-04-01", "compute_cost": "260",
+            "transfer_cost": "90", "gpu_hours": "80", "hours": "12.5", "reference": XSS,
+            "notes": XSS, "version": "",
+        },
+        created=ActualCost,
+        # The list shows the reference only; the edit page shows the reference and the notes.
+        shown_at=lambda obj: reverse("actuals:edit", args=[obj.pk]),
+        complete=same_team("review"),
     ),
     "member": Case(
         url=lambda w: reverse("teams:member_add"),

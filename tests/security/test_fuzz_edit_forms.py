@@ -20,6 +20,7 @@ from apps.profiles.forms import TaskProfileForm
 from tests.security.fuzzing import (
     SETTINGS,
     XSS,
+    approved_of,
     as_post,
     client_for,
     draft_of,
@@ -70,6 +71,8 @@ def form_values(obj: Model, form_class, **kw) -> dict:
 
 
 def edit_cases() -> dict[str, EditCase]:
+    from apps.actuals.forms import initial_from_record as actual_initial
+    from apps.actuals.models import ActualsSettings
     from apps.benchmarks.forms import initial_from_record
     from apps.catalog.forms import NetworkLinkForm, OfferForm, SiteForm
 
@@ -116,6 +119,22 @@ def edit_cases() -> dict[str, EditCase]:
             ),
             rows=lambda w: [w.a.single],
             shown_at=lambda w: reverse("benchmarks:detail", args=[w.a.single.pk]),
+        ),
+        "actual cost": EditCase(
+            url=lambda w: reverse("actuals:edit", args=[w.a.extra["approved_actual"].pk]),
+            user=lambda w: w.a.member,
+            baseline=lambda w: as_post(
+                actual_initial(w.a.extra["approved_actual"]) | {"reference": XSS, "notes": XSS}
+            ),
+            rows=lambda w: [w.a.extra["approved_actual"]],
+            shown_at=lambda w: reverse("actuals:list"),
+        ),
+        "over-plan threshold": EditCase(
+            url=lambda w: reverse("actuals:threshold"),
+            user=lambda w: w.a.owner,
+            baseline=lambda w: {"over_plan_pct": "25"},
+            rows=lambda w: [ActualsSettings.objects.get(team=w.a.team)],
+            shown_at=lambda w: reverse("actuals:list"),
         ),
         "review title": EditCase(
             url=lambda w: reverse("reviews:edit", args=[draft_of(w).pk]),
@@ -178,6 +197,7 @@ VERSIONED = {
     "catalog.Offer": None,
     "profiles.TaskProfile": None,
     "benchmarks.BenchmarkRecord": None,
+    "actuals.ActualCost": None,
     "accounts.Team": ("approvals_required", "currency"),
 }
 
@@ -204,6 +224,7 @@ class EditFormFuzzTests:
     def test_rows_stay_whole_and_text_escaped(self, world, name):
         case = edit_cases()[name]
         draft_of(world)
+        approved_of(world)
         client = client_for(case.user(world))
         # The baseline is accepted (a redirect or the saved fragment, no form errors).
         with rolled_back():
