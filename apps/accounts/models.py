@@ -27,7 +27,9 @@ class Team(models.Model):
     approvals_required = models.PositiveSmallIntegerField(_("approvals required"), default=1)
     # Separation of duties, stricter only (issue 17): an approval decides a review only together
     # with one from a member of another role (an owner and a reviewer), so at least two.
-    approvals_from_two_roles = models.BooleanField(_("approvals from two roles"), default=False)
+    approvals_from_two_roles = models.BooleanField(
+        _("approvals from two roles"), default=False, db_default=False
+    )
     # SPEC H / 6.1: same_site is always validated; owners add the wider tiers in order, each once
     # two pilots succeeded on it (apps.teams.services.team_tier_validate).
     validated_tiers = models.JSONField(_("validated tiers"), default=default_validated_tiers)

@@ -8,13 +8,13 @@ from django.db.models import Count, F, QuerySet
 
 from apps.accounts.models import ApiToken, Team
 from apps.catalog.models import NetworkLink, Offer
+from apps.profiles.engine_input import evaluate_profile
 from apps.profiles.models import TaskProfile
 from apps.scoring.engine.bench_verdicts import (
     fastest_per_offer,
     run_scaling_efficiency,
     run_speedup,
 )
-from apps.scoring.inputs import evaluate_profile
 
 from .charts import scaling_figure
 from .models import BenchmarkKind, BenchmarkRecord, Source

@@ -6,8 +6,13 @@ from django.db.models import Q, QuerySet
 
 from apps.accounts.models import Team
 from apps.catalog.models import Offer, Site
+from apps.profiles.engine_input import (
+    build_profile_input,
+    evaluate_profile,
+    offer_input,
+    site_input,
+)
 from apps.scoring import engine
-from apps.scoring.inputs import build_profile_input, evaluate_profile, offer_input, site_input
 
 from .evaluation import present
 from .forms import TaskProfileForm

@@ -38,7 +38,9 @@ class Review(models.Model):
     )
     approvals_required = models.PositiveSmallIntegerField(_("approvals required"), default=1)
     # The team's separation-of-duties option as it was when the round was submitted.
-    approvals_from_two_roles = models.BooleanField(_("approvals from two roles"), default=False)
+    approvals_from_two_roles = models.BooleanField(
+        _("approvals from two roles"), default=False, db_default=False
+    )
     cloned_from = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="clones"
     )

@@ -12,9 +12,9 @@ from django.utils.translation import get_language
 
 from apps.accounts.access import get_scoped_or_404, scoped
 from apps.accounts.models import Team, team_ids_for
+from apps.profiles.engine_input import fingerprint
 from apps.reviews.models import Review, SignOff
 from apps.scoring import charts, engine, exclusions, fixes, flips
-from apps.scoring.inputs import fingerprint
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
 from apps.scoring.services.jobs import snapshot_request
 from apps.scoring.services.snapshots import build_review_input, latest_snapshot, signed_snapshot

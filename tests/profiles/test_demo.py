@@ -9,9 +9,9 @@ from apps.benchmarks import demo as benchmarks_demo
 from apps.catalog import demo as catalog_demo
 from apps.catalog.models import NetworkLink, Offer, Site
 from apps.profiles import demo as profiles_demo
+from apps.profiles.engine_input import evaluate_profile
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import AuditEvent
-from apps.scoring.inputs import evaluate_profile
 
 pytestmark = pytest.mark.django_db
 

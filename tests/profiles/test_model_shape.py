@@ -8,10 +8,10 @@ import json
 import pytest
 from django.utils import translation
 
+from apps.profiles.engine_input import build_profile_input, fingerprint
 from apps.profiles.forms import TaskProfileForm, preset_options
 from apps.profiles.models import TaskProfile
 from apps.scoring.engine.presets import PRESETS
-from apps.scoring.inputs import build_profile_input, fingerprint
 from tests.factories import make_offer, make_profile, make_site
 from tests.profiles.helpers import HX, profile_data
 

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='team',
             name='approvals_from_two_roles',
-            field=models.BooleanField(default=False, verbose_name='approvals from two roles'),
+            field=models.BooleanField(db_default=False, default=False, verbose_name='approvals from two roles'),
         ),
     ]

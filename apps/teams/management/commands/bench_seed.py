@@ -238,7 +238,7 @@ class Command(BaseCommand):
         templates: dict[int, EvaluationSnapshot] = {}
         for r in reviews[:n_teams]:
             templates[r.team_id] = self._template_snapshot(r)
-        from apps.scoring.inputs import fingerprint
+        from apps.profiles.engine_input import fingerprint
 
         real_fp = {team_id: fingerprint(t.input) for team_id, t in templates.items()}
         per_review = max(1, opts["snapshots"] // len(reviews))

@@ -12,14 +12,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import Exists, OuterRef
 
 from apps.accounts.models import Team
-from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import NetworkLink, Offer, Site
-from apps.profiles.models import AllowedSite, TaskProfile
 from apps.scoring import engine
+
+from .models import AllowedSite, TaskProfile
 
 TIMED_KINDS = ("single", "multi")
 # SPEC 6.3: the model shape's task fields (the engine needs the first five together).
@@ -180,7 +181,9 @@ def offer_input(
     return data
 
 
-def benchmark_input(record: BenchmarkRecord) -> dict:
+def benchmark_input(record: Any) -> dict:
+    """One benchmark record (apps.benchmarks.models.BenchmarkRecord, read through the profile's
+    `benchmarks` relation: the benchmarks app sits above profiles)."""
     data = {
         "id": str(record.pk),
         "kind": record.kind,
@@ -216,7 +219,7 @@ def benchmarks_for(profile: TaskProfile, offer_ids: Iterable[int]) -> list[dict]
         return []
     wanted = set(offer_ids)
     records = (
-        BenchmarkRecord.objects.filter(task=profile, kind__in=(*TIMED_KINDS, "pilot_migration"))
+        profile.benchmarks.filter(kind__in=(*TIMED_KINDS, "pilot_migration"))
         .only(
             "id", "kind", "offer_id", "nodes", "gpus_per_node", "e2e_hours", "compute_hours",
             "failure_reruns", "hours_lost_per_rerun", "comm_hours", "peak_gpu_mem_gb",
