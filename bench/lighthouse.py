@@ -6,8 +6,10 @@ stack with the demo data, desktop and mobile, on the review page and every main 
 Lighthouse 12 (pinned below; 13 needs Node 22) is installed by npm into var/lighthouse/ the first
 time. The app runs under gunicorn with DJANGO_ENV=production (static files hashed and compressed
 by WhiteNoise, no debug) on a throwaway SQLite database filled by load_demo, without Redis (tasks
-run in the request). Lighthouse is signed in by a session cookie made for the demo owner alice and
-sent as an extra header. Chromium is the system's (CHROME_PATH, default /usr/bin/chromium).
+run in the request). Lighthouse drives the system Chromium (CHROME_PATH, default /usr/bin/chromium),
+started here with a debugging port; after the login page it is signed in as the demo owner alice
+by a session cookie put in its cookie jar (an --extra-headers cookie would not reach the page's
+own htmx requests, which then load the sign-in page into the page).
 
 Writes bench/lighthouse.json and prints a table. With --runs N each page and form factor is
 measured N times and the run of median performance kept (the machine is shared: one run is noisy).
@@ -135,7 +137,43 @@ def warm(url: str, cookie: str) -> None:
         pass  # the error page is a main page too
 
 
-def lighthouse(url: str, cookie: str, form_factor: str, out: Path) -> dict:
+def start_chromium(profile: Path) -> tuple[subprocess.Popen, int]:
+    """The system Chromium with a debugging port: Lighthouse attaches to it (--port), and the
+    session cookie lives in its cookie jar, so that the page's own fetches (htmx) carry it too, as
+    in a signed-in browser (Lighthouse clears caches between runs, never cookies)."""
+    port = free_port()
+    chrome = subprocess.Popen(
+        [
+            CHROME,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--remote-debugging-port={port}",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    wait_http(f"http://127.0.0.1:{port}/json/version")
+    return chrome, port
+
+
+def set_cookie(port: int, base: str, name: str, value: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+        browser.contexts[0].add_cookies([{"name": name, "value": value, "url": base}])
+        browser.close()  # disconnects; the browser and its cookie jar stay
+
+
+def lighthouse(url: str, port: int, form_factor: str, out: Path) -> dict:
     args = [
         "node",
         str(LIGHTHOUSE),
@@ -144,14 +182,12 @@ def lighthouse(url: str, cookie: str, form_factor: str, out: Path) -> dict:
         f"--output-path={out}",
         "--quiet",
         f"--only-categories={','.join(CATEGORIES)}",
-        "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
-        f"--extra-headers={json.dumps({'Cookie': cookie})}",
+        f"--port={port}",
     ]
     if form_factor == "desktop":
         args.append("--preset=desktop")
     done = subprocess.run(
         args,
-        env={**os.environ, "CHROME_PATH": CHROME},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -188,12 +224,12 @@ def lighthouse(url: str, cookie: str, form_factor: str, out: Path) -> dict:
     }
 
 
-def measure(url: str, cookie: str, form_factor: str, runs: int, tmp: Path) -> dict:
+def measure(url: str, port: int, form_factor: str, runs: int, tmp: Path) -> dict:
     results = []
     for i in range(runs):
         target = tmp / f"run-{i}.json"
         target.unlink(missing_ok=True)
-        results.append(lighthouse(url, cookie, form_factor, target))
+        results.append(lighthouse(url, port, form_factor, target))
     if any("error" in r for r in results):
         return next(r for r in results if "error" in r)
     results.sort(key=lambda r: r["performance"])
@@ -216,7 +252,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=1, help="runs per page and form factor")
     parser.add_argument("--form-factor", choices=("desktop", "mobile", "both"), default="both")
     parser.add_argument("--output", default=str(ROOT / "bench" / "lighthouse.json"))
+    parser.add_argument("--table", action="store_true", help="print the table of --output only")
     args = parser.parse_args()
+    if args.table:
+        print_table(json.loads(Path(args.output).read_text()))
+        return 0
     if not Path(CHROME).exists():
         print(f"no Chromium at {CHROME} (apt-get install chromium)", file=sys.stderr)
         return 2
@@ -239,8 +279,13 @@ def main() -> int:
             [PY, "manage.py", "shell", "-c", PAGES_CODE], **run, capture_output=True, text=True
         ).stdout
         found = json.loads(next(line for line in out.splitlines() if line.startswith("JSON "))[5:])
-        cookie = f"sessionid={found['session']}"
-        pages = [p for p in found["pages"] if not args.only or p[0] in args.only]
+        session = found["session"]
+        # Lighthouse refuses to measure a page answered with an error status (the 404 page).
+        pages = [
+            p
+            for p in found["pages"]
+            if (not args.only or p[0] in args.only) and not p[1].startswith("/no-such-page")
+        ]
         if not args.only:
             pages.insert(0, ("login", "/accounts/login/", None))
         port = free_port()
@@ -265,20 +310,23 @@ def main() -> int:
             start_new_session=True,
         )
         results: dict[str, dict] = {}
+        chrome, cdp = start_chromium(Path(tmp) / "chromium")
         try:
             wait_http(base + "/ping")
-            for label, path, _ready in pages:
-                page_cookie = "" if label == "login" else cookie
-                warm(base + path, page_cookie)
+            for label, path, _ready in pages:  # the login page first, signed out
+                if label != "login" and not results.get("_signed_in"):
+                    set_cookie(cdp, base, "sessionid", session)
+                    results["_signed_in"] = {}
+                warm(base + path, "" if label == "login" else f"sessionid={session}")
                 results[label] = {"path": path}
                 for factor in factors:
                     print(f"== {label} {factor}", flush=True)
-                    results[label][factor] = measure(
-                        base + path, page_cookie, factor, args.runs, Path(tmp)
-                    )
+                    results[label][factor] = measure(base + path, cdp, factor, args.runs, Path(tmp))
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=20)
+            results.pop("_signed_in", None)
+            for process in (server, chrome):
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=20)
     report = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
@@ -303,8 +351,8 @@ def print_table(report: dict) -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, page in report["pages"].items():
         d, m = page.get("desktop", {}), page.get("mobile", {})
-        a11y = sorted({x.get("accessibility") for x in (d, m) if x})
-        bp = sorted({x.get("best_practices") for x in (d, m) if x})
+        a11y = sorted({x["accessibility"] for x in (d, m) if "accessibility" in x})
+        bp = sorted({x["best_practices"] for x in (d, m) if "best_practices" in x})
 
         def cell(result: dict, key: str, unit: str = "") -> str:
             if "error" in result:
