@@ -116,6 +116,12 @@ def task_input(
         data["activation_checkpointing"] = True
     if profile.checkpoint_interval_hours is not None:
         data["checkpoint_interval_hours"] = float(profile.checkpoint_interval_hours)
+    # SPEC 6.4: a staged plan only when the processed size is given (fingerprints unchanged).
+    if profile.processed_gb is not None:
+        data["processed_gb"] = float(profile.processed_gb)
+        data["preprocess_hours"] = float(profile.preprocess_hours)
+        data["preprocess_cost_per_hour"] = float(profile.preprocess_cost_per_hour)
+        data["rounds_per_refresh"] = profile.rounds_per_refresh
     return data
 
 

@@ -73,6 +73,17 @@ HELP_TEXTS = {
     "image_gb": _("Environment image shipped to a remote site, in GB."),
     "access_pattern": _("Repeated full scans move the input once per pass."),
     "data_passes": _("Full passes over the input (counts for repeated full scans)."),
+    "processed_gb": _(
+        "Size of the preprocessed version (features, shards, tokens) made next to the data. "
+        "Given, every option away from the data is also costed shipping it instead of the raw "
+        "input (D3). Blank = no staged plan."
+    ),
+    "preprocess_hours": _("Wall time of preprocessing at the data site, in hours."),
+    "preprocess_cost_per_hour": _("What preprocessing costs per hour, in the team's currency."),
+    "rounds_per_refresh": _(
+        "Training runs that reuse one processed version: its shipment and preprocessing are "
+        "shared by them."
+    ),
     "data_site": _("Where the input data sits now."),
     "home_site": _("Where the team runs today: running here is waiting locally."),
     "result_site": _("Where the results must end up."),
@@ -109,6 +120,14 @@ HELP_TEXTS = {
     "has_scheduler": _("A scheduling layer already runs the team's jobs."),
     "can_maintain_scheduler": _("Someone can operate a scheduler: using is not maintaining (J4)."),
     "pain": _("What hurts today: jobs too slow, or queueing for resources."),
+}
+
+
+# SPEC 6.4: what a blank staged-plan figure means (the engine's defaults).
+STAGED_DEFAULTS = {
+    "preprocess_hours": 0.0,
+    "preprocess_cost_per_hour": 0.0,
+    "rounds_per_refresh": 1,
 }
 
 
@@ -171,9 +190,28 @@ class TaskProfileForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
             field = self.fields[name]
             field.validators = [v for v in field.validators if not isinstance(v, MinValueValidator)]
             field.widget.attrs.pop("min", None)
-        for name in ("runs_per_quarter", "data_passes", "gpus", *SHAPE_FIELDS, "kv_heads"):
+        for name in (
+            "runs_per_quarter", "data_passes", "gpus", "rounds_per_refresh", *SHAPE_FIELDS,
+            "kv_heads",
+        ):
             require_at_least(self.fields[name], 1)
         require_at_least(self.fields["checkpoint_interval_hours"], 0, above=True)
+        # SPEC 6.4: the staged plan is optional; left blank, its figures take their defaults.
+        for name in STAGED_DEFAULTS:
+            self.fields[name].required = False
+
+    def _staged_default(self, name: str):
+        value = self.cleaned_data.get(name)
+        return STAGED_DEFAULTS[name] if value is None else value
+
+    def clean_preprocess_hours(self):
+        return self._staged_default("preprocess_hours")
+
+    def clean_preprocess_cost_per_hour(self):
+        return self._staged_default("preprocess_cost_per_hour")
+
+    def clean_rounds_per_refresh(self):
+        return self._staged_default("rounds_per_refresh")
 
     def presets(self) -> list[dict]:
         """The engine's model presets (SPEC 6.3), for the picker of the model shape section."""

@@ -213,6 +213,21 @@ class TaskProfile(models.Model):
         default=AccessPattern.STREAMING,
     )
     data_passes = models.PositiveIntegerField(_("data passes"), default=1)
+    # SPEC 6.4 staged plans: the processed version (features, shards, tokens) made next to the
+    # data and shipped instead of the raw input. Blank processed size: no staged plan is costed.
+    processed_gb = models.FloatField(
+        _("processed version (GB)"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    preprocess_hours = models.FloatField(
+        _("preprocessing (h)"), default=0, db_default=0, validators=[MinValueValidator(0)]
+    )
+    preprocess_cost_per_hour = models.FloatField(
+        _("preprocessing cost per hour"), default=0, db_default=0,
+        validators=[MinValueValidator(0)],
+    )
+    rounds_per_refresh = models.PositiveIntegerField(
+        _("runs per processed version"), default=1, db_default=1
+    )
     data_site = models.ForeignKey(
         Site, on_delete=models.PROTECT, related_name="+", verbose_name=_("data site")
     )
@@ -344,7 +359,7 @@ class TaskProfile(models.Model):
                 _("Enter a ratio above 0 and at most 1 (size after compression ÷ before)."),
                 "range",
             )
-        for name in ("runs_per_quarter", "data_passes", "gpus"):
+        for name in ("runs_per_quarter", "data_passes", "gpus", "rounds_per_refresh"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 add(name, _("Enter at least 1."), "min")

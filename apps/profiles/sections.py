@@ -1,4 +1,4 @@
-"""The six sections of a task profile, in the method's order, for the form and the page."""
+"""The sections of a task profile, in the method's order, for the form and the page."""
 
 from __future__ import annotations
 
@@ -52,6 +52,11 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
             "access_pattern",
             "data_passes",
         ),
+    ),
+    (
+        "staged",
+        _("Staged plan (optional)"),
+        ("processed_gb", "preprocess_hours", "preprocess_cost_per_hour", "rounds_per_refresh"),
     ),
     (
         "time",
@@ -142,6 +147,8 @@ _UNITS = {
     "budget_compute_hours": "h",
     "interruption_cost_hours": "h",
     "checkpoint_interval_hours": "h",
+    "processed_gb": "GB",
+    "preprocess_hours": "h",
 }
 _BUDGETS = {"budget_transfer_hours", "budget_queue_hours", "budget_compute_hours"}
 
@@ -176,6 +183,8 @@ def shown_value(profile, name: str, currency: str) -> str:
             return gettext("not measured")
         if name == "checkpoint_interval_hours":
             return gettext("not given: 1 h assumed")
+        if name == "processed_gb":
+            return gettext("not given: no staged plan")
         if name == "kv_heads" and profile.heads is not None:
             return gettext("as many as heads (%(heads)s)") % {"heads": profile.heads}
         return "—"

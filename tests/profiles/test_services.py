@@ -86,14 +86,16 @@ class ProfileServiceTests:
 
 
 class TaskProfileFormTests:
-    def test_it_groups_every_engine_field_in_seven_sections(self, team):
-        """The method's six, and the optional model shape of SPEC 6.3 after the workload."""
+    def test_it_groups_every_engine_field_in_eight_sections(self, team):
+        """The method's six, the optional model shape of SPEC 6.3 after the workload and the
+        optional staged plan of SPEC 6.4 after the data."""
         form = TaskProfileForm(team=team)
         sections = form.fieldsets()
         assert [key for key, _, _ in sections] == [
             "workload",
             "shape",
             "data",
+            "staged",
             "time",
             "faults",
             "portability",
