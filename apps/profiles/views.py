@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -97,14 +98,28 @@ def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
             form, status = stale_form(form, lambda data: _edit_form(request, pk, data)), 409
         else:
             messages.success(request, _("Profile %(name)s saved.") % {"name": profile.name})
-            return redirect("profiles:detail", pk=profile.pk)
+            back = _back_to(request)
+            return redirect(back) if back else redirect("profiles:detail", pk=profile.pk)
     if form.is_bound:
         profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
     panel = selectors.live_panel(
         team=profile.team, data=request.POST if form.is_bound else None, profile=profile
     )
-    context = {"form": form, "profile": profile, "team": profile.team, **panel}
+    context = {
+        "form": form, "profile": profile, "team": profile.team, "next": _back_to(request), **panel
+    }
     return render(request, "profiles/form.html", context, status=status)
+
+
+def _back_to(request: HttpRequest) -> str:
+    """Where a save returns to when the edit was opened from another page (a review's fix of a
+    block finding, issue 15): a path of this site only, else nothing."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, request.is_secure()
+    ):
+        return ""
+    return target
 
 
 def _edit_form(request: HttpRequest, pk: int, data=None) -> TaskProfileForm:

@@ -14,6 +14,7 @@ Each fix is {"kind", "label", ...}:
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -34,7 +35,9 @@ def _chosen_option(output: dict) -> dict | None:
 
 
 def _profile_field(review: Review, field: str) -> str:
-    return reverse("profiles:edit", args=[review.task_id]) + f"#id_{field}"
+    """The profile's edit form at the field, returning to the review once saved."""
+    back = quote(reverse("reviews:detail", args=[review.pk]), safe="/")
+    return reverse("profiles:edit", args=[review.task_id]) + f"?next={back}#id_{field}"
 
 
 def _h2(review: Review, finding: dict, output: dict) -> list[dict[str, Any]]:

@@ -181,3 +181,37 @@ class ReadinessTests:
         assert not world.task.resume_verified and not world.task.env_aligned
         html = _page(client, world.review)
         assert "The task profile changed since this page was loaded" in html
+
+
+class ProfileFixReturnsTests:
+    """A block fixed on the task profile comes back to the review once saved."""
+
+    def test_p3_opens_the_gpu_field_and_the_save_returns_to_the_review(self, client, team, owner):
+        from tests.web.html_forms import read_form
+
+        world = make_world(team, owner, gpus=None)
+        snapshot_compute(review_id=world.review.pk)
+        client.force_login(owner)
+        html = _page(client, world.review)
+        review_url = reverse("reviews:detail", args=[world.review.pk])
+        edit_url = reverse("profiles:edit", args=[world.task.pk])
+        link = f'{edit_url}?next={review_url}#id_gpus'
+        assert f'href="{link}" data-fix="link"' in html
+        form_page = client.get(f"{edit_url}?next={review_url}").content.decode()
+        data = read_form(form_page)
+        assert data["next"] == review_url
+        data["gpus"] = "8"
+        response = client.post(edit_url, data)
+        assert response.status_code == 302 and response["Location"] == review_url
+
+    def test_a_foreign_next_is_ignored(self, client, team, owner):
+        from tests.web.html_forms import read_form
+
+        world = make_world(team, owner)
+        client.force_login(owner)
+        edit_url = reverse("profiles:edit", args=[world.task.pk])
+        data = read_form(client.get(edit_url).content.decode())
+        data["next"] = "https://elsewhere.example/steal"
+        response = client.post(edit_url, data)
+        assert response.status_code == 302
+        assert response["Location"] == reverse("profiles:detail", args=[world.task.pk])
