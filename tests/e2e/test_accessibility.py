@@ -30,12 +30,9 @@ RUN_AXE = """async () => {
 }"""
 
 
-# Violations on pages another change is rewriting right now, left to it (named in the xfail below):
-# (page label, axe rule) → where it comes from.
-ELSEWHERE = {
-    ("profile", "heading-order"): "templates/profiles/_cross_domain.html: <h4> right under the "
-    "page's <h2> (should be <h3>)",
-}
+# Violations left to another change: (page label, axe rule) → where it comes from. None now:
+# the profile page's cross-domain headings follow its h2 (templates/profiles/_cross_domain.html).
+ELSEWHERE: dict[tuple[str, str], str] = {}
 
 
 def axe_violations(page) -> list[dict]:
@@ -116,7 +113,6 @@ class AccessibilityTests:
                 browser.close()
         assert {"label", "color-contrast"} <= found, found
 
-    @pytest.mark.xfail(strict=True, reason=ELSEWHERE[("profile", "heading-order")])
     def test_profile_page_headings_in_order(self, live_server):
         chromium = need_browser()
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
