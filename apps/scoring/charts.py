@@ -172,7 +172,8 @@ def scaling(rows: list[dict]) -> dict[str, Any] | None:
     }
 
 
-def _chosen_option(output: dict) -> dict | None:
+def chosen_option(output: dict) -> dict | None:
+    """The engine option the output chose (None when nothing was chosen)."""
     chosen = output.get("chosen")
     if not chosen:
         return None
@@ -213,7 +214,7 @@ def indicators(output: dict, data: dict | None = None) -> dict[str, Any]:
     add("@M1", metrics.get("data_compute_ratio"), thresholds.get("data_compute_high"), " GB/h")
     add("@M2", metrics.get("interruption_cost"), metrics.get("scheduling_benefit"))
     budgets = ((data or {}).get("task") or {}).get("latency_budget_hours") or {}
-    worst = _worst_latency_segment(_chosen_option(output), budgets)
+    worst = _worst_latency_segment(chosen_option(output), budgets)
     if worst is not None:
         add("@M3", *worst, " h")
     share = metrics.get("network_cost_share")

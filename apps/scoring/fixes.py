@@ -21,17 +21,7 @@ from django.utils.translation import gettext as _
 
 from apps.reviews.models import Review
 
-
-def _chosen_option(output: dict) -> dict | None:
-    chosen = output.get("chosen")
-    if not chosen:
-        return None
-    key = (chosen["kind"], chosen["site"], str(chosen["offer"]))
-    return next(
-        (o for o in output.get("options", [])
-         if (o["kind"], o["site"], str(o["offer"])) == key),
-        None,
-    )
+from .charts import chosen_option
 
 
 def _profile_field(review: Review, field: str) -> str:
@@ -43,7 +33,7 @@ def _profile_field(review: Review, field: str) -> str:
 def _h2(review: Review, finding: dict, output: dict) -> list[dict[str, Any]]:
     missing = (finding.get("data") or {}).get("missing") or []
     fixes: list[dict[str, Any]] = []
-    chosen = _chosen_option(output)
+    chosen = chosen_option(output)
     if "channel_reserved" in missing and chosen is not None:
         pairs = []
         for leg in chosen.get("legs", []):
