@@ -79,6 +79,36 @@ def parse_database_url(url: str, default_conn_max_age: str = "60") -> dict:
     raise ImproperlyConfigured(f"DATABASE_URL scheme {parts.scheme!r} is not supported")
 
 
+def parse_email_url(url: str) -> dict:
+    """EMAIL_URL into Django's email settings: smtp://user:pass@host:port (plain, port 25),
+    smtp+tls:// (STARTTLS, port 587), smtps:// (TLS from the start, port 465), console:// (the
+    log). User and password are URL-encoded (%40 for @)."""
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    ports = {"smtp": 25, "smtp+tls": 587, "smtps": 465}
+    if parts.scheme not in ports:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL scheme {parts.scheme!r} is not supported (smtp, smtp+tls, smtps, console)"
+        )
+    if not parts.hostname:
+        raise ImproperlyConfigured("EMAIL_URL must name a host: smtp://user:pass@host:port")
+    try:
+        port = parts.port or ports[parts.scheme]
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"EMAIL_URL has a bad port: {exc}") from exc
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": parts.scheme == "smtp+tls",
+        "EMAIL_USE_SSL": parts.scheme == "smtps",
+        "EMAIL_TIMEOUT": 20,
+    }
+
+
 DJANGO_ENV = os.environ.get("DJANGO_ENV", "development").strip().lower()
 if DJANGO_ENV not in {"development", "production", "test"}:
     raise ImproperlyConfigured("DJANGO_ENV must be development, production or test")
@@ -236,6 +266,21 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 
+# Email (apps/accounts/outbox.py): rendered into an outbox row, sent by a Celery task after commit.
+# EMAIL_URL picks the backend (smtp://, smtp+tls://, smtps://, console://); without it, development
+# and production print emails to the log (console), tests keep them in memory (locmem).
+# django-anymail (provider APIs) is an option documented in the README, not a dependency.
+_email_url = os.environ.get("EMAIL_URL", "").strip()
+if _email_url:
+    globals().update(parse_email_url(_email_url))
+elif DJANGO_ENV == "test":
+    EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Compute reviews <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -339,6 +384,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.refresh_quarterly_task",
         "schedule": crontab(hour=2, minute=30),
     },
+    "sweep-outbox": {"task": "accounts.sweep_outbox_task", "schedule": 300.0},
 }
 
 LOGGING = {

@@ -141,3 +141,40 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class EmailStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    SENDING = "sending", _("Sending")
+    SENT = "sent", _("Sent")
+    FAILED = "failed", _("Failed")
+
+
+class OutgoingEmail(models.Model):
+    """One email, rendered when it was queued and sent by a Celery task (apps.accounts.outbox).
+
+    `key` makes queueing idempotent: the same event queued twice is one row and one email. The
+    task claims the row (pending -> sending) with a conditional update, so a task delivered twice
+    sends once.
+    """
+
+    key = models.CharField(max_length=200, unique=True)
+    to = models.EmailField(max_length=254)
+    subject = models.CharField(max_length=255)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+    status = models.CharField(
+        max_length=8, choices=EmailStatus.choices, default=EmailStatus.PENDING, db_index=True
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # When the row last changed state: the sweep re-queues rows left pending or sending too long.
+    updated_at = models.DateTimeField(auto_now=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.to}: {self.subject} ({self.status})"
