@@ -163,35 +163,34 @@ def _option(
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
     reasons += plan.reasons
+    return _priced(inp, plan, offer, reasons, gpus, billed, staged)
 
+
+def _priced(
+    inp: EngineInput,
+    plan: SitePlan,
+    offer: Offer,
+    reasons: list[str],
+    gpus: int,
+    billed: int,
+    staged: bool,
+) -> PlacementOption:
+    """The option of one offer under one site plan: its time segments, bill and objective."""
+    task = inp.task
+    site = offer.site
     price = offer_price(offer)
     # SPEC 6.1: boot time counts in the queue segment.
     queue_hours = inp.sites[site].queue_hours + offer.boot_hours
-    compute_hours = task.compute_hours / offer.relative_speed
-    compute_cost = billed * compute_hours * price
-    scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
-    preemption_cost = 0.0
-    if offer.preemptible:
-        preemption_cost = _preemption_cost(task, offer, compute_hours, billed, price)
-    # SPEC 6.4: preprocessing at the data site, its cost shared by the runs that reuse it.
-    preprocess_hours = preprocess_cost = 0.0
-    if staged:
-        preprocess_hours = task.preprocess_hours
-        preprocess_cost = task.preprocess_hours * task.preprocess_cost_per_hour
-        preprocess_cost /= task.rounds_per_refresh
-    # The preprocessing hours are a fourth time segment: added to the total with the queue's.
-    total_hours, total_cost, objective = _totals(
-        task,
-        plan,
-        queue_hours + preprocess_hours,
-        compute_hours,
-        compute_cost + scheduling_cost + preprocess_cost,
-        preemption_cost,
+    compute_hours, compute_cost, scheduling_cost, preemption_cost = _run_costs(
+        task, offer, billed, price
     )
-    # Positional, in the field order (kind, site, offer, tier, feasible, reason, reasons, legs,
-    # input_mode, gpus, billed_gpus, effective_price, transfer_gb, the hours, the costs,
-    # objective, within_budget, preemption_cost, plan, preprocessing): a third of the cost of
-    # keywords.
+    preprocess_hours, preprocess_cost = _preprocessing(task, staged)
+    # The preprocessing hours are a fourth time segment: added to the total with the queue's.
+    wait_hours = queue_hours + preprocess_hours
+    run_cost = compute_cost + scheduling_cost + preprocess_cost
+    totals = _totals(task, plan, wait_hours, compute_hours, run_cost, preemption_cost)
+    total_hours, total_cost, objective = totals
+    # Positional, in PlacementOption's field order: a third of the cost of keywords.
     option = PlacementOption(
         plan.kind,
         site,
@@ -224,6 +223,29 @@ def _option(
     if plan.linked:
         option.within_budget = not over_budget(inp, option)
     return option
+
+
+def _run_costs(
+    task: Task, offer: Offer, billed: int, price: float
+) -> tuple[float, float, float, float]:
+    """The run on this offer: compute hours at its speed, compute cost on the billed GPUs, the
+    scheduling fee and the expected preemption cost (SPEC 4, 6.1)."""
+    compute_hours = task.compute_hours / offer.relative_speed
+    compute_cost = billed * compute_hours * price
+    scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
+    preemption_cost = 0.0
+    if offer.preemptible:
+        preemption_cost = _preemption_cost(task, offer, compute_hours, billed, price)
+    return compute_hours, compute_cost, scheduling_cost, preemption_cost
+
+
+def _preprocessing(task: Task, staged: bool) -> tuple[float, float]:
+    """SPEC 6.4: hours and cost of preprocessing at the data site, the cost shared by the runs
+    that reuse the processed version (nothing for a plan that ships the raw data)."""
+    if not staged:
+        return 0.0, 0.0
+    cost = task.preprocess_hours * task.preprocess_cost_per_hour / task.rounds_per_refresh
+    return task.preprocess_hours, cost
 
 
 def _plan_of_site(

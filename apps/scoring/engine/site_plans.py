@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .cross_domain import CrossDomain, same_domain
 from .network import Network
-from .schema import TIER_RANK, EngineInput, Link
+from .schema import TIER_RANK, EngineInput, Link, Task
 
 
 @dataclass(slots=True)
@@ -88,6 +88,27 @@ class SitePlan:
     transfer_cost: float | None
 
 
+def _compliance_reasons(task: Task, cross: CrossDomain, site: str, legs: list[Leg]) -> list[str]:
+    """SPEC 6.1 X4: only at an allowed site, the input (and restricted results) moving only
+    between allowed sites."""
+    reasons: list[str] = []
+    allowed = cross.allowed_sites
+    if allowed is None:
+        return reasons
+    if site not in allowed:
+        reasons.append("compliance_site")
+    for leg in legs:
+        if leg.what == "input" and not {leg.from_site, leg.to_site} <= allowed:
+            reasons.append("compliance_moves_data")
+        if (
+            leg.what == "results"
+            and task.results_restricted
+            and not {leg.from_site, leg.to_site} <= allowed
+        ):
+            reasons.append("compliance_moves_results")
+    return reasons
+
+
 def site_plan(
     inp: EngineInput, net: Network, cross: CrossDomain, site: str, staged: bool = False
 ) -> SitePlan:
@@ -114,21 +135,7 @@ def site_plan(
     legs = _legs(inp, net, site, mode, staged)
     linked = all(leg.link is not None for leg in legs)
 
-    reasons: list[str] = []
-    allowed = cross.allowed_sites
-    if allowed is not None:
-        # SPEC 6.1 X4: only at an allowed site, the input moving only between allowed sites.
-        if site not in allowed:
-            reasons.append("compliance_site")
-        for leg in legs:
-            if leg.what == "input" and not {leg.from_site, leg.to_site} <= allowed:
-                reasons.append("compliance_moves_data")
-            if (
-                leg.what == "results"
-                and task.results_restricted
-                and not {leg.from_site, leg.to_site} <= allowed
-            ):
-                reasons.append("compliance_moves_results")
+    reasons = _compliance_reasons(task, cross, site, legs)
     if cross.home_domain_only and kind != "wait_local" and not _in_home_domain(inp, site, legs):
         reasons.append("not_eligible")
     if not linked:
