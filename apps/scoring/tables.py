@@ -160,9 +160,6 @@ def _option_row(
     per_machine = offer.get("gpus_per_machine") or 1
     machines = max(1, -(-gpus // per_machine))
     rerun_loss = billed.get("rerun_loss")
-    total = billed.get("total")
-    if total is None:
-        total = _sum(option["total_cost"], rerun_loss or 0.0)
     return {
         "row_type": "option",
         "task": task_name,
@@ -194,7 +191,7 @@ def _option_row(
         "preprocess_cost": billed.get("preprocess_cost", option.get("preprocess_cost")),
         "rerun_loss": rerun_loss,
         "unit_price": option.get("effective_price", billed.get("unit_price")),
-        "total_cost": total,
+        "total_cost": _billed_total(option, billed),
         "placement_cost": option["total_cost"],
         "objective": option["objective"],
         "rank_unit": billed.get("rank_unit"),
@@ -205,6 +202,37 @@ def _option_row(
         "verdict": verdict,
         "chosen": verdict == "chosen",
     }
+
+
+def _billed_total(option: dict, billed: dict) -> float | None:
+    """The bill's total (with the expected rerun loss); from the option when the bill has none."""
+    total = billed.get("total")
+    if total is None:
+        total = _sum(option["total_cost"], billed.get("rerun_loss") or 0.0)
+    return total
+
+
+# The columns of an engine option that a timed benchmark run leaves empty.
+_RUN_BLANKS = {
+    "tier": "",
+    "feasible": None,
+    "reason": None,
+    "within_budget": None,
+    "transfer_hours": None,
+    "queue_hours": None,
+    "scheduling_cost": None,
+    "transfer_cost": None,
+    "preemption_cost": None,
+    "plan": None,
+    "preprocess_hours": None,
+    "preprocess_cost": None,
+    "placement_cost": None,
+    "objective": None,
+    "rank_unit": None,
+    "rank_total": None,
+    "j3": "",
+    "chosen": False,
+}
 
 
 def _benchmark_rows(
@@ -266,6 +294,7 @@ def _benchmark_row(
     if record["kind"] == "multi" and speedup is not None:
         verdict = "net_gain" if speedup > 1 else "no_net_gain"
     return {
+        **_RUN_BLANKS,
         "row_type": "benchmark",
         "benchmark": record.get("id"),
         "task": task_name,
@@ -276,34 +305,16 @@ def _benchmark_row(
         "gpus": gpus,
         "placement": record["kind"],
         "site": offer.get("site", ""),
-        "tier": "",
-        "feasible": None,
-        "reason": None,
-        "within_budget": None,
-        "transfer_hours": None,
-        "queue_hours": None,
         "compute_hours": record["compute_hours"],
         "total_hours": record["e2e_hours"],
         "peak_gpu_mem_gb": record.get("peak_gpu_mem_gb"),
         "compute_cost": record.get("cost"),
-        "scheduling_cost": None,
-        "transfer_cost": None,
-        "preemption_cost": None,
-        "plan": None,
-        "preprocess_hours": None,
-        "preprocess_cost": None,
         "rerun_loss": None if burn is None else round(rerun_hours * burn, 6),
         "unit_price": price,
         "total_cost": record.get("cost"),
-        "placement_cost": None,
-        "objective": None,
-        "rank_unit": None,
-        "rank_total": None,
-        "j3": "",
         "failure_reruns": reruns,
         "speedup": speedup,
         "verdict": verdict,
-        "chosen": False,
         "pair": pair,
     }
 
