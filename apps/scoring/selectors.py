@@ -14,7 +14,7 @@ from apps.accounts.access import get_scoped_or_404, scoped
 from apps.accounts.models import Team, team_ids_for
 from apps.profiles.engine_input import fingerprint
 from apps.reviews.models import Review, SignOff
-from apps.scoring import charts, engine, exclusions, fixes, flips
+from apps.scoring import chart_labels, charts, engine, exclusions, fixes, flips
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
 from apps.scoring.services.jobs import snapshot_request
 from apps.scoring.services.snapshots import build_review_input, latest_snapshot, signed_snapshot
@@ -30,13 +30,13 @@ CHART_ORDER = ("hours", "cost", "objective", "scaling", "indicators")
 def snapshot_charts(snapshot: EvaluationSnapshot, *, with_history: bool = True) -> list[dict]:
     """The snapshot's figures in the active language, each with the id of its JSON script:
     [{"name", "id", "figure"}]. The task history chart costs one query."""
-    labels = charts._labels()
+    labels = chart_labels.figure_labels()
     stored = snapshot.chart_data or {}
     out = [
         {
             "name": name,
             "id": f"chart-{name}-{snapshot.pk}",
-            "figure": charts.localize_figure(stored[name], labels),
+            "figure": chart_labels.localize_figure(stored[name], labels),
         }
         for name in CHART_ORDER
         if stored.get(name)
@@ -57,7 +57,7 @@ def snapshot_charts(snapshot: EvaluationSnapshot, *, with_history: bool = True) 
                 {
                     "name": "history",
                     "id": f"chart-history-{snapshot.pk}",
-                    "figure": charts.localize_figure(figure, labels),
+                    "figure": chart_labels.localize_figure(figure, labels),
                 }
             )
     return out
@@ -365,6 +365,6 @@ def quarterly_for_team(team: Team) -> dict:
     return {
         "rows": rows,
         "totals": totals,
-        "figure": charts.localize_figure(figure) if figure else None,
+        "figure": chart_labels.localize_figure(figure) if figure else None,
         "computed_at": max((r.computed_at for r in rows), default=None),
     }

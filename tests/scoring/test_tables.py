@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from apps.catalog.models import NetworkLink
-from apps.scoring import charts, engine
+from apps.scoring import chart_labels, charts, engine
 from apps.scoring.services.snapshots import build_review_input
 from apps.scoring.tables import COLUMN_KEYS, comparison_rows
 from tests.scoring.helpers import make_world
@@ -111,9 +111,9 @@ class ChartTests:
         data, output, rows = _rows(world)
         figure = charts.hours_by_segment(rows)
         with translation.override("zh-hans"):
-            zh = charts.localize_figure(figure)
+            zh = chart_labels.localize_figure(figure)
         with translation.override("en"):
-            en = charts.localize_figure(figure)
+            en = chart_labels.localize_figure(figure)
         assert en["data"][0]["name"] == "Transfer"
         assert zh["data"][0]["name"] == "传输"
         assert en["data"][0]["x"][0] == "Wait locally<br>Local H100"

@@ -7,6 +7,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _lazy
 
 from apps.scoring import engine, flips
+from apps.scoring.chart_labels import localize_figure
 from apps.scoring.exclusions import finding_text
 from apps.web.labels import PLACEMENTS, PLATFORMS, REASONS, VERDICTS, label
 
@@ -124,8 +125,6 @@ def state_label(value) -> str:
 @register.filter
 def localized(figure):
     """A stored figure with its "@key" labels in the active language."""
-    from apps.scoring.charts import localize_figure
-
     return localize_figure(figure)
 
 
