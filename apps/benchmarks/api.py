@@ -27,13 +27,14 @@ from apps.web.body import ErrorsOut, TooLargeOut, capped
 
 from . import services
 from .models import BenchmarkRecord, Source
+from .validation import record_warnings
 
 # CSRF for session callers is checked inside UserSessionAuth.authenticate (a failed check means
 # "not authenticated": 401). Ninja's own pre-check is off here so that a bad or revoked Bearer
 # token answers 401 too, instead of a misleading 403 "CSRF check Failed" from the cookie scheme.
 router = Router(tags=["benchmarks"], auth=[token_auth, session_auth])
 
-Kind = Literal["single", "multi", "network_probe", "pilot_migration"]
+Kind = Literal["single", "multi", "network_probe", "pilot_migration", "preprocess"]
 
 
 class BenchmarkIn(Schema):
@@ -67,10 +68,24 @@ class BenchmarkIn(Schema):
     )
     succeeded: bool | None = Field(None, description="Pilot: the outcome.")
     migration_effort_hours: float | None = None
+    site: str | None = Field(None, description="Preprocess: site code (or id) where it ran.")
+    preprocess_hours: float | None = Field(None, description="Preprocess: > 0, hours.")
+    input_gb: float | None = Field(None, description="Preprocess: raw GB read, > 0.")
+    output_gb: float | None = Field(
+        None, description="Preprocess: processed GB written, > 0 (larger than input: a warning)."
+    )
+    preprocess_cost_per_hour: float | None = Field(
+        None, description="Preprocess: ≥ 0, the team's currency per hour."
+    )
     idempotency_key: str | None = Field(
         None, max_length=120, description="Unique per team; a retry with it creates nothing."
     )
     notes: str | None = None
+
+
+class FieldMessage(Schema):
+    field: str
+    message: str
 
 
 class BenchmarkOut(Schema):
@@ -99,6 +114,13 @@ class BenchmarkOut(Schema):
     tier: str
     succeeded: bool | None
     migration_effort_hours: float | None
+    site: str | None
+    preprocess_hours: float | None
+    input_gb: float | None
+    output_gb: float | None
+    preprocess_cost_per_hour: float | None
+    # Allowed but worth a second look (a preprocessing output larger than its input).
+    warnings: list[FieldMessage]
     source: str
     idempotency_key: str | None
     notes: str
@@ -114,13 +136,20 @@ class ConflictOut(ErrorsOut):
 
 def record_out(record: BenchmarkRecord) -> dict:
     data = {name: getattr(record, name) for name in BenchmarkOut.model_fields if
-            hasattr(record, name) and name not in ("team", "task", "offer", "from_site", "to_site")}
+            hasattr(record, name)
+            and name not in ("team", "task", "offer", "from_site", "to_site", "site")}
     data.update(
         team=record.team_id,
         task=record.task_id,
         offer=record.offer_id,
         from_site=record.from_site.code if record.from_site_id else None,
         to_site=record.to_site.code if record.to_site_id else None,
+        site=record.site.code if record.site_id else None,
+        warnings=[
+            {"field": name, "message": m}
+            for name, messages in record_warnings(record).items()
+            for m in messages
+        ],
         gpus=record.gpus,
         url=reverse("benchmarks:detail", args=[record.pk]),
     )
@@ -141,7 +170,7 @@ def _errors(field: str, message: str) -> dict:
         413: TooLargeOut,
         422: ErrorsOut,
     },
-    summary="Record a benchmark run, network probe or pilot migration",
+    summary="Record a benchmark run, network probe, pilot migration or preprocessing run",
     description=__doc__,
 )
 def benchmark_post(
@@ -193,7 +222,7 @@ def benchmark_get(
 ):
     records = (
         BenchmarkRecord.objects.filter(team_id__in=request.auth.team_ids)
-        .select_related("from_site", "to_site")
+        .select_related("from_site", "to_site", "site")
         .order_by("-recorded_at", "-id")
     )
     if task is not None:

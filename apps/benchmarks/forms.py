@@ -86,6 +86,22 @@ class BenchmarkForm(forms.Form):
         _("Migration effort (h)"),
         _("Engineering hours to adapt the job (optional); weighed against a year of gains (B3)."),
     )
+    site = SiteChoiceField(
+        label=_("Site"), queryset=Site.objects.none(), required=False,
+        help_text=_("Where the preprocessing ran: next to the raw data."),
+    )
+    preprocess_hours = _number(
+        _("Preprocessing hours"), _("Wall-clock hours of the run, more than zero.")
+    )
+    input_gb = _number(_("Input (GB)"), _("Raw data read, in GB; more than zero."))
+    output_gb = _number(
+        _("Output (GB)"),
+        _("The processed version written (features, shards, tokens), in GB; more than zero."),
+    )
+    preprocess_cost_per_hour = _number(
+        _("Cost per hour"),
+        _("What one hour of the run cost, in the team's currency per hour (0 if free)."),
+    )
     notes = forms.CharField(
         label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 3})
     )
@@ -102,6 +118,7 @@ class BenchmarkForm(forms.Form):
         sites = Site.objects.for_team(team).order_by("code")
         self.fields["from_site"].queryset = sites
         self.fields["to_site"].queryset = sites
+        self.fields["site"].queryset = sites
         carried = {*FIELDS_BY_KIND[self.kind], VERSION}
         for name in list(self.fields):
             if name not in carried:
@@ -128,7 +145,7 @@ class BenchmarkForm(forms.Form):
 def initial_from_record(record: BenchmarkRecord) -> dict:
     initial = {name: getattr(record, name) for name in FIELDS_BY_KIND[record.kind]}
     initial[VERSION] = record.version
-    for name in ("task", "offer", "from_site", "to_site"):
+    for name in ("task", "offer", "from_site", "to_site", "site"):
         if name in initial:
             initial[name] = getattr(record, f"{name}_id")
     if "succeeded" in initial and record.succeeded is not None:

@@ -17,6 +17,8 @@ class BenchmarkKind(models.TextChoices):
     MULTI = "multi", _("Multi-machine")
     NETWORK_PROBE = "network_probe", _("Network probe")
     PILOT_MIGRATION = "pilot_migration", _("Pilot migration")
+    # SPEC 6.4: a preprocessing run next to the data; its figures can fill the task's staged plan.
+    PREPROCESS = "preprocess", _("Preprocessing run")
 
 
 class Recovery(models.TextChoices):
@@ -79,6 +81,17 @@ class BenchmarkRecord(models.Model):
     migration_effort_hours = models.FloatField(
         _("migration effort (h)"), null=True, blank=True
     )
+    # Preprocessing runs (SPEC 6.4): where, how long, what went in and out, and its hourly cost.
+    site = models.ForeignKey(
+        Site, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("site"),
+    )
+    preprocess_hours = models.FloatField(_("preprocessing hours"), null=True, blank=True)
+    input_gb = models.FloatField(_("input (GB)"), null=True, blank=True)
+    output_gb = models.FloatField(_("output (GB)"), null=True, blank=True)
+    preprocess_cost_per_hour = models.FloatField(
+        _("preprocessing cost per hour"), null=True, blank=True
+    )
     source = models.CharField(_("source"), max_length=8, choices=Source.choices, default="form")
     # NULL, not "", when absent: the unique constraint applies only to given keys.
     idempotency_key = models.CharField(  # noqa: DJ001
@@ -120,6 +133,14 @@ class BenchmarkRecord(models.Model):
                 name="bench_hours_nonneg",
             ),
             models.CheckConstraint(condition=Q(nodes__gte=1), name="bench_nodes_pos"),
+            # NULL passes a CHECK: the figures of other kinds stay empty.
+            models.CheckConstraint(
+                condition=Q(preprocess_hours__gt=0)
+                & Q(input_gb__gt=0)
+                & Q(output_gb__gt=0)
+                & Q(preprocess_cost_per_hour__gte=0),
+                name="bench_preprocess_figures",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -30,6 +30,7 @@ def _with_relations(queryset: QuerySet) -> QuerySet:
         "offer__site",
         "from_site",
         "to_site",
+        "site",
         "applied_to_link__from_site",
         "applied_to_link__to_site",
     )

@@ -22,6 +22,7 @@ from .validation import (
     BenchmarkValidationError,
     TeamLookups,
     benchmark_clean,
+    benchmark_warnings,
     clean_idempotency_key,
 )
 
@@ -35,6 +36,7 @@ __all__ = [
     "benchmark_delete",
     "benchmark_import_csv",
     "benchmark_update",
+    "import_warnings",
     "probe_apply",
 ]
 
@@ -305,6 +307,15 @@ def _refuse_used_keys(team: Team, rows: list[ImportRow], seen_keys: dict[str, in
                     % {"id": used[row.key]},
                 )
             )
+
+
+def import_warnings(result: ImportResult) -> dict[int, list[RowError]]:
+    """The rows allowed but worth a second look, by line (the preview shows them)."""
+    found: dict[int, list[RowError]] = {}
+    for row in result.rows:
+        for name, messages in benchmark_warnings(row.cleaned or {}).items():
+            found.setdefault(row.line, []).extend(RowError(name, m) for m in messages)
+    return found
 
 
 def _row_errors(exc: BenchmarkValidationError) -> list[RowError]:

@@ -36,6 +36,9 @@ TIMED_FIELDS = (
 )
 PROBE_FIELDS = ("from_site", "to_site", "bandwidth_gbps", "rtt_ms")
 PILOT_FIELDS = ("tier", "succeeded", "migration_effort_hours")
+# SPEC 6.4: a preprocessing run at the data's site; its cost is per hour, like the profile's.
+PREPROCESS_FIELDS = ("site", "preprocess_hours", "input_gb", "output_gb",
+                     "preprocess_cost_per_hour")
 
 # The fields a record of each kind carries; the others keep their neutral defaults.
 FIELDS_BY_KIND: dict[str, tuple[str, ...]] = {
@@ -44,12 +47,14 @@ FIELDS_BY_KIND: dict[str, tuple[str, ...]] = {
     BenchmarkKind.MULTI: ("task", "offer", *TIMED_FIELDS, "migration_effort_hours", "notes"),
     BenchmarkKind.NETWORK_PROBE: ("task", "offer", *PROBE_FIELDS, "notes"),
     BenchmarkKind.PILOT_MIGRATION: ("task", "offer", *PILOT_FIELDS, "notes"),
+    BenchmarkKind.PREPROCESS: ("task", *PREPROCESS_FIELDS, "notes"),
 }
 REQUIRED_BY_KIND: dict[str, tuple[str, ...]] = {
     BenchmarkKind.SINGLE: ("task", "offer", "e2e_hours", "compute_hours"),
     BenchmarkKind.MULTI: ("task", "offer", "e2e_hours", "compute_hours"),
     BenchmarkKind.NETWORK_PROBE: ("task", "from_site", "to_site", "bandwidth_gbps", "rtt_ms"),
     BenchmarkKind.PILOT_MIGRATION: ("task", "tier", "succeeded"),
+    BenchmarkKind.PREPROCESS: ("task", *PREPROCESS_FIELDS),
 }
 # Values of the fields a kind does not carry.
 NEUTRAL = {
@@ -73,6 +78,11 @@ NEUTRAL = {
     "tier": "",
     "succeeded": None,
     "migration_effort_hours": None,
+    "site": None,
+    "preprocess_hours": None,
+    "input_gb": None,
+    "output_gb": None,
+    "preprocess_cost_per_hour": None,
     "notes": "",
 }
 # Numbers: (minimum, minimum is exclusive).
@@ -88,6 +98,10 @@ FLOAT_FIELDS = {
     "bandwidth_gbps": (0.0, True),
     "rtt_ms": (0.0, False),
     "migration_effort_hours": (0.0, False),
+    "preprocess_hours": (0.0, True),
+    "input_gb": (0.0, True),
+    "output_gb": (0.0, True),
+    "preprocess_cost_per_hour": (0.0, False),
 }
 INT_FIELDS = {"nodes": 1, "gpus_per_node": 1, "failure_reruns": 0}
 # Integers far above any real cluster are typos (and would overflow the column).
@@ -247,7 +261,10 @@ def benchmark_clean(*, team: Team, data: dict, lookups: TeamLookups | None = Non
     Rules: the kind decides which fields are required and kept; no negative figure, every number
     finite; nodes and GPUs per node ≥ 1; end-to-end ≥ compute; a single-machine run has one node
     and a multi-machine run at least two; a probe names two different sites of the team, a
-    bandwidth > 0 and an RTT ≥ 0; a pilot names a tier and whether it succeeded.
+    bandwidth > 0 and an RTT ≥ 0; a pilot names a tier and whether it succeeded; a
+    preprocessing run names a site of the team, hours, input and output GB (all > 0) and a cost
+    per hour ≥ 0 (output larger than input is a warning: `benchmark_warnings`). A preprocessing
+    figure on another kind, or another kind's figure on a preprocessing run, is an error.
     """
     lookups = lookups or TeamLookups(team)
     errors: dict[str, list[str]] = {}
@@ -269,6 +286,7 @@ def benchmark_clean(*, team: Team, data: dict, lookups: TeamLookups | None = Non
     values["kind"] = kind
     carried = FIELDS_BY_KIND[kind]
     required = REQUIRED_BY_KIND[kind]
+    _refuse_foreign(kind, data, fail)
     for name in carried:
         raw = data.get(name)
         if _blank(raw):
@@ -293,6 +311,43 @@ def benchmark_clean(*, team: Team, data: dict, lookups: TeamLookups | None = Non
     if errors:
         raise BenchmarkValidationError(errors)
     return values
+
+
+def _refuse_foreign(kind: str, data: dict, fail) -> None:
+    """A preprocessing figure on another kind of record, or another kind's figure on a
+    preprocessing record, is an error naming the field: never dropped without a word."""
+    carried = FIELDS_BY_KIND[kind]
+    if kind == BenchmarkKind.PREPROCESS:
+        foreign = [n for n in NEUTRAL if n not in carried]
+    else:
+        foreign = [n for n in PREPROCESS_FIELDS if n not in carried]
+    for name in foreign:
+        if not _blank(data.get(name)):
+            fail(name, _("Not a field of this kind of record (%(kind)s): leave it empty.")
+                 % {"kind": BenchmarkKind(kind).label})
+
+
+def benchmark_warnings(values: dict) -> dict[str, list[str]]:
+    """What is allowed but worth a second look, by field: a preprocessing run whose output is
+    larger than its input (a staged plan shipping it then costs more than shipping the raw)."""
+    warnings: dict[str, list[str]] = {}
+    if values.get("kind") != BenchmarkKind.PREPROCESS:
+        return warnings
+    output_gb, input_gb = values.get("output_gb"), values.get("input_gb")
+    if output_gb is not None and input_gb is not None and output_gb > input_gb:
+        warnings["output_gb"] = [
+            _("The output (%(out)s GB) is larger than the input (%(in)s GB): shipping it costs "
+              "more than shipping the raw data. Check the figures.")
+            % {"out": f"{output_gb:g}", "in": f"{input_gb:g}"}
+        ]
+    return warnings
+
+
+def record_warnings(record) -> dict[str, list[str]]:
+    """`benchmark_warnings` of a saved record (its detail page and the API show them)."""
+    return benchmark_warnings(
+        {"kind": record.kind, "input_gb": record.input_gb, "output_gb": record.output_gb}
+    )
 
 
 def _check_timed(kind: str, values: dict, errors: dict, fail) -> None:
@@ -344,7 +399,7 @@ def _parse_field(name: str, raw, lookups: TeamLookups):
         if found is None:
             raise ValueError(_("Unknown offer: not an offer of your team."))
         return found
-    if name in ("from_site", "to_site"):
+    if name in ("from_site", "to_site", "site"):
         found = lookups.site(raw)
         if found is None:
             raise ValueError(_("Unknown site: not a site of your team."))

@@ -38,6 +38,7 @@ from .forms import (
     initial_from_record,
 )
 from .models import BenchmarkKind, BenchmarkRecord, Source
+from .validation import record_warnings
 
 PAGE_SIZE = 25
 # Writers of benchmark records: members (the engineers who run them) and owners. Reviewers judge
@@ -68,6 +69,13 @@ def _record_for_user(request: HttpRequest, pk: int) -> BenchmarkRecord:
         return selectors.benchmark_detail(record_id=pk, user=request.user)
     except ObjectDoesNotExist as exc:
         raise Http404("Not found") from exc
+
+
+def _warn(request: HttpRequest, record: BenchmarkRecord) -> None:
+    """Saved, but worth a second look (an output larger than the input)."""
+    for field_messages in record_warnings(record).values():
+        for message in field_messages:
+            messages.warning(request, message)
 
 
 @login_required
@@ -128,6 +136,7 @@ def benchmark_create(request: HttpRequest) -> HttpResponse:
                 form.add_service_errors(exc)
             else:
                 messages.success(request, _("Benchmark record #%(id)s saved.") % {"id": record.pk})
+                _warn(request, record)
                 return redirect("benchmarks:detail", pk=record.pk)
         return _form_page(request, form)
     initial = {**NEW_RECORD_DEFAULTS.get(kind, {}), **initial_from_query(request.GET)}
@@ -165,6 +174,7 @@ def benchmark_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 form, status = stale_form(form, factory), 409
             else:
                 messages.success(request, _("Benchmark record #%(id)s updated.") % {"id": pk})
+                _warn(request, record)
                 return redirect("benchmarks:detail", pk=pk)
         return _form_page(request, form, record, status=status)
     initial = {**initial_from_record(record), **initial_from_query(request.GET)}
@@ -180,6 +190,7 @@ def benchmark_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "record": record,
         "can_write": _can_write(request, record.team),
         "is_team_owner": membership.role == Role.OWNER,
+        "warnings": record_warnings(record),
         **selectors.probe_link_status(probe=record),
     }
     return render(request, "benchmarks/detail.html", context)
@@ -246,7 +257,10 @@ def benchmark_import(request: HttpRequest) -> HttpResponse:
                     _("Imported %(n)s benchmark records.") % {"n": len(result.rows)},
                 )
                 return redirect(reverse("benchmarks:list") + "?" + urlencode({"source": "csv"}))
-            context.update(result=result, content=content, confirmed=confirm)
+            context.update(
+                result=result, content=content, confirmed=confirm,
+                warnings_by_line=services.import_warnings(result),
+            )
     return render(request, "benchmarks/import.html", context)
 
 

@@ -17,6 +17,7 @@ from apps.scoring import engine
 from .evaluation import present
 from .forms import TaskProfileForm
 from .models import SHAPE_FIELDS, TaskProfile
+from .preprocess import staged_effect
 from .sections import CROSS_DOMAIN_FIELDS, ENGINE_FIELDS, SIZING_FIELDS
 
 SHAPE_NAMES = frozenset((*SHAPE_FIELDS, "kv_heads"))
@@ -136,6 +137,7 @@ def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> 
         "engine_errors": [],
         "no_sites": False,
         "offer_count": 0,
+        "staged_effect": None,
     }
     if data is None and profile is None:
         context["unbound"] = True
@@ -179,4 +181,5 @@ def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> 
         context["engine_errors"] = exc.errors
         return context
     context["evaluation"] = present(engine_input, output)
+    context["staged_effect"] = staged_effect(engine_input, context["evaluation"])
     return context

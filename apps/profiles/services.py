@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.models import Team
 from apps.catalog.models import Site
@@ -16,6 +17,7 @@ from apps.catalog.services import delete_or_refuse
 from apps.web.concurrency import claim
 
 from .models import TaskProfile
+from .preprocess import fill_values, preprocess_records
 
 
 def _validate(profile: TaskProfile, allowed_sites: list[Site] | None) -> None:
@@ -74,6 +76,27 @@ def profile_update(
         setattr(profile, name, value)
     profile.updated_by = actor
     return _save(profile, allowed_sites)
+
+
+class NothingToFill(Exception):
+    """The record is not a preprocessing run of this profile's task and team."""
+
+
+NOTHING_TO_FILL = gettext_lazy("No preprocessing run of this task has that number.")
+
+
+@transaction.atomic
+def profile_fill_from_preprocess(
+    *, profile: TaskProfile, record_id: int, actor=None, version: int | None = None
+) -> TaskProfile:
+    """SPEC 6.4 one-click fill: the processed size, preprocessing hours and cost per hour of the
+    profile from one of its task's preprocessing runs (`preprocess.FILLED_FROM`). A record of
+    another task or team is NothingToFill; an older `version` is StaleVersion (nothing written),
+    as for any profile edit."""
+    record = preprocess_records(profile).filter(pk=record_id).first()
+    if record is None:
+        raise NothingToFill(NOTHING_TO_FILL)
+    return profile_update(profile=profile, actor=actor, version=version, **fill_values(record))
 
 
 def profile_delete(*, profile: TaskProfile) -> None:

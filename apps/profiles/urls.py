@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:pk>/", views.profile_detail, name="detail"),
     path("<int:pk>/edit/", views.profile_edit, name="edit"),
     path("<int:pk>/delete/", views.profile_delete, name="delete"),
+    path("<int:pk>/fill-preprocess/", views.profile_fill_preprocess, name="fill_preprocess"),
 ]

@@ -16,17 +16,18 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team, require_role
 from apps.catalog.services import InUseError
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
-from apps.web.htmx import render_shape
+from apps.web.htmx import render_shape, vary, wants_fragment
 
 from . import selectors, services
 from .forms import ProfileFilterForm, SizingForm, TaskProfileForm
 from .models import TaskProfile
+from .preprocess import PreprocessFillForm, preprocess_latest
 from .sections import profile_sections
 
 PAGE_SIZE = 25
@@ -138,9 +139,48 @@ def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "team": profile.team,
         "currency": profile.team.currency,
         "sections": profile_sections(profile, profile.team.currency),
+        **preprocess_latest(profile=profile),
         **selectors.profile_evaluation(profile=profile),
     }
     return render(request, "profiles/detail.html", context)
+
+
+@login_required
+@require_POST
+def profile_fill_preprocess(request: HttpRequest, pk: int) -> HttpResponse:
+    """One click (SPEC 6.4): the staged-plan fields from the task's preprocessing run `record`,
+    on the profile version the page showed. htmx: the fill card in place; else back to the page."""
+    profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
+    require_role(request, profile.team)
+    form = PreprocessFillForm(request.POST)
+    status, note = 200, ""
+    try:
+        if not form.is_valid():
+            raise services.NothingToFill(services.NOTHING_TO_FILL)
+        profile = services.profile_fill_from_preprocess(
+            profile=profile, record_id=form.cleaned_data["record"], actor=request.user,
+            version=form.cleaned_data.get("version"),
+        )
+    except services.NothingToFill as exc:
+        # Another task's or team's record, or none: nothing written, nothing of theirs shown.
+        status, note = 409, str(exc)
+    except StaleVersion:
+        status = 409
+        note = _("The profile changed since this page was loaded: check its figures, then fill "
+                 "again.")
+        profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
+    except ValidationError as exc:
+        # The profile refuses the figures as they stand (409: the card shows why, in place).
+        status = 409
+        note = " ".join(m for messages_ in exc.message_dict.values() for m in messages_)
+    else:
+        note = _("Filled from preprocessing run #%(id)s.") % {"id": form.cleaned_data["record"]}
+    if not wants_fragment(request):
+        (messages.success if status == 200 else messages.error)(request, note)
+        return vary(redirect("profiles:detail", pk=pk))
+    context = {"profile": profile, "fill_note": note, "fill_status": status,
+               **preprocess_latest(profile=profile)}
+    return render_shape(request, "profiles/detail.html", "preprocess-fill", context, status=status)
 
 
 @login_required

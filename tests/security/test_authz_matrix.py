@@ -153,6 +153,10 @@ MATRIX: dict[str, Route] = {
     "profiles:detail": Route(obj=pk("profile")),
     "profiles:edit": Route(methods=BOTH, obj=pk("profile")),
     "profiles:delete": Route(methods=BOTH, obj=pk("profile")),
+    # A record that is not a preprocessing run of the task fills nothing (409, or back to the page)
+    "profiles:fill_preprocess": Route(
+        methods=POST, obj=pk("profile"), data=lambda w: {"record": w.single.pk}, htmx=True
+    ),
     # Benchmarks: members and owners write, reviewers read; owners apply probes and hold tokens
     "benchmarks:list": Route(),
     "benchmarks:create": Route(BENCH_WRITERS, BOTH),

@@ -5,6 +5,7 @@ A pure package: no Django, no settings, no I/O. ``evaluate(dict) -> dict`` is th
 """
 
 from .evaluate import evaluate, evaluate_input
+from .hints import staged_shipment
 from .messages import MESSAGES
 from .network import tier_between
 from .output import EngineOutput
@@ -25,5 +26,6 @@ __all__ = [
     "evaluate_input",
     "parse_input",
     "signoff_check",
+    "staged_shipment",
     "tier_between",
 ]

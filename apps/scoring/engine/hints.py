@@ -1,5 +1,6 @@
-"""Placement hints that read the options: D2 (where to stage repeated full scans) and K2 (which
-pools together would hold a job that no single pool holds)."""
+"""Placement hints that read the options: D2 (where to stage repeated full scans), D3 (what a
+staged plan ships, SPEC 6.4) and K2 (which pools together would hold a job that no single pool
+holds)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from .cross_domain import CrossDomain
 from .findings import Finding, finding
 from .network import Network
 from .placement import PlacementOption
-from .schema import TIER_RANK, EngineInput
+from .schema import TIER_RANK, EngineInput, Task
 
 # K2 names at most this many sets, and looks at sets of at most this many pools.
 K2_SETS = 3
@@ -52,20 +53,30 @@ def staged_plan_hint(
         data = {"processed_gb": task.processed_gb, "input_gb": task.input_gb}
         found.append(finding("D3", "warn", "D3.larger", data))
     if chosen is not None and chosen.plan == "staged":
-        # Per run: processed × compress ÷ rounds, against the raw input × compress (× passes
-        # when streamed: what the raw plan would have moved).
-        shipped = task.processed_gb * task.compress_ratio / task.rounds_per_refresh
-        passes = task.data_passes if chosen.input_mode == "streamed" else 1
-        raw = task.input_gb * task.compress_ratio * passes
-        data = {
-            "shipped_gb": shipped,
-            "raw_gb": raw,
-            "saved_pct": (1 - shipped / raw) * 100 if raw > 0 else 0.0,
-            "rounds": task.rounds_per_refresh,
-            "site": chosen.site,
-        }
+        data = {**staged_shipment(task, chosen.input_mode), "site": chosen.site}
+        del data["processed_gb"]
         found.append(finding("D3", "info", "D3", data))
     return found
+
+
+def staged_shipment(task: Task, input_mode: str | None = None) -> dict[str, float]:
+    """SPEC 6.4: what a staged plan ships per run against the raw plan (D3 and the live panel).
+
+    Per run: processed × compress ÷ rounds, against the raw input × compress (× passes when
+    streamed: what the raw plan would have moved)."""
+    if task.processed_gb is None:
+        raise ValueError("a staged shipment needs processed_gb")
+    processed = task.processed_gb * task.compress_ratio
+    shipped = processed / task.rounds_per_refresh
+    passes = task.data_passes if input_mode == "streamed" else 1
+    raw = task.input_gb * task.compress_ratio * passes
+    return {
+        "processed_gb": processed,
+        "shipped_gb": shipped,
+        "raw_gb": raw,
+        "saved_pct": (1 - shipped / raw) * 100 if raw > 0 else 0.0,
+        "rounds": task.rounds_per_refresh,
+    }
 
 
 def spread_hint(
