@@ -207,42 +207,52 @@ def _records(lines: list[str], width: int) -> Iterator[Record]:
 
 def parse_csv(content: str, shape: CsvShape) -> ImportResult:
     result = ImportResult()
-    file_errors: list[RowError] = []
     if len(content.encode("utf-8")) > MAX_BYTES:
-        file_errors.append(RowError("", _("The file is larger than 2 MB; split it.")))
-        result.errors_by_line[1] = file_errors
+        result.errors_by_line[1] = [RowError("", _("The file is larger than 2 MB; split it."))]
         return result
     lines = _physical_lines(content.lstrip("\ufeff"))
-    if lines and len(lines[0]) > MAX_LINE_CHARS:
-        result.errors_by_line[1] = [_long_line_error(MAX_LINE_CHARS)]
-        return result
-    try:
-        header = next(csv.reader(lines[:1], strict=True), [])
-    except csv.Error as exc:
-        result.errors_by_line[1] = [RowError("", _("Not a CSV file: %(e)s") % {"e": exc})]
-        return result
-    if len(header) > shape.max_columns:
-        result.errors_by_line[1] = [
-            RowError(
-                "",
-                _(
-                    "The header has %(n)s columns; at most %(max)s are read (the template has "
-                    "%(template)s)."
-                )
-                % {"n": f"{len(header):,}", "max": shape.max_columns,
-                   "template": len(shape.columns)},
-            )
-        ]
-        return result
-    header = [name.strip().lower() for name in header]
-    if not any(header):
-        result.errors_by_line[1] = [RowError("", _("The file is empty: no header line."))]
-        return result
-    file_errors.extend(header_errors(header, shape))
+    header, file_errors = _read_header(lines, shape)
     if file_errors:
         result.errors_by_line[1] = file_errors
         return result
+    rows = _read_rows(lines, header)
+    if len(rows) > shape.max_rows:
+        file_errors.append(
+            RowError("", _("More than %(n)s rows; split the file.") % {"n": shape.max_rows})
+        )
+        rows = rows[: shape.max_rows]
+    result.rows = rows
+    if not result.rows and not file_errors:
+        file_errors.append(RowError("", _("The file has a header but no rows.")))
+    if file_errors:
+        result.errors_by_line[1] = file_errors
+    result.collect_errors()
+    return result
 
+
+def _read_header(lines: list[str], shape: CsvShape) -> tuple[list[str], list[RowError]]:
+    """The header's column names (stripped, lower case), or the errors of line 1."""
+    if lines and len(lines[0]) > MAX_LINE_CHARS:
+        return [], [_long_line_error(MAX_LINE_CHARS)]
+    try:
+        header = next(csv.reader(lines[:1], strict=True), [])
+    except csv.Error as exc:
+        return [], [RowError("", _("Not a CSV file: %(e)s") % {"e": exc})]
+    if len(header) > shape.max_columns:
+        message = _(
+            "The header has %(n)s columns; at most %(max)s are read (the template has "
+            "%(template)s)."
+        ) % {"n": f"{len(header):,}", "max": shape.max_columns, "template": len(shape.columns)}
+        return [], [RowError("", message)]
+    header = [name.strip().lower() for name in header]
+    if not any(header):
+        return [], [RowError("", _("The file is empty: no header line."))]
+    return header, list(header_errors(header, shape))
+
+
+def _read_rows(lines: list[str], header: list[str]) -> list[ImportRow]:
+    """The data rows in line order, each with its own errors (a line too long, a bad record, a
+    wrong number of values); blank lines are skipped."""
     too_long = set()
     for k in range(1, len(lines)):
         if len(lines[k]) > MAX_LINE_CHARS:
@@ -269,18 +279,7 @@ def parse_csv(content: str, shape: CsvShape) -> ImportResult:
             )
         rows.append(row)
     rows.sort(key=lambda row: row.line)
-    if len(rows) > shape.max_rows:
-        file_errors.append(
-            RowError("", _("More than %(n)s rows; split the file.") % {"n": shape.max_rows})
-        )
-        rows = rows[: shape.max_rows]
-    result.rows = rows
-    if not result.rows and not file_errors:
-        file_errors.append(RowError("", _("The file has a header but no rows.")))
-    if file_errors:
-        result.errors_by_line[1] = file_errors
-    result.collect_errors()
-    return result
+    return rows
 
 
 def read_upload(cleaned_data: dict) -> tuple[str | None, str | None]:
