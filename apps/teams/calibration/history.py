@@ -23,38 +23,16 @@ def calibration_points(*, team: Team) -> list[TaskPoint]:
     The figures are those of the review that decided the task when there is one (the approved
     review's signed snapshot, else a rejected one), otherwise of the task's newest snapshot.
     """
-    Snapshot = EvaluationSnapshot
-    rows = list(
-        Snapshot.objects.filter(team=team)
-        .values(
-            "pk", "task_id", "task__name", "review_id", "review__title", "review__state",
-            "review__decided_at", "created_at", "chosen_offer", "chosen_total_hours",
-        )
-        .order_by("task_id", "-created_at", "-pk")
-    )
-    chosen: dict[int, dict] = {}
-    for row in rows:
-        current = chosen.get(row["task_id"])
-        if current is None or decisive_rank(row["review__state"]) < (
-            decisive_rank(current["review__state"])
-        ):
-            chosen[row["task_id"]] = row
+    chosen = _deciding_snapshots(team)
     if not chosen:
         return []
     figures = {
         row["pk"]: row
-        for row in Snapshot.objects.filter(pk__in=[r["pk"] for r in chosen.values()]).values(
-            "pk", "output__metrics", "input__task__interruption_cost_hours"
-        )
+        for row in EvaluationSnapshot.objects.filter(
+            pk__in=[r["pk"] for r in chosen.values()]
+        ).values("pk", "output__metrics", "input__task__interruption_cost_hours")
     }
-    records: dict[int, list[dict]] = {}
-    for record in BenchmarkRecord.objects.filter(
-        team=team, task_id__in=list(chosen), kind__in=("single", "multi", "pilot_migration")
-    ).values(
-        "task_id", "offer_id", "kind", "succeeded", "e2e_hours", "nodes", "gpus_per_node",
-        "failure_reruns", "recovery", "recorded_at", "tier",
-    ):
-        records.setdefault(record["task_id"], []).append(record)
+    records = _records_by_task(team, list(chosen))
     # What the runs of each deciding approved review really cost, against its signed plan.
     actuals = comparisons(
         team=team,
@@ -95,3 +73,37 @@ def calibration_overview(*, team: Team) -> dict:
         "min_labelled": MIN_LABELLED,
         "needed": max(0, MIN_LABELLED - labelled),
     }
+
+
+def _deciding_snapshots(team: Team) -> dict[int, dict]:
+    """Per task, the snapshot whose figures count: the deciding review's (approved before
+    rejected), else the newest."""
+    rows = (
+        EvaluationSnapshot.objects.filter(team=team)
+        .values(
+            "pk", "task_id", "task__name", "review_id", "review__title", "review__state",
+            "review__decided_at", "created_at", "chosen_offer", "chosen_total_hours",
+        )
+        .order_by("task_id", "-created_at", "-pk")
+    )
+    chosen: dict[int, dict] = {}
+    for row in rows:
+        current = chosen.get(row["task_id"])
+        if current is None or decisive_rank(row["review__state"]) < (
+            decisive_rank(current["review__state"])
+        ):
+            chosen[row["task_id"]] = row
+    return chosen
+
+
+def _records_by_task(team: Team, task_ids: list[int]) -> dict[int, list[dict]]:
+    """The timed and pilot benchmark records of these tasks, by task."""
+    records: dict[int, list[dict]] = {}
+    for record in BenchmarkRecord.objects.filter(
+        team=team, task_id__in=task_ids, kind__in=("single", "multi", "pilot_migration")
+    ).values(
+        "task_id", "offer_id", "kind", "succeeded", "e2e_hours", "nodes", "gpus_per_node",
+        "failure_reruns", "recovery", "recorded_at", "tier",
+    ):
+        records.setdefault(record["task_id"], []).append(record)
+    return records
