@@ -106,8 +106,15 @@ def task_input(
     }
     if codes:  # none chosen: the engine uses the sites in the data site's datacenter (X4)
         data["allowed_sites"] = codes
-    # SPEC 6.3: the model shape and the checkpoint interval only when given, so a profile without
-    # them sends what it sent before (and its snapshots keep their fingerprints).
+    data.update(_given_only(profile))
+    return data
+
+
+def _given_only(profile: TaskProfile) -> dict:
+    """The task keys sent only when the profile gives them, so a profile without them sends what
+    it sent before (and its snapshots keep their fingerprints)."""
+    data: dict = {}
+    # SPEC 6.3: the model shape and the checkpoint interval.
     for key in SHAPE_KEYS:
         value = getattr(profile, key)
         if value is not None:
@@ -116,7 +123,7 @@ def task_input(
         data["activation_checkpointing"] = True
     if profile.checkpoint_interval_hours is not None:
         data["checkpoint_interval_hours"] = float(profile.checkpoint_interval_hours)
-    # SPEC 6.4: a staged plan only when the processed size is given (fingerprints unchanged).
+    # SPEC 6.4: a staged plan only when the processed size is given.
     if profile.processed_gb is not None:
         data["processed_gb"] = float(profile.processed_gb)
         data["preprocess_hours"] = float(profile.preprocess_hours)

@@ -49,50 +49,16 @@ def sizing_rows(data: dict, output: dict) -> list[dict[str, Any]]:
 
 def present(data: dict, output: dict) -> dict[str, Any]:
     """Everything the profile page and the live panel show of one evaluation."""
-    offers = {o["id"]: o for o in data.get("offers", [])}
-    chosen = output.get("chosen") or {}
-    cross = output["cross_domain"]
-    options = []
-    for option in output.get("options", []):
-        offer = offers.get(option["offer"])
-        options.append(
-            {
-                **option,
-                "label": _offer_label(offer, option["offer"]),
-                "offer_name": (offer or {}).get("name") or option["offer"],
-                "provider": (offer or {}).get("provider") or "",
-                "kind_label": label(OPTION_KINDS, option["kind"]),
-                "tier_label": Tier(option["tier"]).label if option.get("tier") else "—",
-                "reason_label": label(REASONS, option.get("reason")) or None,
-                "is_chosen": bool(chosen) and option["offer"] == chosen.get("offer"),
-            }
-        )
+    options = _present_options(data, output)
     metrics = dict(output.get("metrics") or {})
     metrics["over_budget_labels"] = [label(SEGMENTS, s) for s in metrics.get("over_budget", [])]
-    sizing = output["sizing"]
-    rows = sizing_rows(data, output)
-    task = data.get("task") or {}
+    cross = output["cross_domain"]
     return {
         "platform": output["platform"],
         "platform_label": label(PLATFORMS, output["platform"]),
         "platform_badge": PLATFORM_BADGES.get(output["platform"], "info"),
         "platform_rule": output.get("platform_rule"),
-        "sizing": {
-            "mem_gb": sizing.get("estimated_gpu_mem_gb"),
-            "formula_gb": sizing.get("formula_gpu_mem_gb"),
-            "source": sizing.get("source"),
-            "source_label": label(SIZING_SOURCES, sizing.get("source")),
-            "rows": rows,
-            "bar": memory_bar(sizing.get("breakdown"), rows),
-            "planned_gpus": task.get("gpus"),
-            # SPEC 6.3 deadline sizing: set only with a compute budget.
-            "budget_hours": (task.get("latency_budget_hours") or {}).get("compute"),
-            "budget_efficiency": sizing.get("budget_efficiency"),
-            "budget_efficiency_source": sizing.get("budget_efficiency_source"),
-            # gpus_for_budget means something only with both a budget and a planned count.
-            "deadline": bool(sizing.get("budget_efficiency_source"))
-            and task.get("gpus") is not None,
-        },
+        "sizing": _present_sizing(data, output),
         "cross": {
             "eligible": cross["eligible"],
             "exclusions": [(rule, label(EXCLUSIONS, rule)) for rule in cross["exclusions"]],
@@ -109,4 +75,48 @@ def present(data: dict, output: dict) -> dict[str, Any]:
         "readiness": output.get("readiness") or {},
         "findings": output.get("findings", []),
         "engine_version": output.get("engine_version"),
+    }
+
+
+def _present_options(data: dict, output: dict) -> list[dict[str, Any]]:
+    """The engine's options with their offer's name and the words for their codes."""
+    offers = {o["id"]: o for o in data.get("offers", [])}
+    chosen = output.get("chosen") or {}
+    options = []
+    for option in output.get("options", []):
+        offer = offers.get(option["offer"])
+        options.append(
+            {
+                **option,
+                "label": _offer_label(offer, option["offer"]),
+                "offer_name": (offer or {}).get("name") or option["offer"],
+                "provider": (offer or {}).get("provider") or "",
+                "kind_label": label(OPTION_KINDS, option["kind"]),
+                "tier_label": Tier(option["tier"]).label if option.get("tier") else "—",
+                "reason_label": label(REASONS, option.get("reason")) or None,
+                "is_chosen": bool(chosen) and option["offer"] == chosen.get("offer"),
+            }
+        )
+    return options
+
+
+def _present_sizing(data: dict, output: dict) -> dict[str, Any]:
+    """The sizing block: memory estimate, its rows and bar, the planned GPUs and the deadline."""
+    sizing = output["sizing"]
+    rows = sizing_rows(data, output)
+    task = data.get("task") or {}
+    return {
+        "mem_gb": sizing.get("estimated_gpu_mem_gb"),
+        "formula_gb": sizing.get("formula_gpu_mem_gb"),
+        "source": sizing.get("source"),
+        "source_label": label(SIZING_SOURCES, sizing.get("source")),
+        "rows": rows,
+        "bar": memory_bar(sizing.get("breakdown"), rows),
+        "planned_gpus": task.get("gpus"),
+        # SPEC 6.3 deadline sizing: set only with a compute budget.
+        "budget_hours": (task.get("latency_budget_hours") or {}).get("compute"),
+        "budget_efficiency": sizing.get("budget_efficiency"),
+        "budget_efficiency_source": sizing.get("budget_efficiency_source"),
+        # gpus_for_budget means something only with both a budget and a planned count.
+        "deadline": bool(sizing.get("budget_efficiency_source")) and task.get("gpus") is not None,
     }
