@@ -148,6 +148,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
+    "allauth.usersessions",
     "apps.accounts",
     "apps.catalog",
     "apps.profiles",
@@ -172,6 +177,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "apps.accounts.middleware.CurrentTeamMiddleware",
@@ -238,6 +245,8 @@ else:
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # django-allauth: sign in by username or email, sign-up by invitation, OIDC single sign-on.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -248,6 +257,52 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
+
+# django-allauth (apps/accounts/adapters.py). Sign-up is closed except through an invitation, whose
+# link proves the address (the account starts verified); other addresses are verified by email
+# before they count. Every allauth email goes through the outbox. Lockout stays django-axes'
+# (allauth's own failed-login limit is off so there is one rule, apps/accounts/lockout.py).
+ACCOUNT_ADAPTER = "apps.accounts.adapters.AccountAdapter"
+SOCIALACCOUNT_ADAPTER = "apps.accounts.adapters.SocialAccountAdapter"
+ACCOUNT_FORMS = {
+    "login": "apps.accounts.forms.LoginForm",
+    "signup": "apps.accounts.forms.InvitationSignupForm",
+}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = ""
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+ACCOUNT_RATE_LIMITS = {"login_failed": False}
+ACCOUNT_SIGNUP_REDIRECT_URL = "home"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_LOGIN_ON_GET = False
+SOCIALACCOUNT_STORE_TOKENS = False
+USERSESSIONS_TRACK_ACTIVITY = False
+
+# OpenID Connect single sign-on, configured from the environment (no database row): the issuer's
+# URL (its /.well-known/openid-configuration is read), the client id and secret registered there,
+# and the button's label.
+OIDC_ISSUER = os.environ.get("OIDC_ISSUER", "").strip().rstrip("/")
+SOCIALACCOUNT_PROVIDERS = {"openid_connect": {"OAUTH_PKCE_ENABLED": True, "APPS": []}}
+if OIDC_ISSUER:
+    _oidc_client_id = os.environ.get("OIDC_CLIENT_ID", "").strip()
+    if not _oidc_client_id:
+        raise ImproperlyConfigured("OIDC_ISSUER is set: OIDC_CLIENT_ID is needed too")
+    SOCIALACCOUNT_PROVIDERS["openid_connect"]["APPS"] = [
+        {
+            "provider_id": "sso",
+            "name": os.environ.get("OIDC_NAME", "").strip() or "Single sign-on",
+            "client_id": _oidc_client_id,
+            "secret": os.environ.get("OIDC_CLIENT_SECRET", ""),
+            "settings": {"server_url": OIDC_ISSUER},
+        }
+    ]
 
 # Brute-force protection (apps/accounts/lockout.py): failures per address across usernames and
 # per username across addresses, except from an address the user signed in from before; a lock

@@ -17,6 +17,13 @@ urlpatterns = [
     path("ping", ping, name="ping"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("apps.accounts.urls")),
+    # django-allauth: sign-up (by invitation), password reset and change, email addresses,
+    # sessions, single sign-on. Its login/logout paths are the ones above (same URLs). Included
+    # part by part, without allauth's unnamed legacy redirects (/accounts/social/...).
+    path("accounts/", include("allauth.account.urls")),
+    path("accounts/3rdparty/", include("allauth.socialaccount.urls")),
+    path("accounts/", include("allauth.socialaccount.providers.openid_connect.urls")),
+    path("accounts/sessions/", include("allauth.usersessions.urls")),
     path("", include("apps.teams.urls")),
     path("catalog/", include("apps.catalog.urls")),
     path("profiles/", include("apps.profiles.urls")),

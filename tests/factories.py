@@ -17,13 +17,19 @@ def make_team(name: str | None = None, slug: str | None = None, **kw) -> Team:
     return Team.objects.create(name=name or f"Team {n}", slug=slug or f"team-{n}", **kw)
 
 
-def make_user(username: str | None = None, **kw):
+def make_user(username: str | None = None, verified: bool = True, **kw):
     user = get_user_model().objects.create_user(
         username=username or f"user{next(_seq)}",
         password=PASSWORD,
         email=kw.pop("email", None) or f"{username or 'u'}{next(_seq)}@example.com",
         **kw,
     )
+    if verified:  # as after an invitation: sign-in needs a verified address
+        from allauth.account.models import EmailAddress
+
+        # An address is verified for one account at most (two accounts may share an email).
+        if not EmailAddress.objects.filter(email__iexact=user.email, verified=True).exists():
+            EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return user
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
 from .models import Membership, Role, Team
@@ -39,5 +40,9 @@ def load_accounts() -> DemoContext:
             user.set_password(DemoContext.PASSWORD)
             user.save(update_fields=["password"])
         Membership.objects.update_or_create(user=user, team=team, defaults={"role": role})
+        # Demo addresses count as verified (sign-in requires a verified address).
+        EmailAddress.objects.get_or_create(
+            user=user, email=user.email, defaults={"verified": True, "primary": True}
+        )
         users[username] = user
     return DemoContext(team1=team1, team2=team2, users=users)

@@ -1,18 +1,92 @@
 from __future__ import annotations
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.account.forms import SignupForm
+from allauth.core import context as allauth_context
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from .invitations import SESSION_INVITATION_KEY, invitation_accept
+from .models import Membership, Role
 
-class LoginForm(AuthenticationForm):
-    username = forms.CharField(
-        label=_("Username"),
-        max_length=150,
-        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
-    )
-    password = forms.CharField(
-        label=_("Password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
+
+class LoginForm(AllauthLoginForm):
+    """Username or email and password. The first field keeps its historical name `username`
+    (allauth calls it `login`), so password managers and scripts keep working. Members of a team
+    that signs in with single sign-on only are sent to the identity provider instead."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields.pop("login")
+        field.label = _("Username or email")
+        field.widget.attrs.pop("placeholder", None)
+        field.widget.attrs.update({"autocomplete": "username", "autofocus": True})
+        self.fields = {"username": field, **self.fields}
+
+    def clean_username(self) -> str:
+        return self.cleaned_data["username"].strip()
+
+    def user_credentials(self) -> dict:
+        self.cleaned_data["login"] = self.cleaned_data.get("username", "")
+        return super().user_credentials()
+
+    def clean(self):
+        cleaned = super().clean()
+        user = getattr(self, "user", None)
+        if user is not None and sso_only(user):
+            self.user = None
+            raise forms.ValidationError(
+                _(
+                    "Your team signs in with single sign-on only: use the button "
+                    "“Sign in with %(name)s” below."
+                )
+                % {"name": sso_name()},
+                code="sso_only",
+            )
+        return cleaned
+
+
+def sso_only(user) -> bool:
+    return Membership.objects.filter(user=user, team__sso_only=True).exists()
+
+
+def sso_name() -> str:
+    from django.conf import settings
+
+    apps = settings.SOCIALACCOUNT_PROVIDERS.get("openid_connect", {}).get("APPS", [])
+    return apps[0]["name"] if apps else _("single sign-on")
+
+
+class InvitationSignupForm(SignupForm):
+    """Sign-up from an invitation link: the invited address, which cannot be changed, a username
+    and a password. The account and the membership are made in one transaction."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from .adapters import session_invitation
+
+        self.invitation = session_invitation(allauth_context.request)
+        if self.invitation is not None and "email" in self.fields:
+            self.fields["email"].initial = self.invitation.email
+            self.fields["email"].disabled = True
+            self.fields["email"].help_text = _("The address you were invited at.")
+
+    def clean(self):
+        if self.invitation is None:
+            raise forms.ValidationError(
+                _("This invitation can no longer be used."), code="invitation"
+            )
+        return super().clean()
+
+    def save(self, request):
+        with transaction.atomic():
+            user = super().save(request)
+            invitation_accept(invitation_id=self.invitation.pk, user=user)
+        request.session.pop(SESSION_INVITATION_KEY, None)
+        return user
+
+
+class InvitationForm(forms.Form):
+    email = forms.EmailField(label=_("Email address"), max_length=254)
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.MEMBER)

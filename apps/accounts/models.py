@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 # SPEC 6.1 rollout order: a new team starts with the same site only and validates the wider tiers
@@ -40,6 +42,10 @@ class Team(models.Model):
     # Optimistic lock of the general settings (approvals and currency): a save made
     # on an older version changes nothing and answers 409 with what changed (apps.web.concurrency).
     version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
+    # Members sign in through the company's identity provider only (OIDC), never with a password.
+    sso_only = models.BooleanField(
+        _("sign in with single sign-on only"), default=False, db_default=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -178,3 +184,48 @@ class OutgoingEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.to}: {self.subject} ({self.status})"
+
+
+class Invitation(models.Model):
+    """An owner invites an email address to a team with a role. Only a hash of the link's token
+    is stored; the link works once, until `expires_at` (apps.accounts.invitations)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(_("email"), max_length=254)
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One open invitation per address and team (an expired one is revoked before another).
+            models.UniqueConstraint(
+                models.F("team"),
+                Lower("email"),
+                condition=models.Q(accepted_at__isnull=True, revoked_at__isnull=True),
+                name="invitation_one_open_per_team_email",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} → {self.team} ({self.role})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.accepted_at is None and self.revoked_at is None
+
+    def is_expired(self, now=None) -> bool:
+        return (now or timezone.now()) >= self.expires_at

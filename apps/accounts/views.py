@@ -1,10 +1,12 @@
-"""Signing in and out, and choosing the current team: the only pages of the foundation app."""
+"""Signing in and out, and choosing the current team. Sign-in is django-allauth's (by username or
+email; the team's "single sign-on only" rule in apps.accounts.forms.LoginForm); invitations are in
+apps.accounts.invitation_views."""
 
 from __future__ import annotations
 
+from allauth.account.views import LoginView as AllauthLoginView
 from django.contrib import messages
 from django.contrib.auth import logout
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
@@ -13,14 +15,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .access import membership_for
-from .forms import LoginForm
 from .middleware import SESSION_TEAM_KEY
 
 
-class LoginView(auth_views.LoginView):
-    template_name = "accounts/login.html"
-    authentication_form = LoginForm
-    redirect_authenticated_user = True
+class LoginView(AllauthLoginView):
+    """allauth's sign-in under the existing name `accounts:login` (templates/account/login.html)."""
 
 
 @require_POST

@@ -1,0 +1,100 @@
+"""django-allauth adapters: sign-up only through an invitation, every email through the outbox.
+
+- Public sign-up is closed: `is_open_for_signup` is true only while a valid invitation link's
+  token is in the session (the accept view puts it there), or, for single sign-on, when the
+  identity provider vouches for an address that has a pending invitation.
+- The invited address is verified by the invitation itself (the link reached it).
+- allauth renders its emails (its own templates, in the request's language); the adapter queues
+  the rendered message in the outbox instead of sending it in the request. The key is derived from
+  the message and a ten-minute window, so a retried request does not send the same email twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from django.contrib.sites.shortcuts import get_current_site
+from django.db import transaction
+
+from .invitations import (
+    SESSION_INVITATION_KEY,
+    invitation_accept,
+    invitation_for_token,
+    invitation_problem,
+    open_invitations_for_email,
+)
+from .outbox import email_queue_rendered
+
+DEDUPE_WINDOW_SECONDS = 600
+
+
+def session_invitation(request):
+    """The invitation whose link this browser followed, while it can still be accepted."""
+    if request is None or not hasattr(request, "session"):
+        return None
+    invitation = invitation_for_token(request.session.get(SESSION_INVITATION_KEY))
+    return invitation if invitation_problem(invitation) is None else None
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def is_open_for_signup(self, request) -> bool:
+        return session_invitation(request) is not None
+
+    def is_email_verified(self, request, email: str) -> bool:
+        invitation = session_invitation(request)
+        if invitation is not None and invitation.email.lower() == (email or "").lower():
+            return True
+        return super().is_email_verified(request, email)
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        request = allauth_context.request
+        ctx = {"email": email, "current_site": get_current_site(request), **context}
+        message = self.render_mail(template_prefix, email, ctx)
+        html = next(
+            (body for body, kind in getattr(message, "alternatives", []) if kind == "text/html"),
+            "",
+        )
+        digest = hashlib.sha256(
+            "\n".join([template_prefix, email, message.subject, message.body]).encode()
+        ).hexdigest()[:40]
+        window = int(time.time() // DEDUPE_WINDOW_SECONDS)
+        email_queue_rendered(
+            key=f"allauth-{digest}-{window}",
+            to=email,
+            subject=message.subject,
+            text=message.body,
+            html=html,
+        )
+
+
+def _provider_email(sociallogin) -> str:
+    """The address the identity provider vouches for (verified), or ''."""
+    for address in sociallogin.email_addresses:
+        if address.verified and address.email:
+            return address.email.strip().lower()
+    return ""
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    def is_open_for_signup(self, request, sociallogin) -> bool:
+        email = _provider_email(sociallogin)
+        if not email:
+            return False
+        invitation = session_invitation(request)
+        if invitation is not None and invitation.email.lower() == email:
+            return True
+        return open_invitations_for_email(email).exists()
+
+    def save_user(self, request, sociallogin, form=None):
+        """Create the account and join every team that invited its address, in one transaction."""
+        with transaction.atomic():
+            user = super().save_user(request, sociallogin, form)
+            email = _provider_email(sociallogin)
+            for invitation in open_invitations_for_email(email):
+                invitation_accept(invitation_id=invitation.pk, user=user)
+        request.session.pop(SESSION_INVITATION_KEY, None)
+        return user

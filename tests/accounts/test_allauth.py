@@ -1,0 +1,150 @@
+"""Sign-in with django-allauth (issue 20): by username or email, password reset and change through
+the outbox, the sessions list with sign-out elsewhere, "single sign-on only" teams, axes lockout."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from allauth.usersessions.models import UserSession
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from apps.accounts.models import EmailStatus, OutgoingEmail
+from tests.factories import PASSWORD, make_membership, make_user
+
+pytestmark = pytest.mark.django_db
+LOGIN = reverse("accounts:login")
+
+
+def sign_in(client, login: str, password: str = PASSWORD, **extra):
+    return client.post(LOGIN, {"username": login, "password": password}, **extra)
+
+
+class SignInTests:
+    def test_it_signs_in_by_username_or_by_email(self, client, member):
+        assert sign_in(client, member.username).status_code == 302
+        assert int(client.session["_auth_user_id"]) == member.pk
+        client.logout()
+        response = sign_in(client, member.email.upper())
+        assert response.status_code == 302 and response["Location"] == reverse("home")
+        assert int(client.session["_auth_user_id"]) == member.pk
+
+    def test_an_unverified_address_must_be_verified_first(self, client, team):
+        user = make_user("unverified", verified=False)
+        make_membership(user, team)
+        response = sign_in(client, "unverified")
+        assert response.status_code == 302
+        assert response["Location"] == reverse("account_email_verification_sent")
+        assert "_auth_user_id" not in client.session
+        email = OutgoingEmail.objects.get(to=user.email)
+        assert "confirm-email" in email.text
+
+    def test_the_page_is_bilingual(self, client):
+        client.cookies["django_language"] = "zh-hans"
+        page = client.get(LOGIN).content.decode()
+        assert "登录" in page and "忘记密码" in page
+
+
+class PasswordResetTests:
+    def test_a_forgotten_password_is_reset_from_the_emailed_link(
+        self, client, member, django_capture_on_commit_callbacks
+    ):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(reverse("account_reset_password"), {"email": member.email})
+        assert response.status_code == 302
+        [message] = mail.outbox
+        assert message.to == [member.email]
+        assert OutgoingEmail.objects.get(to=member.email).status == EmailStatus.SENT
+        link = re.search(r"http://testserver(/accounts/password/reset/key/\S+/)", message.body)
+        assert link, message.body
+        page = client.get(link.group(1), follow=True)
+        form_url = page.redirect_chain[-1][0] if page.redirect_chain else link.group(1)
+        response = client.post(
+            form_url, {"password1": "brand-new-pass-77", "password2": "brand-new-pass-77"}
+        )
+        assert response.status_code == 302
+        client.logout()
+        assert sign_in(client, member.username, "brand-new-pass-77").status_code == 302
+        client.logout()
+        assert sign_in(client, member.username, PASSWORD).status_code == 200  # the old one is gone
+
+    def test_an_unknown_address_reveals_nothing(self, client):
+        response = client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+        assert response.status_code == 302
+        assert response["Location"] == reverse("account_reset_password_done")
+
+
+class PasswordChangeTests:
+    def test_a_signed_in_user_changes_the_password(self, client, member):
+        client.force_login(member)
+        response = client.post(
+            reverse("account_change_password"),
+            {
+                "oldpassword": PASSWORD,
+                "password1": "changed-pass-88",
+                "password2": "changed-pass-88",
+            },
+        )
+        assert response.status_code == 302
+        member.refresh_from_db()
+        assert member.check_password("changed-pass-88")
+
+    def test_a_wrong_current_password_is_an_error_on_the_field(self, client, member):
+        client.force_login(member)
+        response = client.post(
+            reverse("account_change_password"),
+            {
+                "oldpassword": "wrong",
+                "password1": "changed-pass-88",
+                "password2": "changed-pass-88",
+            },
+        )
+        assert response.status_code == 200
+        assert response.context["form"].errors["oldpassword"]
+        member.refresh_from_db()
+        assert member.check_password(PASSWORD)
+
+
+class SessionsTests:
+    def test_signing_out_elsewhere_ends_the_other_sessions_only(self, member):
+        laptop, phone = Client(), Client()
+        assert sign_in(laptop, member.username, HTTP_USER_AGENT="Laptop").status_code == 302
+        assert sign_in(phone, member.username, HTTP_USER_AGENT="Phone").status_code == 302
+        page = laptop.get(reverse("usersessions_list"))
+        assert page.status_code == 200
+        assert "Laptop" in page.content.decode() and "Phone" in page.content.decode()
+        assert UserSession.objects.filter(user=member).count() == 2
+        response = laptop.post(reverse("usersessions_list"))
+        assert response.status_code == 302
+        assert laptop.get(reverse("home")).status_code == 200
+        assert phone.get(reverse("home"))["Location"].startswith(LOGIN)
+        assert UserSession.objects.filter(user=member).count() == 1
+
+
+class SsoOnlyTests:
+    def test_a_member_of_an_sso_only_team_cannot_sign_in_with_a_password(
+        self, client, team, member
+    ):
+        team.sso_only = True
+        team.save()
+        response = sign_in(client, member.username)
+        assert response.status_code == 200
+        assert "_auth_user_id" not in client.session
+        assert "single sign-on only" in response.content.decode()
+
+    def test_members_of_other_teams_still_use_passwords(self, client, team, other_team):
+        other_team.sso_only = True
+        other_team.save()
+        user = make_membership(make_user("plain"), team).user
+        assert sign_in(client, user.username).status_code == 302
+
+
+class LockoutTests:
+    def test_bad_passwords_lock_out_even_by_email(self, client, settings, member):
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+            assert sign_in(client, member.email, "wrong").status_code == 200
+        assert sign_in(client, member.email, "wrong").status_code == 429
+        assert sign_in(client, member.email, PASSWORD).status_code == 429
+        assert "_auth_user_id" not in client.session
