@@ -13,7 +13,9 @@ put in ctx.objects ("sites" by code, "offers" and "profiles" by key).
   Beijing A), after which Team Aurora's same_datacenter tier is marked validated by apps.teams.demo
   (SPEC 6.1: each tier only after its own pilots, in order; a new team starts with same site only);
 - two successful pilot migrations of training-70b on tier same_city (Beijing A → Beijing B), so an
-  owner can mark same_city validated next (cross_hub waits for same_city).
+  owner can mark same_city validated next (cross_hub waits for same_city);
+- tokens-14b-staged (Aurora): a preprocessing run next to the raw logs in Guangzhou (4.5 h,
+  20,000 GB in, 380 GB out, 24 USD/h), which can fill the profile's staged plan (SPEC 6.4).
 
 Idempotent: each record has an idempotency key "demo-…" and is updated in place on a second run.
 A key missing from ctx.objects (a catalog or profile demo that changed) skips that record, so the
@@ -166,6 +168,20 @@ AURORA = [
         "cost": 468.83,  # 32 GPUs × 4.9 h × 2.99 USD
         "notes": "Same global batch without accumulation; all-reduce over 400 Gbit/s RoCE.",
     },
+    {
+        # SPEC 6.4: the latest tokenization of the clickstream logs next to them in Guangzhou,
+        # a little leaner than the profile's estimate (5 h, 400 GB at 24 USD/h): the profile
+        # page offers to fill the staged plan from it in one click.
+        "key": "demo-preprocess-tokens-gz-a",
+        "task": "tokens-14b-staged",
+        "kind": "preprocess",
+        "site": "gz-a",
+        "preprocess_hours": 4.5,
+        "input_gb": 20000.0,
+        "output_gb": 380.0,
+        "preprocess_cost_per_hour": 24.0,
+        "notes": "Tokenizer v3 on 96 CPU cores; shards of 2 GB in the Guangzhou object store.",
+    },
 ]
 
 BOREALIS = [
@@ -213,7 +229,13 @@ BOREALIS = [
     },
 ]
 
-REFERENCES = {"task": "profiles", "offer": "offers", "from_site": "sites", "to_site": "sites"}
+REFERENCES = {
+    "task": "profiles",
+    "offer": "offers",
+    "from_site": "sites",
+    "to_site": "sites",
+    "site": "sites",
+}
 
 
 def _resolve(ctx: DemoContext, spec: dict) -> dict | None:

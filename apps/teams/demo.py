@@ -21,7 +21,7 @@ from apps.decisions import demo as reviews_demo
 from apps.profiles import demo as profiles_demo
 from apps.scoring.services import quarterly_refresh
 
-from . import demo_history, demo_scoring
+from . import demo_history, demo_scoring, demo_staged
 from .services import team_threshold_set, team_tier_validate
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,7 @@ def load_demo() -> DemoContext:
     _validate_tiers(ctx)
     _price_engineer_hours(ctx)
     reviews_demo.load(ctx)
+    demo_staged.load(ctx)
     demo_scoring.load(ctx)
     demo_history.load(ctx)
     # What the history runs really cost, then Team Aurora's quarters counted again from them.

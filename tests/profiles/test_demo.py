@@ -91,8 +91,9 @@ class CatalogDemoTests:
         assert links.filter(reservable=True).exists()
         assert links.filter(from_site__code="bj-a", to_site__code="gz-a").exists()
         assert links.filter(from_site__code="gz-a", to_site__code="bj-a").exists()
-        # Six v1 stories, eight of method 2.0 and one profile imported from v1.
-        assert TaskProfile.objects.filter(team=demo).count() == 16
+        # Six v1 stories, eight of method 2.0, one profile imported from v1, one of engine 2.1
+        # (lora-8b-spot) and one of 2.2 (tokens-14b-staged).
+        assert TaskProfile.objects.filter(team=demo).count() == 17
 
     def test_the_second_team_has_its_own_smaller_set_in_cny(self, demo):
         team2 = Team.objects.get(slug="borealis")

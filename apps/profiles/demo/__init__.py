@@ -32,6 +32,9 @@ Engine 2.1 (SPEC 6.3, method21.py):
 - lora-8b-spot: a model shape from the Llama-3-8B preset (the memory bar shows its activations),
   a checkpoint every 30 min and an 8 h compute budget (6 GPUs would meet it); the spot review of
   the reviews demo compares the spot H100 in Shanghai with the on-demand one in Beijing.
+Engine 2.2 (SPEC 6.4, method22.py):
+- tokens-14b-staged: 20 TB of raw logs in Guangzhou, 400 GB of tokenized shards made there and
+  reused by 4 runs; training in Beijing ships the shards, not the logs (a staged plan, D3).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ..models import TaskProfile
 from .method1 import AURORA_PROFILES, BOREALIS_PROFILES
 from .method2 import AURORA_IMPORTED_V1_PROFILES, AURORA_V2_PROFILES
 from .method21 import AURORA_V21_PROFILES
+from .method22 import AURORA_V22_PROFILES
 
 
 def _load_team(ctx: DemoContext, team, specs) -> None:
@@ -62,6 +66,10 @@ def _load_team(ctx: DemoContext, team, specs) -> None:
 
 def load(ctx: DemoContext) -> None:
     """ctx.objects["profiles"][key] for the keys above."""
-    _load_team(ctx, ctx.team1, AURORA_PROFILES + AURORA_V2_PROFILES + AURORA_V21_PROFILES)
+    _load_team(
+        ctx,
+        ctx.team1,
+        AURORA_PROFILES + AURORA_V2_PROFILES + AURORA_V21_PROFILES + AURORA_V22_PROFILES,
+    )
     _load_team(ctx, ctx.team1, AURORA_IMPORTED_V1_PROFILES)  # straight to the model, as imported
     _load_team(ctx, ctx.team2, BOREALIS_PROFILES)
