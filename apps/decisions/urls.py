@@ -21,4 +21,5 @@ urlpatterns = [
     path("<int:pk>/clone/", decisions.review_clone, name="clone"),
     path("<int:pk>/reserve-plan/", fixes.reserve_plan, name="reserve_plan"),
     path("<int:pk>/readiness/", fixes.confirm_readiness, name="confirm_readiness"),
+    path("<int:pk>/profile-field/", fixes.fix_profile_field, name="fix_profile_field"),
 ]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.fields import SafeModelChoiceField, SafeModelMultipleChoiceField
 from apps.accounts.widgets import FastSelect
 from apps.catalog.models import NetworkLink, Offer
+from apps.profiles.forms import TaskProfileForm
 from apps.profiles.models import TaskProfile
 
 from .models import Candidate, Decision, ReviewState
@@ -252,3 +255,32 @@ class PlanChannelsForm(forms.Form):
                 )
             pairs.append((a, b))
         return pairs
+
+
+class ProfileFieldForm(forms.Form):
+    """One task profile field set from a block finding (P3 planned GPUs, R1a parallelism, J4 a
+    maintained scheduler). The value field is the profile form's own (label, choices, bounds),
+    required here: a fix that leaves the field as it was fixes nothing."""
+
+    FIELDS = ("gpus", "parallelism", "can_maintain_scheduler")
+    REQUIRED = {
+        "gpus": _("Enter the planned GPU count: the compute hours were measured on it."),
+        "parallelism": _("Choose at least one way the job can be split."),
+        "can_maintain_scheduler": _("Tick the box to record that someone maintains a scheduler."),
+    }
+
+    field = forms.ChoiceField(choices=[(name, name) for name in FIELDS], widget=forms.HiddenInput)
+    version = VersionField()
+    profile_version = VersionField()
+
+    def __init__(self, data=None, *, team, field: str | None = None, **kwargs):
+        super().__init__(data, **kwargs)
+        name = field if field is not None else (data or {}).get("field")
+        if name in self.FIELDS:
+            # The profile form's field, so the bounds and choices have one home.
+            value = copy.deepcopy(TaskProfileForm(team=team).fields[name])
+            value.required = True
+            value.error_messages["required"] = self.REQUIRED[name]
+            value.help_text = ""
+            self.fields["value"] = value
+            self.fields["field"].initial = name

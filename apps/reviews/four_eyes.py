@@ -34,6 +34,7 @@ CONTRIBUTING_ACTIONS = (
     "candidate_removed",
     "links_reserved",
     "readiness_confirmed",
+    "profile_field_fixed",
     "answer_saved",
     "submitted",
 )
@@ -101,6 +102,7 @@ def _phrase(item: Contribution) -> str:
         "candidate_removed": _("removed the candidate %(target)s"),
         "links_reserved": _("changed the reserved links"),
         "readiness_confirmed": _("confirmed the task's readiness on %(target)s"),
+        "profile_field_fixed": _("set a field of the task profile %(target)s from a finding"),
         "submitted": _("submitted this round"),
         "profile_edited": _("edited the task profile %(target)s"),
     }

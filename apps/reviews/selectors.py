@@ -116,6 +116,7 @@ ACTION_LABELS = {
     "candidate_removed": _("removed a candidate"),
     "links_reserved": _("changed the reserved channels"),
     "readiness_confirmed": _("confirmed the task's readiness (H2)"),
+    "profile_field_fixed": _("set a field of the task profile from a finding"),
     "answer_saved": _("answered the checklist"),
     "reopened": _("reopened the review as a draft"),
     "submitted": _("submitted the review"),

@@ -7,8 +7,11 @@ Each fix is {"kind", "label", ...}:
   with `pairs` ("from>to" site codes), posted to reviews:reserve_plan with the review version;
 - "readiness": checkboxes confirming resume verified / environments aligned (H2), written on the
   task profile under its version (`profile_version`), posted to reviews:confirm_readiness;
-- "link": a form elsewhere that fixes it (`url`), e.g. the candidate's checklist (C), the task
-  profile's field (P3, R1a, J4, H2 readiness), the candidates (J4) or the excluded options (P2).
+- "field": a form setting one task profile field in place (P3 planned GPUs, R1a parallelism, J4 a
+  maintained scheduler), posted to reviews:fix_profile_field with both versions, with `edit_url`
+  opening the whole profile form at that field (it returns to the review once saved);
+- "link": a page that fixes it (`url`): the candidate's checklist (C), the candidates (R1a, J4)
+  or the excluded options (P2).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from urllib.parse import quote
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from apps.reviews.forms import ProfileFieldForm
 from apps.reviews.models import Review
 
 from .charts import chosen_option
@@ -28,6 +32,30 @@ def _profile_field(review: Review, field: str) -> str:
     """The profile's edit form at the field, returning to the review once saved."""
     back = quote(reverse("reviews:detail", args=[review.pk]), safe="/")
     return reverse("profiles:edit", args=[review.task_id]) + f"?next={back}#id_{field}"
+
+
+def _field(review: Review, field: str, label: str) -> dict[str, Any]:
+    """A form in the finding setting one profile field (P3, R1a, J4), posted to
+    reviews:fix_profile_field; `edit_url` opens the whole profile form at the field instead."""
+    task = review.task
+    form = ProfileFieldForm(
+        team=review.team,
+        field=field,
+        auto_id=f"fix-{field}-%s",
+        initial={
+            "value": getattr(task, field),
+            "version": review.version,
+            "profile_version": task.version,
+        },
+    )
+    return {
+        "kind": "field",
+        "field": field,
+        "form": form,
+        "label": label,
+        "url": reverse("reviews:fix_profile_field", args=[review.pk]),
+        "edit_url": _profile_field(review, field),
+    }
 
 
 def _h2(review: Review, finding: dict, output: dict) -> list[dict[str, Any]]:
@@ -71,12 +99,10 @@ def _fixes(review: Review, finding: dict, output: dict):
         return [{"kind": "link", "url": url + (f"#offer-{offer}" if offer else ""),
                  "label": _("Answer the open questions of this candidate")}]
     if rule == "P3":
-        return [{"kind": "link", "url": _profile_field(review, "gpus"),
-                 "label": _("Enter the planned GPU count on the task profile")}]
+        return [_field(review, "gpus", _("Save the planned GPU count"))]
     if rule == "R1a":
         return [
-            {"kind": "link", "url": _profile_field(review, "parallelism"),
-             "label": _("Record a splitting strategy on the task profile")},
+            _field(review, "parallelism", _("Record how the job can be split")),
             {"kind": "link", "url": reverse("reviews:candidates", args=[review.pk]),
              "label": _("Add a candidate with larger GPUs or more GPUs per machine")},
         ]
@@ -84,8 +110,7 @@ def _fixes(review: Review, finding: dict, output: dict):
         return [
             {"kind": "link", "url": reverse("reviews:candidates", args=[review.pk]),
              "label": _("Replace the self-hosted candidate with a managed one")},
-            {"kind": "link", "url": _profile_field(review, "can_maintain_scheduler"),
-             "label": _("Or record on the task profile that someone maintains a scheduler")},
+            _field(review, "can_maintain_scheduler", _("Record it on the task profile")),
         ]
     if rule == "P2":
         return [{"kind": "link", "url": "#excluded-options",

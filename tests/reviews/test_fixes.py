@@ -1,5 +1,6 @@
-"""Every block has its fix in place (issue 15): the H2 channel reservation from the finding, and
-the links of the other block findings, on an editable review only."""
+"""Every block has its fix in place (issue 15): the H2 channel reservation and readiness, the task
+profile fields of P3, R1a and J4 set from the finding, and the links of the other block findings,
+on an editable review only."""
 
 from __future__ import annotations
 
@@ -196,7 +197,7 @@ class ProfileFixReturnsTests:
         review_url = reverse("reviews:detail", args=[world.review.pk])
         edit_url = reverse("profiles:edit", args=[world.task.pk])
         link = f'{edit_url}?next={review_url}#id_gpus'
-        assert f'href="{link}" data-fix="link"' in html
+        assert f'class="fix-form__more" href="{link}"' in html
         form_page = client.get(f"{edit_url}?next={review_url}").content.decode()
         data = read_form(form_page)
         assert data["next"] == review_url
@@ -215,3 +216,111 @@ class ProfileFixReturnsTests:
         response = client.post(edit_url, data)
         assert response.status_code == 302
         assert response["Location"] == reverse("profiles:detail", args=[world.task.pk])
+
+
+class ProfileFieldFixTests:
+    """P3, R1a, J4: the profile field the finding asks for, set in place from the review."""
+
+    def _post(self, client, world, data):
+        world.task.refresh_from_db()
+        world.review.refresh_from_db()
+        payload = {"version": world.review.version, "profile_version": world.task.version, **data}
+        return client.post(reverse("reviews:fix_profile_field", args=[world.review.pk]), payload)
+
+    def test_p3_offers_the_gpu_count_in_the_finding(self, client, team, owner):
+        world = make_world(team, owner, gpus=None)
+        snapshot_compute(review_id=world.review.pk)
+        client.force_login(owner)
+        html = _page(client, world.review)
+        assert 'data-fix="field" data-field="gpus"' in html
+        assert 'type="number" name="value"' in html and 'id="fix-gpus-value"' in html
+        assert 'name="field" value="gpus"' in html
+        assert f'name="profile_version" value="{world.task.version}"' in html
+        assert "Save the planned GPU count" in html
+
+    def test_saving_the_gpu_count_clears_p3_and_counts_as_a_contribution(
+        self, client, team, owner
+    ):
+        from apps.reviews.four_eyes import contributions
+
+        world = make_world(team, owner, gpus=None)
+        snapshot_compute(review_id=world.review.pk)
+        client.force_login(owner)
+        before = world.task.version
+        response = self._post(client, world, {"field": "gpus", "value": "8"})
+        assert response.status_code == 302
+        assert response["Location"] == reverse("reviews:detail", args=[world.review.pk])
+        world.task.refresh_from_db()
+        assert world.task.gpus == 8 and world.task.version == before + 1
+        assert world.task.updated_by == owner
+        fixed = [c for c in contributions(world.review, owner) if c.action == "profile_field_fixed"]
+        assert len(fixed) == 1
+        snapshot = snapshot_compute(review_id=world.review.pk)
+        assert not [f for f in snapshot.output["findings"] if f["rule"] == "P3"]
+        assert "Task profile updated" in _page(client, world.review)
+
+    def test_a_bad_count_is_refused_by_field_and_nothing_is_written(self, client, team, owner):
+        world = make_world(team, owner, gpus=None)
+        client.force_login(owner)
+        for value in ("0", "", "eight", "-2"):
+            response = self._post(client, world, {"field": "gpus", "value": value})
+            assert response.status_code == 302  # back to the review, the reason flashed there
+            world.task.refresh_from_db()
+            assert world.task.gpus is None
+        html = _page(client, world.review)
+        assert "Planned GPUs: " in html
+
+    def test_the_scheduler_box_must_be_ticked_and_then_is_recorded(self, client, team, owner):
+        world = make_world(team, owner)
+        client.force_login(owner)
+        self._post(client, world, {"field": "can_maintain_scheduler"})
+        world.task.refresh_from_db()
+        assert world.task.can_maintain_scheduler is False
+        assert "Tick the box to record that someone maintains a scheduler." in _page(
+            client, world.review
+        )
+        self._post(client, world, {"field": "can_maintain_scheduler", "value": "on"})
+        world.task.refresh_from_db()
+        assert world.task.can_maintain_scheduler is True
+
+    def test_parallelism_takes_the_profile_forms_choices(self, client, team, owner):
+        world = make_world(team, owner)
+        client.force_login(owner)
+        self._post(client, world, {"field": "parallelism", "value": ["sharded", "data"]})
+        world.task.refresh_from_db()
+        assert sorted(world.task.parallelism) == ["data", "sharded"]
+        self._post(client, world, {"field": "parallelism", "value": ["zero-4"]})
+        world.task.refresh_from_db()
+        assert sorted(world.task.parallelism) == ["data", "sharded"]
+
+    def test_a_field_not_named_by_a_finding_is_refused(self, client, team, owner):
+        world = make_world(team, owner)
+        client.force_login(owner)
+        name = world.task.name
+        self._post(client, world, {"field": "name", "value": "renamed"})
+        world.task.refresh_from_db()
+        assert world.task.name == name
+
+    def test_a_stale_profile_changes_nothing(self, client, team, owner):
+        world = make_world(team, owner, gpus=None)
+        client.force_login(owner)
+        world.review.refresh_from_db()
+        response = client.post(
+            reverse("reviews:fix_profile_field", args=[world.review.pk]),
+            {"version": world.review.version, "profile_version": world.task.version - 1,
+             "field": "gpus", "value": "8"},
+        )
+        assert response.status_code == 302
+        world.task.refresh_from_db()
+        assert world.task.gpus is None
+        assert "The task profile changed since this page was loaded" in _page(client, world.review)
+
+    def test_another_team_gets_404_and_writes_nothing(self, client, team, owner):
+        world = make_world(team, owner, gpus=None)
+        stranger = make_user("fix-field-stranger")
+        make_membership(stranger, make_team("Other field team"))
+        client.force_login(stranger)
+        response = self._post(client, world, {"field": "gpus", "value": "8"})
+        assert response.status_code == 404
+        world.task.refresh_from_db()
+        assert world.task.gpus is None

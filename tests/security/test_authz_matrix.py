@@ -237,6 +237,7 @@ MATRIX: dict[str, Route] = {
     "reviews:clone": Route(methods=POST, obj=pk("review")),
     "reviews:reserve_plan": Route(methods=POST, obj=pk("review")),
     "reviews:confirm_readiness": Route(methods=POST, obj=pk("review")),
+    "reviews:fix_profile_field": Route(methods=POST, obj=pk("review")),
     "checklists:review": Route(obj=pk("review", "review_id")),
     "checklists:answer": Route(
         methods=POST, obj=lambda w: {"candidate_id": w.candidate.pk, "question": "q1"}
