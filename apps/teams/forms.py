@@ -47,6 +47,12 @@ class TeamGeneralForm(forms.Form):
                     "one from an owner and one from a reviewer. Applies to rounds submitted "
                     "from now on."),
     )
+    sso_only = forms.BooleanField(
+        label=_("Sign in with single sign-on only"),
+        required=False,
+        help_text=_("Members sign in through the company's identity provider, never with a "
+                    "password (needs single sign-on configured: OIDC_ISSUER)."),
+    )
     currency = forms.CharField(
         label=_("Currency"),
         min_length=3,

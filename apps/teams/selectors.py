@@ -198,6 +198,9 @@ def describe_settings_event(event) -> str:
             parts.append(
                 _("approvals from two roles on") if on else _("approvals from two roles off")
             )
+        if "sso_only" in changes:
+            on = changes["sso_only"][1]
+            parts.append(_("single sign-on only on") if on else _("single sign-on only off"))
         return _("changed %(what)s") % {"what": ", ".join(str(p) for p in parts)}
     return action
 

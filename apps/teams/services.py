@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -177,6 +178,7 @@ def team_settings_update(
     currency: str,
     version: int | None = None,
     approvals_from_two_roles: bool | None = None,
+    sso_only: bool | None = None,
 ) -> Team:
     """StaleVersion (nothing written) when `version` is not the stored one of the settings."""
     errors = {}
@@ -190,6 +192,9 @@ def team_settings_update(
         }
     if not isinstance(currency, str) or not CURRENCY_RE.match(currency):
         errors["currency"] = _("Enter an ISO 4217 code: three capital letters, e.g. USD or CNY.")
+    if sso_only and not settings.SOCIALACCOUNT_PROVIDERS["openid_connect"]["APPS"]:
+        # Nobody could sign in: passwords refused and no identity provider to go to.
+        errors["sso_only"] = _("Single sign-on is not configured here (OIDC_ISSUER).")
     if errors:
         raise ValidationError(errors)
     locked = _lock(team)
@@ -197,6 +202,8 @@ def team_settings_update(
     values = [("approvals_required", approvals_required), ("currency", currency)]
     if approvals_from_two_roles is not None:  # None: left as it is (older callers)
         values.append(("approvals_from_two_roles", bool(approvals_from_two_roles)))
+    if sso_only is not None:
+        values.append(("sso_only", bool(sso_only)))
     for name, value in values:
         old = getattr(locked, name)
         if old != value:
@@ -209,7 +216,9 @@ def team_settings_update(
         locked.save(update_fields=[*changes, "version"])
         _audit(team=locked, actor=actor, action="team.settings_updated", changes=changes)
     _copy_back(
-        locked, team, ["approvals_required", "approvals_from_two_roles", "currency", "version"]
+        locked,
+        team,
+        ["approvals_required", "approvals_from_two_roles", "sso_only", "currency", "version"],
     )
     return team
 

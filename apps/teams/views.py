@@ -63,7 +63,7 @@ def _general_form(team: Team, data=None) -> TeamGeneralForm:
     """The approvals-and-currency form of the settings as stored (bound to `data` when given)."""
     if data is not None:
         return TeamGeneralForm(data)
-    names = ("approvals_required", "approvals_from_two_roles", "currency", "version")
+    names = ("approvals_required", "approvals_from_two_roles", "sso_only", "currency", "version")
     initial = {name: getattr(team, name) for name in names}
     return TeamGeneralForm(initial=initial)
 
