@@ -154,6 +154,7 @@ INSTALLED_APPS = [
     "allauth.socialaccount.providers.openid_connect",
     "allauth.usersessions",
     "apps.accounts",
+    "apps.notifications",
     "apps.catalog",
     "apps.profiles",
     "apps.benchmarks",
@@ -335,6 +336,9 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Compute reviews <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
+
+# Where the site is reached, for links in emails sent outside a request (notifications).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]

@@ -34,5 +34,6 @@ urlpatterns = [
     path("scoring/", include("apps.scoring.urls")),
     path("api/v1/", include("apps.api.urls")),
     path("method/", include("apps.method.urls")),
+    path("notifications/", include("apps.notifications.urls")),
     path("admin/", admin.site.urls),
 ]

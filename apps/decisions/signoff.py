@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from apps.reviews.four_eyes import approver_roles, contribution_reason
 from apps.reviews.models import FINAL_STATES, Decision, Review, ReviewState, SignOff
+from apps.reviews.notices import notice_decided
 from apps.reviews.workflow import (
     ReviewConflict,
     ReviewRefused,
@@ -149,12 +150,13 @@ def _apply_decision(
     review.save(
         update_fields=["frozen_input", "state", "round", "decided_at", "version", "updated_at"]
     )
-    audit(
+    event = audit(
         review=review,
         actor=reviewer,
         action=action,
         changes={"state": [old_state, review.state]},
     )
+    notice_decided(review, actor=reviewer, event=event)
 
 
 def signoff_create(

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from apps.checklists.models import ChecklistAnswer
 from apps.reviews.models import FINAL_STATES, Candidate, Review, ReviewState
+from apps.reviews.notices import notice_submitted
 from apps.reviews.workflow import (
     ReviewConflict,
     ReviewRefused,
@@ -93,7 +94,7 @@ def review_submit(*, review: Review, actor, version: int | None = None) -> Evalu
             inputs=False,
             fields=("submitted_at", "approvals_required", "approvals_from_two_roles"),
         )
-        audit(
+        event = audit(
             review=review,
             actor=actor,
             action="submitted",
@@ -103,6 +104,7 @@ def review_submit(*, review: Review, actor, version: int | None = None) -> Evalu
                 "round": [None, review.round],
             },
         )
+        notice_submitted(review, actor=actor, event=event)
     return snapshot
 
 

@@ -89,6 +89,11 @@ def _waiting_for(user) -> QuerySet[Review]:
     )
 
 
+def approvals_waiting(user) -> QuerySet[Review]:
+    """The reviews the navigation badge counts (unordered: to count, or to count in a subquery)."""
+    return _waiting_for(user)
+
+
 def approvals_queue(user) -> QuerySet[Review]:
     """The reviewer's queue, oldest submission first (it has waited longest)."""
     if not getattr(user, "is_authenticated", False):

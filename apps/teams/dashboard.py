@@ -1,4 +1,4 @@
-"""Reads for the home dashboard: what waits for me, my drafts, decisions since my last visit.
+"""Reads for the home dashboard: what waits for me, my drafts, my latest unread notifications.
 
 Every function here runs a fixed number of queries, whatever the number of reviews, snapshots or
 members: lists are limited, headline figures come from denormalised columns, and JSON is read only
@@ -7,19 +7,21 @@ for the few rows shown.
 
 from __future__ import annotations
 
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import Membership, Team
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import Offer, Site
+from apps.notifications.selectors import latest_unread
 from apps.profiles.models import TaskProfile
-from apps.reviews.models import Review, SignOff
+from apps.reviews.models import Review
 from apps.reviews.selectors import approvals_queue
 from apps.scoring.models import EvaluationSnapshot
 
 DASHBOARD_ROWS = 10
 LATEST_SNAPSHOTS = 5
+NOTIFICATION_ROWS = 5
 
 
 def home_summary(*, user, team: Team | None) -> dict:
@@ -91,26 +93,6 @@ def _drafts(*, user, team_ids: list[int]) -> tuple[list, int]:
     return drafts, total
 
 
-def _decisions_since_last_visit(*, user, memberships: list[Membership]) -> list:
-    """Sign-offs by others on the user's reviews since the user last saw each team's dashboard."""
-    since = Q(pk__in=[])
-    for m in memberships:
-        if m.last_seen_at is None:
-            since |= Q(review__team_id=m.team_id)
-        else:
-            since |= Q(review__team_id=m.team_id, created_at__gt=m.last_seen_at)
-    return list(
-        SignOff.objects.filter(since, review__author=user)
-        .exclude(reviewer=user)
-        .select_related("review", "review__team", "reviewer")
-        .only(
-            "id", "decision", "comment", "created_at", "round", "review__id", "review__title",
-            "review__state", "review__team__name", "reviewer__username",
-        )
-        .order_by("-created_at", "-id")[:DASHBOARD_ROWS]
-    )
-
-
 def latest_team_snapshots(*, team: Team) -> list:
     Snapshot = EvaluationSnapshot
     return list(
@@ -156,7 +138,7 @@ def home_dashboard(*, user, team: Team | None, memberships: list[Membership]) ->
             "waiting_total": waiting_total,
             "drafts": drafts,
             "drafts_total": drafts_total,
-            "decisions": _decisions_since_last_visit(user=user, memberships=memberships),
+            "notifications": latest_unread(user=user, limit=NOTIFICATION_ROWS),
             "snapshots": latest_team_snapshots(team=team),
             "steps": steps,
             "show_guide": not all(s["done"] for s in steps),

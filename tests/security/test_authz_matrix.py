@@ -59,6 +59,9 @@ class Route:
     foreign: object = 404  # the answer for another team's object
     cross: dict = field(default_factory=dict)  # per-role overrides of `foreign`
     logs_out: bool = False
+    # A person's own object (a notification): in its team too, only this role's user has it, and
+    # any other caller gets 404 (it does not exist for them), never 403.
+    personal: str | None = None
     # The answer for anonymous callers when it is not the login page (an invitation link).
     anonymous: object = None
 
@@ -76,6 +79,21 @@ POST = ("POST",)
 # Settings actions check the owner role on the current team before they look the membership up:
 # a 403 that does not depend on the pk, so it tells nothing about team B.
 SETTINGS_CROSS = {MEMBER: 403, REVIEWER: 403}
+
+
+def notification_of(w: TeamWorld):
+    """The team reviewer's notification of the submitted review (told by the submission)."""
+    from apps.notifications.models import Kind, Notification
+    from apps.notifications.services import notify
+
+    mine = Notification.objects.filter(recipient=w.reviewer, team=w.team).first()
+    if mine is None:
+        notify(
+            kind=Kind.REVIEW_SUBMITTED, team=w.team, recipients=[w.reviewer],
+            params={"review": w.review.title}, url="/", event_key=f"matrix:{w.team.pk}",
+        )
+        mine = Notification.objects.get(recipient=w.reviewer, team=w.team)
+    return mine
 
 
 def invitation_of(w: TeamWorld):
@@ -113,6 +131,14 @@ def bench_body(w: TeamWorld) -> dict:
 MATRIX: dict[str, Route] = {
     # Project
     "home": Route(),
+    # Notifications: a person's own; another's, a teammate's too, is a 404
+    "notifications:inbox": Route(),
+    "notifications:preferences": Route(methods=BOTH),
+    "notifications:read_all": Route(methods=POST),
+    "notifications:open": Route(obj=lambda w: {"pk": notification_of(w).pk}, personal=REVIEWER),
+    "notifications:read": Route(
+        methods=POST, obj=lambda w: {"pk": notification_of(w).pk}, personal=REVIEWER
+    ),
     "ping": Route(public=True),
     # Accounts and team settings
     "accounts:login": Route(methods=BOTH, public=True),
@@ -335,6 +361,8 @@ def expected(route: Route, role: str, side: str) -> object:
             return route.anonymous
         return 401 if route.api else LOGIN
     own_side = "B" if role == OUTSIDER else "A"
+    if route.personal is not None and (side != own_side or team_role(role) != route.personal):
+        return 404
     if not route.is_scoped or side == own_side:
         return OK if team_role(role) in route.allowed else 403
     return route.cross.get(role, route.foreign)
@@ -469,6 +497,11 @@ class AuthorizationMatrixTests:
         assert expected(decide, REVIEWER, "A") == OK
         assert expected(decide, REVIEWER, "B") == 404
         assert expected(MATRIX["api:evaluate"], ANON, "A") == 401
+        own = MATRIX["notifications:open"]
+        assert expected(own, REVIEWER, "A") == OK
+        assert expected(own, OWNER, "A") == 404  # a teammate's notification does not exist
+        assert expected(own, OUTSIDER, "A") == 404
+        assert expected(own, ANON, "A") == LOGIN
 
 
 class AdminTests:

@@ -360,5 +360,7 @@ class CalibrationDemoTests:
         assert "Nothing waits for your decision" not in waiting
         drafts = re.search(r'id="drafts">(.*?)</section>', html, re.S).group(1)
         assert "Speech transcription, spring batch" in drafts and 'data-rule="C"' in drafts
-        decisions = re.search(r'id="decisions">(.*?)</section>', html, re.S).group(1)
-        assert "Speech transcription backlog" in decisions and "by alice" in decisions
+        news = re.search(r'id="notifications">(.*?)</section>', html, re.S).group(1)
+        assert news.count("<li>") == 5  # the demo's decisions reached bob as notifications
+        inbox = client.get(reverse("notifications:inbox")).content.decode()
+        assert "“Speech transcription backlog: move to Shanghai H200” is approved (last approval by alice)." in inbox

@@ -1,4 +1,4 @@
-"""The home dashboard: what waits for me, my drafts, new decisions, the team's snapshots."""
+"""The home dashboard: what waits for me, my drafts, what is new for me, the team's snapshots."""
 
 from __future__ import annotations
 
@@ -137,35 +137,34 @@ class DraftTests:
         assert "No drafts" in drafts
 
 
-class DecisionTests:
-    def test_it_shows_decisions_since_the_last_visit_once(self, client, team, owner, reviewer):
-        review = submitted(team, owner, title="Plan A", task=moving_review(team, owner).task)
+class NotificationBoxTests:
+    def test_it_shows_unread_notifications_until_they_are_read(
+        self, client, team, owner, reviewer
+    ):
+        review = submit(moving_review(team, owner, ready=True, title="Plan A"))
         client.force_login(owner)
-        home(client)  # a first visit: nothing new
-        signoff(review, reviewer, comment="Please compress the input.")
-        decisions = section(home(client), "decisions")
-        assert "Plan A" in decisions
-        assert "Request changes" in decisions
-        assert "by reviewer" in decisions
-        assert "Please compress the input." in decisions
-        # Seen now: the next visit has nothing new.
-        assert "No new decisions" in section(home(client), "decisions")
-
-    def test_it_updates_last_seen_after_rendering(self, client, team, owner):
-        client.force_login(owner)
-        before = timezone.now()
-        home(client)
-        seen = Membership.objects.get(team=team, user=owner).last_seen_at
-        assert seen is not None and seen >= before
-
-    def test_decisions_before_the_last_visit_are_not_new(self, client, team, owner, reviewer):
-        review = submitted(team, owner, title="Old news", task=moving_review(team, owner).task)
-        signoff(review, reviewer)
-        Membership.objects.filter(user=owner).update(
-            last_seen_at=timezone.now() + timezone.timedelta(minutes=1)
+        assert "Nothing new" in section(home(client), "notifications")
+        signoff_create(
+            review=review, reviewer=reviewer, decision="request_changes",
+            comment="Please compress the input.", snapshot_id=review.snapshots.get().pk,
         )
-        client.force_login(owner)
-        assert "Old news" not in section(home(client), "decisions")
+        box = section(home(client), "notifications")
+        assert "reviewer requested changes on “Plan A”." in box
+        assert f'href="{reverse("notifications:inbox")}"' in box
+        # Still there on the next visit: it stays until it is read, not until it is seen.
+        assert "Plan A" in section(home(client), "notifications")
+        notification = owner.notifications.get()
+        follow = client.get(reverse("notifications:open", args=[notification.pk]))
+        assert follow.status_code == 302
+        assert follow["Location"] == reverse("reviews:detail", args=[review.pk])
+        assert "Nothing new" in section(home(client), "notifications")
+
+    def test_another_persons_notifications_are_not_mine(self, client, team, owner, reviewer):
+        submit(moving_review(team, owner, ready=True, title="For the reviewer"))
+        client.force_login(owner)  # the submitter: the reviewer is told, not them
+        assert "For the reviewer" not in section(home(client), "notifications")
+        client.force_login(reviewer)
+        assert "For the reviewer" in section(home(client), "notifications")
 
 
 class SnapshotTests:

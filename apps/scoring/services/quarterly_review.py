@@ -8,8 +8,11 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.urls import reverse
 
-from apps.accounts.models import Team
+from apps.accounts.models import Membership, Team
+from apps.notifications.models import Kind
+from apps.notifications.services import notify
 from apps.scoring.models import QuarterlyCostReview
 from apps.scoring.quarterly import team_quarters
 
@@ -30,14 +33,28 @@ def quarterly_refresh(*, team: Team | None = None) -> int:
         figures = team_quarters(each)
         with transaction.atomic():
             for quarter, values in figures.items():
-                QuarterlyCostReview.objects.update_or_create(
+                _row, created = QuarterlyCostReview.objects.update_or_create(
                     team=each, quarter=quarter, defaults=values
                 )
+                if created:
+                    _notice_ready(each, quarter)
                 written += 1
             QuarterlyCostReview.objects.filter(team=each).exclude(
                 quarter__in=list(figures)
             ).delete()
     return written
+
+
+def _notice_ready(team: Team, quarter: str) -> None:
+    """A quarter's first figures: every member of the team hears of it, once per quarter."""
+    notify(
+        kind=Kind.QUARTERLY_READY,
+        team=team,
+        recipients=Membership.objects.filter(team=team).values_list("user_id", flat=True),
+        params={"team": team.name, "quarter": quarter},
+        url=reverse("scoring:quarterly"),
+        event_key=f"quarterly-ready:{team.pk}:{quarter}",
+    )
 
 
 @dataclass(frozen=True)

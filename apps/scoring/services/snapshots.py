@@ -19,6 +19,7 @@ from django.utils import timezone
 from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.profiles.engine_input import build_profile_input, fingerprint, input_hash
 from apps.reviews.models import Decision, Review, ReviewState, SignOff
+from apps.reviews.notices import notice_stale
 from apps.scoring import engine
 from apps.scoring.charts import build_charts
 from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
@@ -198,6 +199,11 @@ def snapshot_compute(*, review_id: int, job_id: int | None = None) -> Evaluation
             except IntegrityError:
                 # Another run wrote the same snapshot first: that one stands.
                 snapshot = EvaluationSnapshot.objects.get(review=review, fingerprint=key)
+            else:
+                if review.state == ReviewState.SUBMITTED:
+                    # New inputs under a submitted review: the snapshot it was submitted on
+                    # is stale, and deciding now means deciding on this one.
+                    notice_stale(review)
             _pause_for_tests()
         if job_id is not None:
             SnapshotJob.objects.filter(pk=job_id).update(

@@ -1,0 +1,51 @@
+"""The preferences form: two switches per kind (inbox, email)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from .models import Kind
+
+CHANNELS = ("inbox", "email")
+IGNORED_KEYS = {"csrfmiddlewaretoken"}
+
+
+class PreferencesForm(forms.Form):
+    def __init__(self, *args, initial_rows: list[dict] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        initial = {row["kind"]: row for row in initial_rows or []}
+        for kind, label in Kind.choices:
+            for channel in CHANNELS:
+                self.fields[f"{kind}__{channel}"] = forms.BooleanField(
+                    required=False,
+                    label=label,
+                    initial=initial.get(kind, {}).get(channel, True),
+                )
+
+    def clean(self):
+        cleaned = super().clean()
+        # An unknown field is refused, never ignored (a typo must not look saved).
+        unknown = sorted(set(self.data) - set(self.fields) - IGNORED_KEYS)
+        if unknown:
+            raise ValidationError(_("Unknown fields: %(fields)s") % {"fields": ", ".join(unknown)})
+        return cleaned
+
+    def rows(self) -> list[dict]:
+        """The form as one row per kind, for the template's table."""
+        return [
+            {
+                "kind": kind,
+                "label": label,
+                "inbox": self[f"{kind}__inbox"],
+                "email": self[f"{kind}__email"],
+            }
+            for kind, label in Kind.choices
+        ]
+
+    def choices(self) -> dict[str, dict[str, bool]]:
+        return {
+            kind: {c: bool(self.cleaned_data.get(f"{kind}__{c}")) for c in CHANNELS}
+            for kind in Kind.values
+        }
