@@ -43,6 +43,19 @@ class TestRollout:
         [f] = findings_of(evaluate(data), "H1")
         assert f["key"] == "H1.pilots_ready" and f["data"]["successful_pilots"] == 2
 
+    def test_H1_counts_only_successful_pilots_on_the_chosen_tier(self):
+        """Two runs that are not both a pilot, on M's tier and a success count nothing: a failed
+        pilot on same_city, a successful pilot on same_datacenter, a successful single run on
+        same_city. With one real pilot the count is 1 (< 2): still "pilot first"."""
+        data = three_way_input()
+        data["benchmarks"] = [
+            {"kind": "pilot_migration", "tier": "same_city", "succeeded": False},
+            {"kind": "pilot_migration", "tier": "same_datacenter", "succeeded": True},
+            {"kind": "pilot_migration", "tier": "same_city", "succeeded": True},
+        ]
+        [f] = findings_of(evaluate(data), "H1")
+        assert (f["key"], f["data"]["successful_pilots"]) == ("H1", 1)
+
     def test_H1_does_not_fire_on_a_validated_tier(self):
         team = {"has_machines": True, "validated_tiers": ["same_datacenter", "same_city"]}
         assert "H1" not in rules(evaluate(three_way_input(team=team)))
@@ -157,6 +170,71 @@ class TestSignoff:
             "stale_snapshot",
         ]
         assert all(r["rule"] == "S" and r["message_zh"] for r in result["reasons"])
+
+
+    def test_S_reasons_carry_their_rule_data_and_both_languages(self):
+        """Every reason in full: the finding's own text in each language, the block findings of
+        this candidate and of the whole review only (not a warning, not another candidate's)."""
+        output = {
+            "findings": [
+                {"rule": "C", "severity": "block", "offer": "a",
+                 "message": "Two questions open.", "message_zh": "两个问题未答。"},
+                {"rule": "P2", "severity": "block", "offer": None,
+                 "message": "No feasible placement.", "message_zh": "没有可行方案。"},
+                {"rule": "M1", "severity": "warn", "offer": "a",
+                 "message": "Data-heavy.", "message_zh": "数据偏重。"},
+                {"rule": "C", "severity": "block", "offer": "b",
+                 "message": "Other candidate.", "message_zh": "别的候选。"},
+            ]
+        }
+        result = signoff_check(
+            output, offer_id="a", author_id=1, reviewer_id=2,
+            previous_decider_ids=[3], snapshot_is_latest=True,
+        )
+        assert result == {
+            "allowed": False,
+            "reasons": [
+                {
+                    "rule": "S", "code": "block_finding",
+                    "message": "A blocking finding stands (C): Two questions open.",
+                    "message_zh": "存在阻断项(C):两个问题未答。",
+                    "data": {"rule": "C", "finding": "Two questions open.", "offer": "a"},
+                },
+                {
+                    "rule": "S", "code": "block_finding",
+                    "message": "A blocking finding stands (P2): No feasible placement.",
+                    "message_zh": "存在阻断项(P2):没有可行方案。",
+                    "data": {"rule": "P2", "finding": "No feasible placement.", "offer": None},
+                },
+            ],
+        }
+
+    def test_S_a_finding_without_chinese_reads_its_english_in_the_chinese_line(self):
+        output = {"findings": [{"rule": "C", "severity": "block", "offer": None,
+                                "message": "Open questions."}]}
+        [reason] = signoff_check(
+            output, offer_id="a", author_id=1, reviewer_id=2,
+            previous_decider_ids=[], snapshot_is_latest=True,
+        )["reasons"]
+        assert reason["message_zh"] == "存在阻断项(C):Open questions."
+
+    def test_S_refusals_of_the_person_and_the_snapshot_in_full(self):
+        result = signoff_check(
+            {"findings": []}, offer_id="a", author_id=7, reviewer_id="7",
+            previous_decider_ids=[7], snapshot_is_latest=False,
+        )
+        assert result["reasons"] == [
+            {"rule": "S", "code": "self_approval",
+             "message": "The author of a review cannot sign it off.",
+             "message_zh": "评审的作者不能给自己签字。", "data": {"reviewer": "7"}},
+            {"rule": "S", "code": "already_decided",
+             "message": "This reviewer has already decided on this review.",
+             "message_zh": "该评审人已经对本评审做过决定。", "data": {"reviewer": "7"}},
+            {"rule": "S", "code": "stale_snapshot",
+             "message": "The inputs changed after this snapshot was computed: sign off on "
+             "the latest one.",
+             "message_zh": "该快照计算后输入已变更:请在最新快照上签字。", "data": {}},
+        ]
 
 
 def test_tier_between_accepts_dicts_and_sites():
