@@ -69,6 +69,8 @@ def main_pages() -> list[tuple[str, str, str | None]]:
         ("calibration", reverse("teams:calibration"), None),
         ("method", reverse("method:index"), None),
         ("method entry", reverse("method:entry", args=["G1"]), None),
+        ("notifications", reverse("notifications:inbox"), None),
+        ("notification preferences", reverse("notifications:preferences"), None),
         ("not found", "/no-such-page/", None),
     ]
 
