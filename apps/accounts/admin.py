@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import ApiToken, Membership, Team
+from .models import ApiToken, Invitation, Membership, OutgoingEmail, Team
 
 
 class MembershipInline(admin.TabularInline):
@@ -20,3 +20,29 @@ class TeamAdmin(admin.ModelAdmin):
 class ApiTokenAdmin(admin.ModelAdmin):
     list_display = ["name", "team", "prefix", "created_at", "revoked_at"]
     readonly_fields = ["prefix", "key_hash", "created_at", "last_used_at"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = [
+        "email",
+        "team",
+        "role",
+        "created_at",
+        "expires_at",
+        "accepted_at",
+        "revoked_at",
+    ]
+    list_filter = ["role"]
+    search_fields = ["email", "team__name"]
+    readonly_fields = ["token_hash", "created_at", "accepted_at", "accepted_by", "invited_by"]
+
+
+@admin.register(OutgoingEmail)
+class OutgoingEmailAdmin(admin.ModelAdmin):
+    """The outbox, to see what was sent and why a message failed (rows are written by code)."""
+
+    list_display = ["to", "subject", "status", "attempts", "created_at", "sent_at"]
+    list_filter = ["status"]
+    search_fields = ["to", "subject", "key"]
+    readonly_fields = [f.name for f in OutgoingEmail._meta.fields]

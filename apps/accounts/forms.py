@@ -5,9 +5,10 @@ from allauth.account.forms import SignupForm
 from allauth.core import context as allauth_context
 from django import forms
 from django.db import transaction
+from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from .invitations import SESSION_INVITATION_KEY, invitation_accept
+from .invitations import SESSION_INVITATION_KEY, InvitationError, invitation_accept
 from .models import Membership, Role
 
 
@@ -85,6 +86,16 @@ class InvitationSignupForm(SignupForm):
             invitation_accept(invitation_id=self.invitation.pk, user=user)
         request.session.pop(SESSION_INVITATION_KEY, None)
         return user
+
+    def try_save(self, request):
+        """The invitation was used or revoked between the form check and the save (another tab,
+        an owner): nothing is written and the page says why."""
+        try:
+            return super().try_save(request)
+        except InvitationError as exc:
+            context = {"problem": exc.code, "invitation": self.invitation}
+            page = render(request, "accounts/invitations/problem.html", context, status=410)
+            return None, page
 
 
 class InvitationForm(forms.Form):

@@ -81,6 +81,15 @@ def invitation_revoke_view(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("accounts:invitations")
 
 
+def _has_account(email: str) -> bool:
+    from allauth.account.models import EmailAddress
+
+    return (
+        get_user_model().objects.filter(email__iexact=email).exists()
+        or EmailAddress.objects.filter(email__iexact=email, verified=True).exists()
+    )
+
+
 def _problem(request, problem: str, invitation=None) -> HttpResponse:
     return render(
         request,
@@ -98,7 +107,7 @@ def invitation_accept_view(request: HttpRequest, token: str) -> HttpResponse:
         return _problem(request, problem, invitation)
     user = request.user
     if not user.is_authenticated:
-        if get_user_model().objects.filter(email__iexact=invitation.email).exists():
+        if _has_account(invitation.email):
             # An existing account: sign in, then come back here to join.
             context = {"invitation": invitation, "login_next": request.path}
             return render(request, "accounts/invitations/sign_in_first.html", context)

@@ -243,3 +243,40 @@ class AcceptLinkTests:
         # Switching to team B is refused; B's pages do not open.
         client.post(reverse("accounts:team_switch"), {"team": other_team.pk})
         assert client.session["current_team_id"] == team.pk
+
+
+class SignUpRaceTests:
+    def test_an_invitation_revoked_while_the_form_is_submitted_writes_nothing(self, client, team):
+        """The owner revokes between the form's check and the save: no account, a clear page."""
+        from apps.accounts.forms import InvitationSignupForm
+
+        invitation, token = invite(team, "late@example.com")
+        client.get(accept_url(token))
+        original = InvitationSignupForm.clean
+
+        def clean_then_revoke(form):
+            cleaned = original(form)
+            Invitation.objects.filter(pk=invitation.pk).update(revoked_at=timezone.now())
+            return cleaned
+
+        InvitationSignupForm.clean = clean_then_revoke
+        try:
+            page = client.post(
+                reverse("account_signup"),
+                {
+                    "username": "late",
+                    "password1": "a-long-pass-phrase-9",
+                    "password2": "a-long-pass-phrase-9",
+                },
+            )
+        finally:
+            InvitationSignupForm.clean = original
+        assert page.status_code == 410 and b'data-problem="revoked"' in page.content
+        assert not get_user_model().objects.filter(username="late").exists()
+
+    def test_an_address_verified_on_another_account_is_asked_to_sign_in(self, client, team):
+        holder = make_user("holder", email="first@example.com")
+        EmailAddress.objects.create(user=holder, email="second@example.com", verified=True)
+        _invitation, token = invite(team, "second@example.com")
+        page = client.get(accept_url(token))
+        assert page.status_code == 200 and b'id="invitation-sign-in"' in page.content
