@@ -91,6 +91,7 @@ class TaskComparison:
     runs: list[RunRow] = field(default_factory=list)
     probes: list[BenchmarkRecord] = field(default_factory=list)
     pilots: list[BenchmarkRecord] = field(default_factory=list)
+    preprocess: list[BenchmarkRecord] = field(default_factory=list)
     # SPEC 6.1: each offer's fastest single run; speedups are against the run's own offer's one.
     baselines: dict[int | None, BenchmarkRecord] = field(default_factory=dict)
     verdict: dict = field(default_factory=dict)
@@ -112,6 +113,7 @@ def task_comparison(*, profile: TaskProfile) -> TaskComparison:
     timed = [r for r in records if r.kind in TIMED_KINDS]
     comparison.probes = [r for r in records if r.kind == BenchmarkKind.NETWORK_PROBE]
     comparison.pilots = [r for r in records if r.kind == BenchmarkKind.PILOT_MIGRATION]
+    comparison.preprocess = [r for r in records if r.kind == BenchmarkKind.PREPROCESS]
     comparison.baselines = fastest_per_offer(
         sorted(timed, key=lambda r: r.pk), BenchmarkKind.SINGLE,
         offer_of=lambda r: r.offer_id, kind_of=lambda r: r.kind, e2e_of=lambda r: r.e2e_hours,

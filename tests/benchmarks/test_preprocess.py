@@ -288,3 +288,15 @@ class PreprocessFormTests:
         data["site"] = world.site_a.pk
         assert client.post(reverse("benchmarks:create"), data).status_code == 403
         assert not BenchmarkRecord.objects.exists()
+
+
+class PreprocessTaskPageTests:
+    def test_the_task_comparison_lists_the_runs_and_links_the_profile(
+        self, client, reviewer, team, world
+    ):
+        record = benchmark_create(team=team, data=preprocess_data(world))
+        client.force_login(reviewer)
+        page = client.get(reverse("benchmarks:task", args=[world.task.pk])).content.decode()
+        assert 'id="preprocess-runs"' in page
+        assert f'href="/benchmarks/{record.pk}/"' in page
+        assert reverse("profiles:detail", args=[world.task.pk]) + "#preprocess-fill" in page
