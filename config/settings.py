@@ -79,6 +79,14 @@ def parse_database_url(url: str, default_conn_max_age: str = "60") -> dict:
     raise ImproperlyConfigured(f"DATABASE_URL scheme {parts.scheme!r} is not supported")
 
 
+def oidc_form_action(sources: list[str], issuer: str) -> list[str]:
+    """CSP form-action with the identity provider's origin: the sign-in button posts to the site,
+    which answers with a redirect to the provider, and browsers apply form-action to it."""
+    parts = urlsplit(issuer)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    return sources if origin in sources else [*sources, origin]
+
+
 def parse_email_url(url: str) -> dict:
     """EMAIL_URL into Django's email settings: smtp://user:pass@host:port (plain, port 25),
     smtp+tls:// (STARTTLS, port 587), smtps:// (TLS from the start, port 465), console:// (the
@@ -392,6 +400,10 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
     }
 }
+if OIDC_ISSUER:
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["form-action"] = oidc_form_action(
+        CONTENT_SECURITY_POLICY["DIRECTIVES"]["form-action"], OIDC_ISSUER
+    )
 
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -147,7 +147,8 @@ class OidcSettingsTests:
     def test_the_provider_is_configured_from_the_environment(self):
         code = (
             "from django.conf import settings;import json;"
-            "print(json.dumps(settings.SOCIALACCOUNT_PROVIDERS['openid_connect']['APPS']))"
+            "print(json.dumps(settings.SOCIALACCOUNT_PROVIDERS['openid_connect']['APPS']));"
+            "print(json.dumps(settings.CONTENT_SECURITY_POLICY['DIRECTIVES']['form-action']))"
         )
         env = {
             **os.environ,
@@ -166,6 +167,8 @@ class OidcSettingsTests:
         ).stdout
         assert '"server_url": "https://id.corp.example/realms/main"' in out
         assert '"client_id": "reviews"' in out and '"name": "Corp ID"' in out
+        # The sign-in form's redirect to the provider is allowed by the CSP (tests/e2e/test_sso.py).
+        assert out.splitlines()[1] == '["\'self\'", "https://id.corp.example"]'
 
     def test_an_issuer_without_a_client_id_stops_the_start(self):
         env = {
