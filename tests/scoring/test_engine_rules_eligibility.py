@@ -133,6 +133,29 @@ class TestEligibility:
         assert findings_of(out, "G1")[0]["data"] == {"missing": ["image_packaged"]}
         assert out["chosen"]["offer"] == "L"
 
+    def test_G1_names_every_missing_condition_as_a_warning(self):
+        out = evaluate(
+            three_way_input(env_simple=False, image_packaged=False, offsite_allowed=False)
+        )
+        [f] = findings_of(out, "G1")
+        assert (f["severity"], f["key"]) == ("warn", "G1")
+        assert f["data"] == {"missing": ["env_simple", "image_packaged", "offsite_allowed"]}
+
+    def test_G2_and_G3_are_warnings_with_their_figures(self):
+        out = evaluate(
+            three_way_input(
+                latency_budget_hours={"transfer": 0}, resumable=False, interruption_cost_hours=2
+            )
+        )
+        [g2] = findings_of(out, "G2")
+        assert (g2["severity"], g2["data"]) == ("warn", {"transfer_budget": 0.0})
+        [g3] = findings_of(out, "G3")
+        assert g3["severity"] == "warn"
+
+    def test_an_exclusion_other_than_X4_carries_no_sites(self):
+        [f] = findings_of(evaluate(three_way_input(strict_consistency=True)), "X5")
+        assert (f["severity"], f["key"], f["data"]) == ("warn", "X5", {})
+
     def test_G1_does_not_fire_when_portable(self):
         out = evaluate(three_way_input())
         assert out["cross_domain"]["gates"] == {
@@ -182,6 +205,11 @@ class TestEligibility:
     def test_D1_results_under_a_tenth_of_input(self):
         [f] = findings_of(evaluate(three_way_input()), "D1")  # 20 GB < 500 / 10 = 50 GB
         assert f["data"] == {"input_gb": 500.0, "result_gb": 20.0}
+
+    def test_D1_at_exactly_a_tenth_does_not_fire_just_under_does(self):
+        # 500 GB / 10 = 50 GB: 50 is not under it; 48 is (and would not be under 500 / 11)
+        assert "D1" not in rules(evaluate(three_way_input(result_gb=50)))
+        assert "D1" in rules(evaluate(three_way_input(result_gb=48)))
 
     def test_D1_does_not_fire_for_big_results_or_other_workloads(self):
         assert "D1" not in rules(evaluate(three_way_input(result_gb=60)))

@@ -209,6 +209,13 @@ class TestSignoff:
             ],
         }
 
+    def test_S_an_output_without_findings_blocks_nothing(self):
+        result = signoff_check(
+            {}, offer_id="a", author_id=1, reviewer_id=2,
+            previous_decider_ids=[], snapshot_is_latest=True,
+        )
+        assert result == {"allowed": True, "reasons": []}
+
     def test_S_a_finding_without_chinese_reads_its_english_in_the_chinese_line(self):
         output = {"findings": [{"rule": "C", "severity": "block", "offer": None,
                                 "message": "Open questions."}]}

@@ -111,8 +111,9 @@ def _breakdown(b: Breakdown | None) -> dict[str, Any] | None:
 
 
 def _signoff(findings: list[dict[str, Any]], offer_ids: list[str]) -> dict[str, Any]:
-    """Per offer, signoff.blocking_rules in one pass over the findings: the rules of block
-    findings that concern the offer or the whole review (offer null), in finding order."""
+    """Per offer, in one pass over the findings, the rules of block findings that concern the
+    offer or the whole review (offer null), in finding order (SPEC S, as signoff_check reads
+    them)."""
     rules: dict[str, list[str]] = {oid: [] for oid in offer_ids}
     for f in findings:
         if f["severity"] != "block":

@@ -13,16 +13,6 @@ def _reason(code: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"rule": "S", "code": code, "message": message, "message_zh": message_zh, "data": data}
 
 
-def blocking_rules(findings: list[dict[str, Any]], offer_id: str) -> list[str]:
-    """Rule ids of block findings that concern this candidate or the whole review (offer null)."""
-    rules: list[str] = []
-    for f in findings:
-        if f["severity"] == "block" and f.get("offer") in (None, offer_id):
-            if f["rule"] not in rules:
-                rules.append(f["rule"])
-    return rules
-
-
 def signoff_check(
     output: dict[str, Any],
     *,
