@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .models import Kind
 
@@ -13,8 +15,13 @@ IGNORED_KEYS = {"csrfmiddlewaretoken"}
 
 
 class PreferencesForm(forms.Form):
-    def __init__(self, *args, initial_rows: list[dict] | None = None, **kwargs):
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language of emails"), choices=settings.LANGUAGES
+    )
+
+    def __init__(self, *args, initial_rows: list[dict] | None = None, language: str = "", **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["language"].initial = language or settings.LANGUAGE_CODE
         initial = {row["kind"]: row for row in initial_rows or []}
         for kind, label in Kind.choices:
             for channel in CHANNELS:

@@ -83,3 +83,15 @@ class Preference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}: inbox={self.inbox} email={self.email}"
+
+
+class EmailLanguage(models.Model):
+    """The language a person's notification emails are written in (the site's without a row)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_language"
+    )
+    language = models.CharField(_("language of emails"), max_length=16)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language}"

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from apps.accounts.models import Membership
 
-from .models import Kind, Notification, Preference
+from .models import EmailLanguage, Kind, Notification, Preference
 
 
 def _team_ids(user) -> QuerySet:
@@ -19,9 +20,7 @@ def inbox(*, user) -> QuerySet:
     return (
         Notification.objects.filter(recipient=user, team_id__in=_team_ids(user))
         .select_related("team")
-        .only(
-            "id", "recipient", "kind", "params", "url", "created_at", "read_at", "team__name"
-        )
+        .only("id", "recipient", "kind", "params", "url", "created_at", "read_at", "team__name")
         .order_by("-created_at", "-id")
     )
 
@@ -61,3 +60,8 @@ def preferences(*, user) -> list[dict]:
             }
         )
     return rows
+
+
+def email_language(*, user) -> str:
+    chosen = EmailLanguage.objects.filter(user=user).values_list("language", flat=True).first()
+    return chosen or settings.LANGUAGE_CODE

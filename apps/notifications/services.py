@@ -21,7 +21,7 @@ from apps.accounts.outbox import email_queue
 
 from .bell import inbox_changed
 from .messages import notification_text
-from .models import Kind, Notification, Preference
+from .models import EmailLanguage, Kind, Notification, Preference
 
 EMAIL_TEMPLATE = "notification_event"
 
@@ -36,9 +36,10 @@ def _channels(user_ids: list[int], kind: str) -> dict[int, tuple[bool, bool]]:
     return channels
 
 
-def _email(*, user, kind: str, team: Team, params: dict, url: str, event_key: str) -> None:
-    # Rendered now in the reader's language (the site's language until people choose one).
-    language = settings.LANGUAGE_CODE
+def _email(
+    *, user, kind: str, team: Team, params: dict, url: str, event_key: str, language: str
+) -> None:
+    # Rendered now, in the language the reader chose for their emails.
     with translation.override(language):
         text = notification_text(kind, params)
     email_queue(
@@ -93,10 +94,22 @@ def notify(
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     told = {row.recipient_id for row in rows}
     inbox_changed(told)
-    for user in users:
-        if channels[user.pk][1] and user.email:
-            _email(user=user, kind=kind, team=team, params=params, url=url, event_key=event_key)
-            told.add(user.pk)
+    mailed = [u for u in users if channels[u.pk][1] and u.email]
+    languages = dict(
+        EmailLanguage.objects.filter(user__in=mailed).values_list("user_id", "language")
+    )
+    for user in mailed:
+        language = languages.get(user.pk, settings.LANGUAGE_CODE)
+        _email(
+            user=user,
+            kind=kind,
+            team=team,
+            params=params,
+            url=url,
+            event_key=event_key,
+            language=language,
+        )
+        told.add(user.pk)
     return sorted(told)
 
 
@@ -119,11 +132,14 @@ def notifications_mark_all_read(*, user) -> int:
 
 
 @transaction.atomic
-def preferences_set(*, user, choices: dict[str, dict[str, bool]]) -> None:
-    """Store each kind's channels; `choices` must name every kind, and only known ones."""
+def preferences_set(*, user, choices: dict[str, dict[str, bool]], language: str) -> None:
+    """Store each kind's channels (a kind left out: both off) and the language of emails."""
     unknown = set(choices) - set(Kind.values)
     if unknown:
         raise ValidationError(_("Unknown kinds: %(kinds)s") % {"kinds": ", ".join(sorted(unknown))})
+    if language not in dict(settings.LANGUAGES):
+        raise ValidationError({"language": _("Choose one of the site's languages.")})
+    EmailLanguage.objects.update_or_create(user=user, defaults={"language": language})
     for kind in Kind.values:
         chosen = choices.get(kind, {})
         Preference.objects.update_or_create(

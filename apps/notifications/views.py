@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.accounts.middleware import SESSION_TEAM_KEY
 from apps.web.forms import attach_errors
 from apps.web.htmx import go, render_shape
 
@@ -53,6 +54,8 @@ def inbox(request: HttpRequest) -> HttpResponse:
 def open_notification(request: HttpRequest, pk: int) -> HttpResponse:
     """Follow a notification to its page, marking it read (idempotent, the reader's own row)."""
     notification = services.notification_mark_read(notification=_own(request, pk))
+    # Its page is read as its team's (a person in several teams lands in the right one).
+    request.session[SESSION_TEAM_KEY] = notification.team_id
     target = notification.url
     if not target or not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -82,11 +85,18 @@ def mark_all_read(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    rows = selectors.preferences(user=request.user)
-    form = PreferencesForm(request.POST if request.method == "POST" else None, initial_rows=rows)
+    form = PreferencesForm(
+        request.POST if request.method == "POST" else None,
+        initial_rows=selectors.preferences(user=request.user),
+        language=selectors.email_language(user=request.user),
+    )
     if request.method == "POST" and form.is_valid():
         try:
-            services.preferences_set(user=request.user, choices=form.choices())
+            services.preferences_set(
+                user=request.user,
+                choices=form.choices(),
+                language=form.cleaned_data["language"],
+            )
         except ValidationError as exc:
             attach_errors(form, exc)
         else:

@@ -12,9 +12,10 @@ from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from apps.accounts.models import OutgoingEmail
 from apps.catalog.services import offer_update
 from apps.decisions.signoff import signoff_create
-from apps.notifications.models import Kind, Notification
+from apps.notifications.models import EmailLanguage, Kind, Notification
 from apps.notifications.services import notify
 from apps.reviews.services import review_update
 from apps.scoring.services import snapshot_compute
@@ -216,21 +217,19 @@ class NotifyTests:
             )
         assert not Notification.objects.exists()
 
-    def test_the_email_is_rendered_in_chinese_when_the_site_speaks_chinese(
-        self, team, people, settings
-    ):
-        settings.LANGUAGE_CODE = "zh-hans"
+    def test_each_email_is_written_in_the_language_its_reader_chose(self, team, people):
+        EmailLanguage.objects.create(user=people["owner"], language="zh-hans")
         notify(
             kind=Kind.REVIEW_SUBMITTED,
             team=team,
-            recipients=[people["owner"]],
+            recipients=[people["owner"], people["reviewer"]],
             params={"review": "X", "actor": "member"},
             url="/",
             event_key="zh",
         )
-        from apps.accounts.models import OutgoingEmail
-
-        email = OutgoingEmail.objects.get()
+        english = OutgoingEmail.objects.get(to=people["reviewer"].email)
+        assert english.subject == "[Team One] member submitted “X” for your decision."
+        email = OutgoingEmail.objects.get(to=people["owner"].email)
         assert "member 提交了“X”，等待你的决定。" in email.text
         assert email.subject == "[Team One] member 提交了“X”，等待你的决定。"
         assert "打开：" in email.text and "你好" in email.html

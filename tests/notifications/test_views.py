@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.accounts.models import Membership
-from apps.notifications.models import Kind, Notification, Preference
+from apps.notifications.models import EmailLanguage, Kind, Notification, Preference
 from apps.notifications.services import notification_mark_read, notify
 
 pytestmark = pytest.mark.django_db
@@ -88,6 +88,16 @@ class ReadTests:
         client.get(reverse("notifications:open", args=[note.pk]))
         note.refresh_from_db()
         assert note.read_at == first_read  # reading again keeps the first time
+
+    def test_following_one_of_another_team_makes_that_team_current(
+        self, client, team, other_team, reviewer
+    ):
+        Membership.objects.create(user=reviewer, team=other_team, role="member")
+        tell(reviewer, other_team, 1)
+        client.force_login(reviewer)
+        assert "Team One" in client.get(reverse("home")).content.decode()
+        client.get(reverse("notifications:open", args=[Notification.objects.get().pk]))
+        assert client.get(reverse("home")).context["current_team"] == other_team
 
     def test_a_foreign_url_is_never_followed(self, client, team, reviewer):
         tell(reviewer, team, 1)
@@ -184,22 +194,33 @@ class PreferencesTests:
         client.force_login(owner)
         data = {f"{kind}__inbox": "on" for kind in Kind.values}
         data[f"{Kind.QUARTERLY_READY}__email"] = "on"
+        data["language"] = "zh-hans"
         response = client.post(reverse("notifications:preferences"), data)
         assert response.status_code == 302
         stored = {p.kind: (p.inbox, p.email) for p in Preference.objects.filter(user=owner)}
         assert stored[Kind.QUARTERLY_READY] == (True, True)
         assert stored[Kind.REVIEW_SUBMITTED] == (True, False)
+        assert EmailLanguage.objects.get(user=owner).language == "zh-hans"
         html = client.get(reverse("notifications:preferences")).content.decode()
         assert html.count("checked") == len(Kind.values) + 1
+        assert re.search(r'<option value="zh-hans"[^>]*selected', html)
 
     def test_an_unknown_field_is_refused_and_nothing_saved(self, client, owner):
         client.force_login(owner)
         response = client.post(
-            reverse("notifications:preferences"), {"review_submitted__inbox": "on", "sms": "on"}
+            reverse("notifications:preferences"),
+            {"review_submitted__inbox": "on", "sms": "on", "language": "en"},
         )
         assert response.status_code == 200
         assert "Unknown fields: sms" in response.content.decode()
-        assert not Preference.objects.exists()
+        assert not Preference.objects.exists() and not EmailLanguage.objects.exists()
+
+    def test_a_language_the_site_does_not_speak_is_refused_on_its_field(self, client, owner):
+        client.force_login(owner)
+        response = client.post(reverse("notifications:preferences"), {"language": "fr"})
+        assert response.status_code == 200
+        assert response.context["form"].errors["language"]
+        assert not Preference.objects.exists() and not EmailLanguage.objects.exists()
 
     def test_it_needs_a_signed_in_user(self, client):
         for name in ("notifications:inbox", "notifications:preferences"):
