@@ -205,6 +205,19 @@ class NotifyTests:
         assert "http://localhost:8000/scoring/quarterly/" in body
         assert mail.outbox[0].subject.startswith("[Team One] The quarterly cost review")
 
+    def test_plain_text_stays_plain_and_html_is_escaped(self, team, people):
+        notify(
+            kind=Kind.REVIEW_SUBMITTED,
+            team=team,
+            recipients=[people["owner"]],
+            params={"review": "R&D's <b>plan</b>", "actor": "member"},
+            url="/",
+            event_key="escape",
+        )
+        email = OutgoingEmail.objects.get()
+        assert "“R&D's <b>plan</b>”" in email.subject and "“R&D's <b>plan</b>”" in email.text
+        assert "R&amp;D&#x27;s &lt;b&gt;plan&lt;/b&gt;" in email.html and "<b>" not in email.html
+
     def test_an_unknown_kind_is_refused_and_writes_nothing(self, team, people):
         with pytest.raises(ValidationError):
             notify(
