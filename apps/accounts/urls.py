@@ -6,6 +6,7 @@ from . import invitation_views, views
 app_name = "accounts"
 
 urlpatterns = [
+    path("", views.account_home, name="account"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.logout_view, name="logout"),
     path("team/", views.team_switch, name="team_switch"),

@@ -30,6 +30,16 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+def account_home(request: HttpRequest) -> HttpResponse:
+    """ "Your account": the user's teams and roles, and the ways to manage sign-in."""
+    from django.conf import settings
+    from django.shortcuts import render
+
+    has_sso = bool(settings.SOCIALACCOUNT_PROVIDERS.get("openid_connect", {}).get("APPS"))
+    return render(request, "accounts/account.html", {"has_sso": has_sso})
+
+
+@login_required
 @require_POST
 def team_switch(request: HttpRequest) -> HttpResponse:
     try:

@@ -148,3 +148,37 @@ class LockoutTests:
         assert sign_in(client, member.email, "wrong").status_code == 429
         assert sign_in(client, member.email, PASSWORD).status_code == 429
         assert "_auth_user_id" not in client.session
+
+
+class EmailVerificationTests:
+    def test_the_emailed_link_verifies_the_address_and_lets_the_person_in(
+        self, client, team, django_capture_on_commit_callbacks
+    ):
+        user = make_membership(make_user("newcomer", verified=False), team).user
+        with django_capture_on_commit_callbacks(execute=True):
+            assert sign_in(client, "newcomer")["Location"] == reverse(
+                "account_email_verification_sent"
+            )
+        [message] = mail.outbox
+        link = re.search(r"http://testserver(/accounts/confirm-email/[^/\s]+/)", message.body)
+        assert link, message.body
+        assert client.get(link.group(1)).status_code == 200
+        response = client.post(link.group(1))
+        assert response.status_code == 302
+        assert user.emailaddress_set.get().verified is True
+        client.logout()
+        assert sign_in(client, "newcomer")["Location"] == reverse("home")
+
+
+class AccountPageTests:
+    def test_it_shows_the_teams_and_the_sign_in_pages(self, client, team, owner):
+        client.force_login(owner)
+        html = client.get(reverse("accounts:account")).content.decode()
+        assert team.name in html and reverse("accounts:invitations") in html
+        for name in ("account_change_password", "account_email", "usersessions_list"):
+            assert reverse(name) in html
+
+    def test_a_member_gets_no_invitations_link(self, client, member):
+        client.force_login(member)
+        html = client.get(reverse("accounts:account")).content.decode()
+        assert reverse("accounts:invitations") not in html

@@ -150,6 +150,7 @@ MATRIX: dict[str, Route] = {
     # Invitations: owners invite and revoke in their current team. The link's page refuses every
     # signed-in caller whose address it was not sent to (403, so team A's link never grants B);
     # an anonymous caller is sent to the sign-up form.
+    "accounts:account": Route(),  # "Your account": one's own teams and sign-in pages
     "accounts:invitations": Route(OWNERS, BOTH),
     "accounts:invitation_revoke": Route(
         OWNERS, POST, obj=lambda w: {"pk": invitation_of(w)[0].pk}, cross=SETTINGS_CROSS
