@@ -227,3 +227,41 @@ class PreferencesTests:
             response = client.get(reverse(name))
             assert response.status_code == 302
             assert response["Location"].startswith(reverse("accounts:login"))
+
+
+class PreferencesFuzzTests:
+    def test_hostile_posts_never_fail_nor_half_write(self, owner):
+        """Known and unknown keys with hostile values: a 302 that stored every kind and the
+        language, or a 200 with the form's errors that stored nothing. Never a 500."""
+        from django.test import Client
+        from hypothesis import given
+        from hypothesis import strategies as st
+
+        from tests.security.fuzzing import HOSTILE, SETTINGS
+        from tests.security.helpers import rolled_back
+
+        client = Client(raise_request_exception=False)
+        client.force_login(owner)
+        keys = [f"{k}__{c}" for k in Kind.values for c in ("inbox", "email")]
+        keys += ["language", "language", "sms", "user", "kind", "__inbox", "review_submitted"]
+
+        @SETTINGS
+        @given(
+            data=st.dictionaries(
+                st.sampled_from(keys),
+                st.one_of(st.sampled_from([*HOSTILE, "on", "en", "zh-hans"]), st.text()),
+                max_size=8,
+            )
+        )
+        def fuzz(data):
+            with rolled_back():
+                response = client.post(reverse("notifications:preferences"), data)
+                assert response.status_code in (200, 302), (data, response.status_code)
+                stored = Preference.objects.filter(user=owner).count()
+                languages = EmailLanguage.objects.filter(user=owner).count()
+                if response.status_code == 302:
+                    assert (stored, languages) == (len(Kind.values), 1)
+                else:
+                    assert (stored, languages) == (0, 0)
+
+        fuzz()
