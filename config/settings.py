@@ -451,6 +451,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-snapshot-jobs": {"task": "scoring.sweep_pending_jobs_task", "schedule": 60.0},
+    # A submitted review whose inputs changed is recomputed, and its deciders told, within minutes.
+    "sweep-submitted-reviews": {"task": "scoring.sweep_submitted_reviews_task", "schedule": 300.0},
     "refresh-quarterly-cost-reviews": {
         "task": "scoring.refresh_quarterly_task",
         "schedule": crontab(hour=2, minute=30),

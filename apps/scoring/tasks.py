@@ -13,7 +13,12 @@ from django.db import OperationalError as DatabaseOperationalError
 
 from apps.accounts.models import Team
 from apps.scoring import engine
-from apps.scoring.services.jobs import snapshot_job_claim, snapshot_job_fail, snapshot_sweep
+from apps.scoring.services.jobs import (
+    snapshot_job_claim,
+    snapshot_job_fail,
+    snapshot_sweep,
+    snapshot_sweep_submitted,
+)
 from apps.scoring.services.quarterly_review import quarterly_refresh
 from apps.scoring.services.recompute import snapshot_recompute_batch
 from apps.scoring.services.snapshots import snapshot_compute
@@ -61,6 +66,12 @@ def compute_snapshot_task(self, job_id: int) -> int | None:
 def sweep_pending_jobs_task() -> int:
     """Publish jobs that were kept pending while the broker was down, or that were lost."""
     return snapshot_sweep()
+
+
+@shared_task(name="scoring.sweep_submitted_reviews_task")
+def sweep_submitted_reviews_task() -> int:
+    """Beat: recompute submitted reviews whose inputs changed (their deciders hear of it)."""
+    return snapshot_sweep_submitted()
 
 
 @shared_task(name="scoring.refresh_quarterly_task")

@@ -19,6 +19,7 @@ from apps.notifications.models import EmailLanguage, Kind, Notification
 from apps.notifications.services import notify
 from apps.reviews.services import review_update
 from apps.scoring.services import snapshot_compute
+from apps.scoring.services.jobs import snapshot_sweep_submitted
 from apps.scoring.services.quarterly_review import quarterly_refresh
 from tests.notifications.helpers import inboxed, mailed, person, prefer
 from tests.teams.helpers import moving_review, submit
@@ -147,6 +148,23 @@ class StaleSnapshotTests:
         snapshot_compute(review_id=review.pk)
         # Once per round: a second change under the same request does not tell them again.
         assert Notification.objects.filter(kind=Kind.SNAPSHOT_STALE).count() == 5
+
+    def test_the_sweep_finds_it_without_anyone_opening_the_review(
+        self, team, people, django_capture_on_commit_callbacks
+    ):
+        review = _submitted(team, people)
+        assert snapshot_sweep_submitted() == 0  # nothing changed: nothing to compute
+        offer_update(offer=review.candidates.get().offer, price=3.0)
+        with django_capture_on_commit_callbacks(execute=True):
+            # The job is published on commit and runs (eagerly here, by a worker live).
+            assert snapshot_sweep_submitted() == 1
+        assert inboxed(Kind.SNAPSHOT_STALE) == {"member", "owner", "reviewer", "quiet", "nomail"}
+        assert snapshot_sweep_submitted() == 0
+        note = Notification.objects.filter(kind=Kind.SNAPSHOT_STALE).first()
+        assert note.text == (
+            "The figures of “Plan A.” changed after it was submitted: the decision is now taken "
+            "on the new evaluation."
+        )
 
     def test_a_draft_whose_inputs_change_tells_nobody(self, team, people):
         review = moving_review(team, people["member"], ready=True)

@@ -9,8 +9,8 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from apps.reviews.models import Review
-from apps.scoring.models import JobStatus, SnapshotJob
+from apps.reviews.models import Review, ReviewState
+from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
 
 from .snapshots import current_fingerprint
 
@@ -109,3 +109,24 @@ def snapshot_sweep(*, stale_after_seconds: int = 600) -> int:
             break  # the broker is still down: the rest stay pending for the next sweep
         published += 1
     return published
+
+
+def snapshot_sweep_submitted() -> int:
+    """Submitted reviews whose inputs changed under them (an offer, a profile, the team's settings,
+    the engine): ask for their new snapshot, whose computation tells the author and the deciders
+    that the one they were asked to approve is stale (apps.reviews.notices.notice_stale), without
+    waiting for someone to open the review. Returns the number of jobs requested."""
+    requested = 0
+    submitted = Review.objects.filter(state=ReviewState.SUBMITTED).select_related(
+        "team", "task__team", "task__home_site", "task__data_site", "task__result_site"
+    )
+    for review in submitted.iterator(chunk_size=100):
+        try:
+            key = current_fingerprint(review)
+        except Exception:  # noqa: BLE001 - one review's bad data must not stop the sweep
+            log.exception("submitted review %s: inputs not readable", review.pk)
+            continue
+        if not EvaluationSnapshot.objects.filter(review=review, fingerprint=key).exists():
+            snapshot_request(review=review, fingerprint=key)
+            requested += 1
+    return requested
