@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -70,6 +70,10 @@ def accept_path(token: str) -> str:
     return reverse("accounts:invitation_accept", args=[token])
 
 
+def _already_pending() -> str:
+    return _("This address has a pending invitation: revoke it to send another.")
+
+
 def invitation_create(
     *, team: Team, email: str, role: str, invited_by, base_url: str, language: str | None = None
 ) -> tuple[Invitation, str]:
@@ -92,9 +96,7 @@ def invitation_create(
             .first()
         )
         if earlier is not None and not earlier.is_expired(now):
-            raise ValidationError(
-                {"email": _("This address has a pending invitation: revoke it to send another.")}
-            )
+            raise ValidationError({"email": _already_pending()})
         if earlier is not None:  # expired: it gives way to the new one
             Invitation.objects.filter(pk=earlier.pk).update(revoked_at=now)
         invitation = Invitation(
@@ -105,8 +107,12 @@ def invitation_create(
             token_hash=token_hash(token),
             expires_at=now + INVITATION_LIFETIME,
         )
-        invitation.full_clean()
-        invitation.save()
+        invitation.full_clean(validate_constraints=False)
+        try:
+            with transaction.atomic():
+                invitation.save()
+        except IntegrityError as exc:  # another owner invited the address at the same moment
+            raise ValidationError({"email": _already_pending()}) from exc
         _invitation_send(invitation, base_url.rstrip("/") + accept_path(token), language)
     return invitation, token
 

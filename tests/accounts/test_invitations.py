@@ -280,3 +280,42 @@ class SignUpRaceTests:
         _invitation, token = invite(team, "second@example.com")
         page = client.get(accept_url(token))
         assert page.status_code == 200 and b'id="invitation-sign-in"' in page.content
+
+
+@pytest.mark.django_db(transaction=True)
+class InvitationRaceTests:
+    def test_two_owners_inviting_one_address_at_once_make_one_invitation(self, team):
+        """Two owners invite the same address at the same moment (two PostgreSQL connections):
+        the second meets the database's one-open-invitation constraint and gets a field error."""
+        import threading
+
+        from django.core.exceptions import ValidationError
+        from django.db import connection, transaction
+
+        from tests.services import need_postgres
+
+        need_postgres()
+        inserted, release, outcome = threading.Event(), threading.Event(), {}
+
+        def first_owner():
+            try:
+                with transaction.atomic():
+                    invite(team, "both@example.com")
+                    inserted.set()
+                    release.wait(10)  # still uncommitted while the second owner checks
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=first_owner)
+        thread.start()
+        assert inserted.wait(10)
+        timer = threading.Timer(1.0, release.set)  # commits while the second insert waits
+        timer.start()
+        try:
+            invite(team, "Both@Example.com")
+        except ValidationError as exc:
+            outcome["error"] = exc.message_dict["email"]
+        thread.join(10)
+        timer.cancel()
+        assert "pending invitation" in " ".join(outcome["error"])
+        assert Invitation.objects.filter(team=team).count() == 1
