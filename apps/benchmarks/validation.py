@@ -263,8 +263,8 @@ def benchmark_clean(*, team: Team, data: dict, lookups: TeamLookups | None = Non
     and a multi-machine run at least two; a probe names two different sites of the team, a
     bandwidth > 0 and an RTT ≥ 0; a pilot names a tier and whether it succeeded; a
     preprocessing run names a site of the team, hours, input and output GB (all > 0) and a cost
-    per hour ≥ 0 (output larger than input is a warning: `benchmark_warnings`). A preprocessing
-    figure on another kind, or another kind's figure on a preprocessing run, is an error.
+    per hour ≥ 0 (output larger than input is a warning: `benchmark_warnings`). A field the kind
+    does not carry, given a value, is an error (blank is fine: a CSV row has every column).
     """
     lookups = lookups or TeamLookups(team)
     errors: dict[str, list[str]] = {}
@@ -314,14 +314,10 @@ def benchmark_clean(*, team: Team, data: dict, lookups: TeamLookups | None = Non
 
 
 def _refuse_foreign(kind: str, data: dict, fail) -> None:
-    """A preprocessing figure on another kind of record, or another kind's figure on a
-    preprocessing record, is an error naming the field: never dropped without a word."""
+    """A figure of another kind of record (a bandwidth on a pilot, a preprocessing output on a
+    timed run) is an error naming the field: never dropped without a word."""
     carried = FIELDS_BY_KIND[kind]
-    if kind == BenchmarkKind.PREPROCESS:
-        foreign = [n for n in NEUTRAL if n not in carried]
-    else:
-        foreign = [n for n in PREPROCESS_FIELDS if n not in carried]
-    for name in foreign:
+    for name in (n for n in NEUTRAL if n not in carried):
         if not _blank(data.get(name)):
             fail(name, _("Not a field of this kind of record (%(kind)s): leave it empty.")
                  % {"kind": BenchmarkKind(kind).label})

@@ -113,11 +113,20 @@ class ProbeAndPilotRulesTests:
         assert "rtt_ms" in _errors(team, probe_data(world, rtt_ms=-0.1))
 
     def test_a_probe_keeps_only_its_fields(self, team, world):
-        record = benchmark_create(team=team, data=probe_data(world, e2e_hours=99, nodes=3))
+        record = benchmark_create(team=team, data=probe_data(world, e2e_hours="", nodes=None))
         assert (record.from_site, record.to_site) == (world.site_a, world.site_b)
         assert (record.bandwidth_gbps, record.rtt_ms) == (25.5, 1.2)
         assert record.offer is None
         assert (record.e2e_hours, record.nodes) == (0.0, 1)  # not a probe's fields
+
+    def test_another_kinds_figure_is_refused_not_dropped(self, team, world):
+        errors = _errors(team, probe_data(world, e2e_hours=99, nodes=3))
+        assert set(errors) == {"e2e_hours", "nodes"}
+        assert errors["nodes"] == [
+            "Not a field of this kind of record (Network probe): leave it empty."
+        ]
+        assert set(_errors(team, pilot_data(world, bandwidth_gbps=5))) == {"bandwidth_gbps"}
+        assert not BenchmarkRecord.objects.exists()
 
     def test_a_probe_site_can_be_given_by_id(self, team, world):
         record = benchmark_create(
