@@ -38,6 +38,8 @@ class BootstrapTests:
         invitation = Invitation.objects.get()
         assert (invitation.email, invitation.role) == ("lead@corp.example", "owner")
         assert OutgoingEmail.objects.count() == 1
+        text = OutgoingEmail.objects.get().text
+        assert text.startswith("You are invited to join Platform as owner.")  # nobody invited
         # The printed link works: it leads to the sign-up form for that address.
         response = client.get(link.group(1))
         assert response.status_code == 302 and response["Location"] == reverse("account_signup")
