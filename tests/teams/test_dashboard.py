@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.accounts.models import Membership
 from apps.decisions.signoff import signoff_create
+from apps.notifications.models import Kind
+from apps.notifications.services import notify
 from apps.reviews.models import SignOff
 from apps.scoring.services import snapshot_compute
 from apps.teams import services
@@ -233,6 +234,11 @@ class QueryCountTests:
             mine = submitted(team, reviewer, task=task, title=f"Mine {i}")
             mine.candidates.create(offer=offer, machines=1)
             signoff(mine, owner)
+            notify(
+                kind=Kind.DECISION_TAKEN, team=team, recipients=[reviewer], url="/",
+                params={"review": f"Mine {i}", "actor": "owner", "decision": "rejected"},
+                event_key=f"fill:{mine.pk}",
+            )
 
     def _count(self, client) -> tuple[int, str]:
         with CaptureQueriesContext(connection) as queries:
@@ -242,12 +248,12 @@ class QueryCountTests:
     def test_the_page_does_not_grow_with_rows(self, client, team, owner, reviewer):
         client.force_login(reviewer)
         self._fill(team, owner, reviewer, 3)
-        Membership.objects.filter(user=reviewer).update(last_seen_at=None)
         few, html = self._count(client)
         assert html.count("Waiting ") >= 3 and html.count("Draft ") >= 3
+        assert section(html, "notifications").count("owner rejected") == 3
         self._fill(team, owner, reviewer, 27)
-        Membership.objects.filter(user=reviewer).update(last_seen_at=None)
         many, html = self._count(client)
+        assert section(html, "notifications").count("owner rejected") == 5
         assert "All 30 waiting" in html
         assert "All 30 drafts" in html
         assert many == few

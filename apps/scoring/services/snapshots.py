@@ -200,7 +200,10 @@ def snapshot_compute(*, review_id: int, job_id: int | None = None) -> Evaluation
                 # Another run wrote the same snapshot first: that one stands.
                 snapshot = EvaluationSnapshot.objects.get(review=review, fingerprint=key)
             else:
-                if review.state == ReviewState.SUBMITTED:
+                if (
+                    review.state == ReviewState.SUBMITTED
+                    and review.snapshots.exclude(pk=snapshot.pk).exists()
+                ):
                     # New inputs under a submitted review: the snapshot it was submitted on
                     # is stale, and deciding now means deciding on this one.
                     notice_stale(review)
