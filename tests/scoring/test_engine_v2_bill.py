@@ -29,6 +29,7 @@ from .engine_fixtures import (
     rules,
     single,
     task,
+    three_way_input,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -224,6 +225,76 @@ class TestMigrationCostLine:
         assert row["migration_effort_hours"] == 50.0
         assert row["migration_cost"] == 5000.0
         assert row["total"] == 5160.0
+
+
+    def test_T_a_pilot_without_effort_hours_adds_nothing(self):
+        pilots = [
+            {"kind": "pilot_migration", "offer": "local", "migration_effort_hours": 30},
+            {"kind": "pilot_migration", "offer": "local"},
+        ]
+        row = bill_row(self._out(bench=pilots), "local")
+        # 30 h × 100 ÷ 1 = 3000.0; total 160 + 3000 = 3160.0
+        assert (row["migration_effort_hours"], row["total"]) == (30.0, 3160.0)
+
+    def test_T_the_largest_pilot_wins_whatever_the_order_and_however_small(self):
+        pilots = [
+            {"kind": "pilot_migration", "offer": "local", "migration_effort_hours": h}
+            for h in (50, 30)
+        ]
+        assert bill_row(self._out(bench=pilots), "local")["migration_effort_hours"] == 50.0
+        half = [{"kind": "pilot_migration", "offer": "local", "migration_effort_hours": 0.5}]
+        row = bill_row(self._out(bench=half), "local")
+        # 0.5 h × 100 = 50.0; total 160 + 50 = 210.0
+        assert (row["migration_cost"], row["total"]) == (50.0, 210.0)
+
+    def test_T_no_effort_no_migration_line(self):
+        row = bill_row(self._out(), "local")
+        assert (row["migration_effort_hours"], row["migration_cost"], row["total"]) == (
+            None, 0.0, 160.0
+        )
+
+    def test_T_one_run_a_quarter_is_four_runs_a_year(self):
+        row = bill_row(self._out(offer_effort=40, cadence="recurring", runs_per_quarter=1),
+                       "local")
+        # 40 × 100 ÷ (1 × 4) = 1000.0; total 160 + 1000 = 1160.0
+        assert (row["migration_cost"], row["total"]) == (1000.0, 1160.0)
+
+
+class TestBillRowInFull:
+    def test_every_line_of_the_cheapest_row(self):
+        # three_way M: 8 GPUs × (10 h / 2 = 5 h) × 2.0 = 80.0 compute, 10 % fee = 8.0, transfer
+        # 0.3 (placement tests), nothing else → 88.3; L and M share the lowest unit price 2.0
+        [m] = [r for r in evaluate(three_way_input())["bill"] if r["offer"] == "M"]
+        assert m == {
+            "offer": "M",
+            "feasible": True,
+            "unit_price": 2.0,
+            "compute_cost": 80.0,
+            "scheduling_cost": 8.0,
+            "transfer_cost": 0.3,
+            "rerun_loss": 0.0,
+            "migration_effort_hours": None,
+            "migration_cost": 0.0,
+            "preemption_cost": 0.0,
+            "total": 88.3,
+            "preprocess_cost": 0.0,
+            "rank_unit": 1,
+            "rank_total": 1,
+        }
+
+    def test_J3_data_in_full(self):
+        # M at 20 / 8 = 2.5 per GPU-hour totals 110.3; L at 2.0 totals 165 (rules tests)
+        data = three_way_input()
+        data["offers"][1]["price"] = 20
+        [j3] = findings_of(evaluate(data), "J3")
+        assert j3["data"] == {
+            "unit_offer": "L",
+            "unit_price": 2.0,
+            "unit_offer_total": 165.0,
+            "total_offer": "M",
+            "total": 110.3,
+            "total_offer_unit_price": 2.5,
+        }
 
 
 # ---------------------------------------------------------------------------------------------
