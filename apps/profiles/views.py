@@ -178,8 +178,16 @@ def profile_fill_preprocess(request: HttpRequest, pk: int) -> HttpResponse:
     if not wants_fragment(request):
         (messages.success if status == 200 else messages.error)(request, note)
         return vary(redirect("profiles:detail", pk=pk))
+    return _fill_card(request, profile, note, status)
+
+
+def _fill_card(request: HttpRequest, profile: TaskProfile, note: str, status: int) -> HttpResponse:
+    """The fill card in place; after a fill, the page's staged-plan section too (out of band)."""
     context = {"profile": profile, "fill_note": note, "fill_status": status,
                **preprocess_latest(profile=profile)}
+    if status == 200:
+        sections = profile_sections(profile, profile.team.currency)
+        context["staged_section"] = next(s for s in sections if s[0] == "staged")
     return render_shape(request, "profiles/detail.html", "preprocess-fill", context, status=status)
 
 

@@ -58,6 +58,7 @@ def test_record_fill_and_watch_the_panel(live_server, browser_page, team, member
     expect(card.locator("[data-field=preprocess_hours]")).to_have_text("6")
     expect(card.locator("[data-field=preprocess_cost_per_hour]")).to_have_text("12.50")
     assert page.evaluate("window.__notReloaded === true")  # swapped in place, no reload
+    expect(page.locator("#section-staged")).to_contain_text("200")  # out of band, same answer
     profile.refresh_from_db()
     assert (profile.processed_gb, profile.preprocess_hours) == (200, 6)
     assert profile.preprocess_cost_per_hour == 12.5

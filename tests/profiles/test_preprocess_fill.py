@@ -139,6 +139,9 @@ class FillViewTests:
         assert "<html" not in body
         assert "The profile carries these figures." in body
         assert _staged(world.task) == (200, 6, 12.5)
+        # The page's staged-plan section follows out of band, with the new figures.
+        oob = body[body.index('<section class="card" id="section-staged" hx-swap-oob="true">') :]
+        assert "200" in oob[: oob.index("</section>")]
 
     def test_a_stale_version_answers_409_and_writes_nothing(self, client, member, world, run):
         client.force_login(member)
@@ -146,7 +149,9 @@ class FillViewTests:
             _fill_url(world.task), {"record": run.pk, "version": world.task.version + 5}, **HX
         )
         assert response.status_code == 409
-        assert "The profile changed since this page was loaded" in response.content.decode()
+        body = response.content.decode()
+        assert "The profile changed since this page was loaded" in body
+        assert "hx-swap-oob" not in body
         assert _staged(world.task) == (None, 0, 0)
 
     def test_another_teams_run_id_answers_409_and_fills_nothing(
