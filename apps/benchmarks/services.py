@@ -17,10 +17,10 @@ from apps.catalog.models import NetworkLink
 from apps.web.concurrency import claim
 
 from .csv_import import ImportResult, ImportRow, RowError, parse_csv
+from .lookups import TeamLookups
 from .models import BenchmarkKind, BenchmarkRecord, Source
 from .validation import (
     BenchmarkValidationError,
-    TeamLookups,
     benchmark_clean,
     benchmark_warnings,
     clean_idempotency_key,
