@@ -16,7 +16,7 @@ from apps.catalog.models import Tier
 from apps.reviews.models import AuditEvent
 
 from . import thresholds
-from .services import (
+from .tiers import (
     ALWAYS_VALIDATED,
     PILOTS_TO_VALIDATE,
     tier_below,

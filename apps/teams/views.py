@@ -18,7 +18,7 @@ from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, wants_fragment
 
-from . import dashboard, selectors, services, thresholds
+from . import dashboard, selectors, services, thresholds, tiers
 from .calibration import history as calibration_history
 from .forms import MemberAddForm, MemberRoleForm, TeamGeneralForm, ThresholdForm, TierForm
 
@@ -213,12 +213,12 @@ def tier_toggle(request: HttpRequest) -> HttpResponse:
             services.team_tier_validate(team=team, actor=request.user, tier=tier)
             messages.success(request, _("The tier is validated."))
         elif action == "unvalidate":
-            before = services.validated_set(team)
+            before = tiers.validated_set(team)
             services.team_tier_unvalidate(team=team, actor=request.user, tier=tier)
             also = [
-                services.tier_label(t)
-                for t in services.tiers_wider_than(tier)
-                if t in before and t not in services.validated_set(team)
+                tiers.tier_label(t)
+                for t in tiers.tiers_wider_than(tier)
+                if t in before and t not in tiers.validated_set(team)
             ]
             if also:
                 messages.success(
