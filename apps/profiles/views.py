@@ -18,7 +18,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.accounts.access import get_scoped_or_404, require_current_team, require_role
+from apps.accounts.access import (
+    get_scoped_or_404,
+    membership_for,
+    require_current_team,
+    require_role,
+)
+from apps.accounts.models import Role
 from apps.catalog.services import InUseError
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
@@ -139,6 +145,7 @@ def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "team": profile.team,
         "currency": profile.team.currency,
         "sections": profile_sections(profile, profile.team.currency),
+        "can_record_runs": _can_record_runs(request, profile),
         **preprocess_latest(profile=profile),
         **selectors.profile_evaluation(profile=profile),
     }
@@ -181,9 +188,16 @@ def profile_fill_preprocess(request: HttpRequest, pk: int) -> HttpResponse:
     return _fill_card(request, profile, note, status)
 
 
+def _can_record_runs(request: HttpRequest, profile: TaskProfile) -> bool:
+    """Members and owners record benchmark runs; reviewers judge them (apps.benchmarks)."""
+    membership = membership_for(request, profile.team)
+    return bool(membership) and membership.role in (Role.MEMBER, Role.OWNER)
+
+
 def _fill_card(request: HttpRequest, profile: TaskProfile, note: str, status: int) -> HttpResponse:
     """The fill card in place; after a fill, the page's staged-plan section too (out of band)."""
     context = {"profile": profile, "fill_note": note, "fill_status": status,
+               "can_record_runs": _can_record_runs(request, profile),
                **preprocess_latest(profile=profile)}
     if status == 200:
         sections = profile_sections(profile, profile.team.currency)

@@ -115,6 +115,12 @@ class FillViewTests:
         assert f"?kind=preprocess&amp;task={world.task.pk}" in page
         assert "Fill the profile from this run" not in page
 
+    def test_a_reviewer_sees_no_link_to_record_a_run(self, client, reviewer, world):
+        client.force_login(reviewer)  # reviewers judge benchmark runs, they do not record them
+        page = client.get(reverse("profiles:detail", args=[world.task.pk])).content.decode()
+        assert "No preprocessing run of this task is recorded" in page
+        assert "?kind=preprocess" not in page
+
     def test_a_page_post_fills_and_returns_to_the_profile(self, client, member, world, run):
         client.force_login(member)
         response = client.post(
