@@ -69,7 +69,8 @@ def open_notification(request: HttpRequest, pk: int) -> HttpResponse:
 def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
     notification = services.notification_mark_read(notification=_own(request, pk))
     if request.htmx:
-        return render(request, "notifications/inbox.html#notification-item", {"n": notification})
+        # The item in place, and the bell's count out of band.
+        return render(request, "notifications/inbox.html#notification-read", {"n": notification})
     return redirect("notifications:inbox")
 
 

@@ -1,5 +1,6 @@
 """Issue 20 in a real browser: an owner invites a reviewer, the reviewer signs up from the link in
-the email, hears of a submitted review through the bell and the inbox, and approves from it."""
+the email, hears of a submitted review through the bell and the inbox, and approves from it; the
+author hears of the decision and marks it read in place."""
 
 from __future__ import annotations
 
@@ -69,9 +70,24 @@ def test_an_invited_reviewer_signs_up_hears_of_a_submission_and_approves(
     page.click("#decision-panel button[value=approve]")
     expect(page.locator("h1 .badge")).to_have_text("Approved")
 
+    # 5. The author hears of the decision and marks it read in place (htmx: the item and the
+    # bell change, the page does not reload).
+    _log_out(page)
+    log_in(page, base, "member")
+    expect(bell).to_contain_text("1 unread")
+    page.goto(base + reverse("notifications:inbox"))
+    page.evaluate("window.__notReloaded = true")
+    decided = page.locator(".notification.is-unread")
+    expect(decided).to_contain_text(
+        "“Move the ETL to Shanghai” is approved (last approval by rita)."
+    )
+    decided.get_by_role("button", name="Mark read").click()
+    expect(page.locator(".notification.is-unread")).to_have_count(0)
+    expect(bell).not_to_contain_text("unread")
+    assert page.evaluate("window.__notReloaded === true")
+
     review.refresh_from_db()
     assert review.state == "approved"
     assert review.signoffs.get().reviewer.username == "rita"
     assert Notification.objects.get(recipient__username="rita").read_at is not None
-    # The author hears of the decision in turn.
-    assert Notification.objects.filter(recipient=member, kind="decision_taken").count() == 1
+    assert Notification.objects.get(recipient=member, kind="decision_taken").read_at is not None

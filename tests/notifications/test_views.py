@@ -115,6 +115,9 @@ class ReadTests:
         assert fragment.lstrip().startswith(
             f'<li id="notification-{first.pk}" class="notification">'
         )
+        # The bell follows out of band: one unread left.
+        bell = re.search(r'<a [^>]*id="notification-bell"[^>]*>.*?</a>', fragment, re.S).group(0)
+        assert 'hx-swap-oob="true"' in bell and ">1<span" in bell
         page = client.post(reverse("notifications:read", args=[second.pk]))
         assert page.status_code == 302
         assert not Notification.objects.filter(read_at__isnull=True).exists()
