@@ -3,9 +3,11 @@
 htmx shapes (every form also posts normally without JavaScript and comes back to the page):
 - GET checklists:review with htmx → the progress panel (`checklist-progress`): unanswered counts
   per candidate and the gate; it refreshes itself on the `checklistChanged` event.
-- POST checklists:answer with htmx → the question's save state (`answer-state`: "Saved" or the
-  error, in place, status 200) plus the candidate's counter (out of band), and the
-  `HX-Trigger: checklistChanged` header when something was saved.
+- POST checklists:answer with htmx → the question's save state (`answer-state` of
+  checklists/_question.html: "Saved" or the error, in place, status 200) plus the candidate's
+  counter (out of band), and the `HX-Trigger: checklistChanged` header when something was saved.
+- GET checklists:open_questions (htmx only, a link to the page otherwise) → the forms of one
+  candidate's unanswered questions, for a C finding on the review page (issue 15: its fix in place).
 """
 
 from __future__ import annotations
@@ -138,10 +140,11 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
 
 def _fragment_answer(request: HttpRequest, item: QuestionItem) -> HttpResponse:
     """With htmx: the answer's state, and the candidate's counter out of band."""
-    page = "checklists/review.html"
     card = selectors.candidate_card(item.candidate)
-    html = render_fragment(request, page, "answer-state", {"item": item})
-    html += render_fragment(request, page, "candidate-counter", {"card": card, "oob": True})
+    html = render_fragment(request, "checklists/_question.html", "answer-state", {"item": item})
+    html += render_fragment(
+        request, "checklists/review.html", "candidate-counter", {"card": card, "oob": True}
+    )
     response = vary(HttpResponse(html))
     if item.saved:
         response["HX-Trigger"] = "checklistChanged"
@@ -158,3 +161,34 @@ def _full_page_answer(request: HttpRequest, review: Review, item: QuestionItem) 
     review.refresh_from_db()
     context = _page_context(request, review, bound=item)
     return render(request, "checklists/review.html", context, status=400)
+
+
+@login_required
+@require_GET
+def open_questions(request: HttpRequest, review_id: int, offer_id: int) -> HttpResponse:
+    """The forms of the candidate's unanswered questions (rule C), in a finding of the review page;
+    each saves like on the checklist page. Without htmx: the checklist page at the candidate."""
+    review = _get_review_for_user(request, review_id)
+    page = reverse("checklists:review", args=[review.pk]) + f"#offer-{offer_id}"
+    if not wants_fragment(request):
+        return go(request, page)
+    candidate = get_scoped_or_404(
+        Candidate.objects.select_related("offer__site"), request.user,
+        review=review, offer_id=offer_id,
+    )
+    card = selectors.candidate_card(candidate)
+    benchmarks = selectors.evidence_records(review)
+    items = [item for item in card.items if not item.answered]
+    for item in items:
+        item.form = answer_form_class(item.guide.code).for_answer(
+            item.answer,
+            services.answer_token(item.answer),
+            candidate=candidate,
+            benchmarks=benchmarks,
+            prefix=answer_prefix(candidate.pk, item.guide.code),
+        )
+    context = {
+        "review": review, "card": card, "items": items, "can_edit": review.is_editable,
+        "page": page,
+    }
+    return vary(render(request, "checklists/_open_questions.html", context))

@@ -10,8 +10,10 @@ Each fix is {"kind", "label", ...}:
 - "field": a form setting one task profile field in place (P3 planned GPUs, R1a parallelism, J4 a
   maintained scheduler), posted to reviews:fix_profile_field with both versions, with `edit_url`
   opening the whole profile form at that field (it returns to the review once saved);
-- "link": a page that fixes it (`url`): the candidate's checklist (C), the candidates (R1a, J4)
-  or the excluded options (P2).
+- "questions": the candidate's unanswered questions (C), loaded into the finding by htmx from
+  `url` (checklists:open_questions) and saved like on the checklist page; `page_url` opens the
+  checklist at the candidate without JavaScript;
+- "link": a page that fixes it (`url`): the candidates (R1a, J4) or the excluded options (P2).
 """
 
 from __future__ import annotations
@@ -95,8 +97,12 @@ def _fixes(review: Review, finding: dict, output: dict):
     if rule == "C":
         # The checklist page anchors each candidate's card by its offer too (no query here).
         offer = finding.get("offer")
-        url = reverse("checklists:review", args=[review.pk])
-        return [{"kind": "link", "url": url + (f"#offer-{offer}" if offer else ""),
+        page = reverse("checklists:review", args=[review.pk]) + (f"#offer-{offer}" if offer else "")
+        if not offer:
+            return [{"kind": "link", "url": page,
+                     "label": _("Answer the open questions of this candidate")}]
+        return [{"kind": "questions", "page_url": page,
+                 "url": reverse("checklists:open_questions", args=[review.pk, offer]),
                  "label": _("Answer the open questions of this candidate")}]
     if rule == "P3":
         return [_field(review, "gpus", _("Save the planned GPU count"))]

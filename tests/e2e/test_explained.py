@@ -73,3 +73,33 @@ def test_an_h2_block_is_fixed_from_the_finding(live_server, browser_page, team, 
     expect(page.locator("#review-evaluation table.comparison")).to_be_visible()
     expect(page.locator("form[data-fix='reserve']")).to_have_count(0)
     assert world.review.reserved_links.count() == 2
+
+
+def test_a_c_block_is_answered_in_the_finding(live_server, browser_page, team, owner):
+    """Rule C's fix in place: the candidate's open questions open inside the finding, save as
+    they are typed, and the review evaluated again no longer blocks that candidate."""
+    from playwright.sync_api import expect
+
+    world = make_world(team, owner, answered=False)  # three candidates, six questions open each
+    page = browser_page
+    base = live_server.url
+    detail = base + reverse("reviews:detail", args=[world.review.pk])
+    log_in(page, base, "owner")
+    page.goto(detail)
+    fixes = page.locator("#review-evaluation details[data-fix='questions']")
+    expect(fixes).to_have_count(3)
+    fix = fixes.first
+    fix.locator("summary").click()
+    forms = fix.locator("form.question")
+    expect(forms).to_have_count(6)
+    counter = fix.locator(".checklist-counter")
+    expect(counter).to_have_attribute("data-unanswered", "6")
+    for i in range(5):  # five answered, one left: a warning, no longer a block (C)
+        box = forms.nth(i).locator("textarea")
+        box.fill(f"Answered in the finding ({i + 1}).")
+        box.press("Tab")  # leaving the box (its change event) saves it
+        expect(forms.nth(i).locator(".save-state--saved")).to_be_visible()
+    expect(counter).to_have_attribute("data-unanswered", "1")
+    fix.get_by_text("Done: evaluate the review again").click()
+    page.wait_for_url(detail)
+    expect(page.locator("#review-evaluation details[data-fix='questions']")).to_have_count(2)

@@ -117,6 +117,50 @@ class OtherFixTests:
         checklist = client.get(url).content.decode()
         assert f'id="offer-{world.remote.pk}"' in checklist
 
+    def test_an_unanswered_checklist_is_answered_in_the_finding(self, client, team, owner):
+        from apps.checklists.models import AnswerStatus, ChecklistAnswer
+
+        world = make_world(team, owner, answered=False)
+        candidate = world.review.candidates.get(offer=world.remote)
+        # q1 answered already: only the five open questions come into the finding
+        ChecklistAnswer.objects.create(
+            candidate=candidate, question="q1", status=AnswerStatus.ANSWERED, text="Yes.",
+            updated_by=owner,
+        )
+        snapshot_compute(review_id=world.review.pk)
+        client.force_login(owner)
+        url = reverse("checklists:open_questions", args=[world.review.pk, world.remote.pk])
+        assert 'data-fix="questions"' in _page(client, world.review)
+        assert f'hx-get="{url}"' in _page(client, world.review)
+        body = client.get(url, headers={"HX-Request": "true"}).content.decode()
+        assert f'id="q-{candidate.pk}-q1"' not in body
+        for q in ("q2", "q3", "q4", "q5", "q6"):
+            assert f'id="q-{candidate.pk}-{q}"' in body
+        assert f'id="counter-{candidate.pk}"' in body and 'data-unanswered="5"' in body
+        # Each form saves like on the checklist page.
+        answer_url = reverse("checklists:answer", args=[candidate.pk, "q2"])
+        assert f'hx-post="{answer_url}"' in body
+
+    def test_open_questions_without_htmx_go_to_the_checklist(self, client, team, owner):
+        world = make_world(team, owner, answered=False)
+        client.force_login(owner)
+        url = reverse("checklists:open_questions", args=[world.review.pk, world.remote.pk])
+        response = client.get(url)
+        assert response.status_code == 302
+        page = reverse("checklists:review", args=[world.review.pk])
+        assert response["Location"] == f"{page}#offer-{world.remote.pk}"
+
+    def test_open_questions_of_another_team_or_offer_are_404(self, client, team, owner):
+        world = make_world(team, owner, answered=False)
+        stranger = make_user("open-questions-stranger")
+        make_membership(stranger, make_team("Other questions team"))
+        url = reverse("checklists:open_questions", args=[world.review.pk, world.remote.pk])
+        client.force_login(stranger)
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == 404
+        client.force_login(owner)
+        other = reverse("checklists:open_questions", args=[world.review.pk, 10**9])
+        assert client.get(other, headers={"HX-Request": "true"}).status_code == 404
+
     def test_a_final_review_offers_no_fix(self, client, team, owner):
         world = make_world(team, owner)
         NetworkLink.objects.filter(team=team).update(reservable=True)

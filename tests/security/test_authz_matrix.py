@@ -266,6 +266,9 @@ MATRIX: dict[str, Route] = {
     "reviews:confirm_readiness": Route(methods=POST, obj=pk("review")),
     "reviews:fix_profile_field": Route(methods=POST, obj=pk("review")),
     "checklists:review": Route(obj=pk("review", "review_id")),
+    "checklists:open_questions": Route(
+        obj=lambda w: {"review_id": w.review.pk, "offer_id": w.candidate.offer_id}
+    ),
     "checklists:answer": Route(
         methods=POST, obj=lambda w: {"candidate_id": w.candidate.pk, "question": "q1"}
     ),
