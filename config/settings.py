@@ -240,7 +240,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, building its redis-py client once (apps/web/cache.py).
+            "BACKEND": "apps.web.cache.ReusedClientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "csr"),
             "TIMEOUT": 3600,
