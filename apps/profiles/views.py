@@ -6,6 +6,7 @@ deletion is refused while a review, a benchmark or a snapshot uses the profile.
 
 from __future__ import annotations
 
+from functools import cache
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -28,7 +29,7 @@ from apps.accounts.models import Role
 from apps.catalog.services import InUseError
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
-from apps.web.htmx import render_shape, vary, wants_fragment
+from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
 
 from . import selectors, services
 from .forms import ProfileFilterForm, SizingForm, TaskProfileForm
@@ -44,19 +45,32 @@ PAGE_SIZE = 25
 def profile_list(request: HttpRequest) -> HttpResponse:
     team = require_current_team(request)
     require_role(request, team)
-    filters_form = ProfileFilterForm(request.GET, team=team)
-    filters = filters_form.filters()
-    profiles = selectors.profile_list(team=team, **filters)
-    page_obj = Paginator(profiles, PAGE_SIZE).get_page(request.GET.get("page"))
-    query = {k: (v.pk if hasattr(v, "pk") else v) for k, v in filters.items()}
+    filters_form = cache(lambda: ProfileFilterForm(request.GET, team=team))
+    filters = cache(lambda: filters_form().filters())
+    # The filters and the rows are the same for every member until the team's data changes.
+    shared = {"team_ids": [team.pk]}
+    page = "profiles/list.html"
     context = {
-        "filters_form": filters_form,
-        "filtered": bool(filters),
-        "page_obj": page_obj,
-        "querystring_base": urlencode(query) + "&" if query else "",
-        "team": team,
+        "filters_html": shared_fragment(
+            request,
+            page,
+            "profile-filters",
+            lambda: {"filters_form": filters_form(), "filtered": bool(filters())},
+            **shared,
+        )
     }
-    return render_shape(request, "profiles/list.html", "profile-results", context)
+
+    def results() -> dict:
+        rows = selectors.profile_list(team=team, **filters())
+        query = {k: (v.pk if hasattr(v, "pk") else v) for k, v in filters().items()}
+        return {
+            "filtered": bool(filters()),
+            "page_obj": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
+            "querystring_base": urlencode(query) + "&" if query else "",
+        }
+
+    context["results_html"] = shared_fragment(request, page, "profile-results", results, **shared)
+    return render_shape(request, page, "profile-results", context)
 
 
 @login_required
@@ -113,7 +127,11 @@ def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
         team=profile.team, data=request.POST if form.is_bound else None, profile=profile
     )
     context = {
-        "form": form, "profile": profile, "team": profile.team, "next": _back_to(request), **panel
+        "form": form,
+        "profile": profile,
+        "team": profile.team,
+        "next": _back_to(request),
+        **panel,
     }
     return render(request, "profiles/form.html", context, status=status)
 
@@ -165,7 +183,9 @@ def profile_fill_preprocess(request: HttpRequest, pk: int) -> HttpResponse:
         if not form.is_valid():
             raise services.NothingToFill(services.NOTHING_TO_FILL)
         profile = services.profile_fill_from_preprocess(
-            profile=profile, record_id=form.cleaned_data["record"], actor=request.user,
+            profile=profile,
+            record_id=form.cleaned_data["record"],
+            actor=request.user,
             version=form.cleaned_data.get("version"),
         )
     except services.NothingToFill as exc:
@@ -173,8 +193,9 @@ def profile_fill_preprocess(request: HttpRequest, pk: int) -> HttpResponse:
         status, note = 409, str(exc)
     except StaleVersion:
         status = 409
-        note = _("The profile changed since this page was loaded: check its figures, then fill "
-                 "again.")
+        note = _(
+            "The profile changed since this page was loaded: check its figures, then fill again."
+        )
         profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
     except ValidationError as exc:
         # The profile refuses the figures as they stand (409: the card shows why, in place).
@@ -196,9 +217,13 @@ def _can_record_runs(request: HttpRequest, profile: TaskProfile) -> bool:
 
 def _fill_card(request: HttpRequest, profile: TaskProfile, note: str, status: int) -> HttpResponse:
     """The fill card in place; after a fill, the page's staged-plan section too (out of band)."""
-    context = {"profile": profile, "fill_note": note, "fill_status": status,
-               "can_record_runs": _can_record_runs(request, profile),
-               **preprocess_latest(profile=profile)}
+    context = {
+        "profile": profile,
+        "fill_note": note,
+        "fill_status": status,
+        "can_record_runs": _can_record_runs(request, profile),
+        **preprocess_latest(profile=profile),
+    }
     if status == 200:
         sections = profile_sections(profile, profile.team.currency)
         context["staged_section"] = next(s for s in sections if s[0] == "staged")

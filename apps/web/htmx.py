@@ -10,11 +10,16 @@ Every view that answers htmx goes through these helpers, so that
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
+
+from apps.accounts.pagecache import cached_fragment
 
 VARY = ("HX-Request",)
 
@@ -42,6 +47,36 @@ def render_shape(
 def render_fragment(request: HttpRequest, page: str, fragment: str, context: dict) -> str:
     """The HTML of one fragment of `page` (to cache it, or to send several at once)."""
     return render_to_string(f"{page}#{fragment}", context, request=request)
+
+
+def shared_fragment(
+    request: HttpRequest,
+    page: str,
+    fragment: str,
+    context: Callable[[], dict],
+    *,
+    team_ids: Iterable[int],
+    parts: tuple = (),
+) -> SafeString:
+    """The HTML of `page#fragment` as every member of `team_ids` sees it, cached under the teams'
+    generations, the language, the query string and `parts` (apps/accounts/pagecache.py).
+
+    `context()` is called on a miss only, so the queries behind the fragment are made once per
+    change of the teams' data. Nothing of one person goes in a shared fragment: it never holds a
+    CSRF token (a POST form belongs outside it), which this refuses rather than cache.
+    """
+
+    def render_once() -> str:
+        html = render_fragment(request, page, fragment, context())
+        if "csrfmiddlewaretoken" in html:
+            raise ValueError(f"{page}#{fragment} holds a CSRF token: it cannot be shared")
+        return html
+
+    key_parts = (tuple(sorted(request.GET.items())), *parts)
+    html = cached_fragment(
+        f"{page}#{fragment}", team_ids=team_ids, parts=key_parts, render=render_once
+    )
+    return mark_safe(html)  # noqa: S308 - our own rendered, escaped template
 
 
 def go(request: HttpRequest, url: str, *, status: int = 200) -> HttpResponse:
