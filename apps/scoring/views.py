@@ -4,20 +4,20 @@ review."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team
-from apps.accounts.pagecache import cached_fragment
 from apps.reviews.models import Review
-from apps.web.htmx import render_fragment, render_shape, vary, wants_fragment
+from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
 
 from . import exports, record, selectors
 from .forms import HistoryFilterForm
@@ -75,40 +75,42 @@ def review_record(request: HttpRequest, review_id: int) -> HttpResponse:
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
     """Every snapshot of the user's teams, filtered and paginated."""
-    choices = selectors.history_choices(request.user)
-    form = HistoryFilterForm(
-        request.GET or None,
-        memberships=request.memberships,
-        tasks=choices["tasks"],
-        reviewers=choices["reviewers"],
-    )
-    if form.is_bound:
-        form.is_valid()
     query = request.GET.copy()
     query.pop("page", None)
-    context = {
-        "form": form,
+    common = {
         "querystring_base": f"{query.urlencode()}&" if query else "",
         "filtered": any(v for k, v in request.GET.items() if k != "page"),
     }
 
-    def results() -> str:
-        snapshots = selectors.history_snapshots(request.user, form.filters())
+    @cache
+    def form() -> HistoryFilterForm:
+        choices = selectors.history_choices(request.user)
+        form = HistoryFilterForm(
+            request.GET or None,
+            memberships=request.memberships,
+            tasks=choices["tasks"],
+            reviewers=choices["reviewers"],
+        )
+        if form.is_bound:
+            form.is_valid()
+        return form
+
+    def results() -> dict:
+        snapshots = selectors.history_snapshots(request.user, form().filters())
         page = Paginator(snapshots, PAGE_SIZE).get_page(request.GET.get("page"))
         selectors.label_chosen_offers(page.object_list)
-        fragment = {**context, "page_obj": page}
-        return render_fragment(request, "scoring/history.html", "history-results", fragment)
+        return {**common, "page_obj": page}
 
-    # Snapshots never change; the rows change only when one of the user's teams changes.
-    context["results_html"] = mark_safe(  # noqa: S308 - our own rendered, escaped template
-        cached_fragment(
-            "history",
-            team_ids=[m.team_id for m in request.memberships],
-            parts=tuple(sorted(request.GET.items())),
-            render=results,
-        )
-    )
-    return render_shape(request, "scoring/history.html", "history-results", context)
+    # Snapshots never change; the filters and rows change only when one of the user's teams does,
+    # and are the same for everyone in the same teams.
+    page, shared = "scoring/history.html", {"team_ids": [m.team_id for m in request.memberships]}
+    context = {
+        "filters_html": shared_fragment(
+            request, page, "history-filters", lambda: {**common, "form": form()}, **shared
+        ),
+        "results_html": shared_fragment(request, page, "history-results", results, **shared),
+    }
+    return render_shape(request, page, "history-results", context)
 
 
 @login_required
@@ -171,9 +173,7 @@ def snapshot_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
         exports.snapshot_xlsx(snapshot),
         content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{exports.filename(snapshot, "xlsx")}"'
-    )
+    response["Content-Disposition"] = f'attachment; filename="{exports.filename(snapshot, "xlsx")}"'
     return response
 
 

@@ -6,20 +6,19 @@ htmx: the list answers a GET with htmx with its results fragment (`review-result
 
 from __future__ import annotations
 
+from functools import cache
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from apps.accounts.access import require_current_team
-from apps.accounts.pagecache import cached_fragment
 from apps.reviews import selectors
 from apps.reviews.forms import ReviewFilterForm
-from apps.web.htmx import render_fragment, render_shape
+from apps.web.htmx import render_shape, shared_fragment
 
 from .common import PAGE_SIZE
 
@@ -28,39 +27,37 @@ from .common import PAGE_SIZE
 @require_GET
 def review_list(request: HttpRequest) -> HttpResponse:
     team = require_current_team(request)
-    choices = selectors.review_filter_choices(team)
-    form = ReviewFilterForm(request.GET, tasks=choices["tasks"], authors=choices["authors"])
-    form.is_valid()  # an invalid filter is dropped; the valid ones still apply
-    filters = form.cleaned_data
-    reviews = selectors.review_list(
-        team=team,
-        state=filters.get("state") or None,
-        task_id=filters.get("task"),
-        author_id=filters.get("author"),
-        q=(filters.get("q") or "").strip() or None,
-    )
     kept = {k: v for k, v in request.GET.items() if k != "page" and v}
-    context = {
-        "form": form,
-        "filtered": bool(kept),
-        "querystring_base": urlencode(kept) + "&" if kept else "",
-    }
+    common = {"filtered": bool(kept), "querystring_base": urlencode(kept) + "&" if kept else ""}
 
-    def results() -> str:
-        page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
-        fragment = {**context, "page_obj": page, "reviews": page.object_list}
-        return render_fragment(request, "reviews/list.html", "review-results", fragment)
+    @cache
+    def form() -> ReviewFilterForm:
+        choices = selectors.review_filter_choices(team)
+        form = ReviewFilterForm(request.GET, tasks=choices["tasks"], authors=choices["authors"])
+        form.is_valid()  # an invalid filter is dropped; the valid ones still apply
+        return form
 
-    # The rows are the same for every member of the team until the team's data changes.
-    context["results_html"] = mark_safe(  # noqa: S308 - our own rendered, escaped template
-        cached_fragment(
-            "review-list",
-            team_ids=[team.pk],
-            parts=tuple(sorted(request.GET.items())),
-            render=results,
+    def results() -> dict:
+        filters = form().cleaned_data
+        reviews = selectors.review_list(
+            team=team,
+            state=filters.get("state") or None,
+            task_id=filters.get("task"),
+            author_id=filters.get("author"),
+            q=(filters.get("q") or "").strip() or None,
         )
-    )
-    return render_shape(request, "reviews/list.html", "review-results", context)
+        page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
+        return {**common, "page_obj": page, "reviews": page.object_list}
+
+    # The filters and the rows are the same for every member until the team's data changes.
+    page, shared = "reviews/list.html", {"team_ids": [team.pk]}
+    context = {
+        "filters_html": shared_fragment(
+            request, page, "review-filters", lambda: {**common, "form": form()}, **shared
+        ),
+        "results_html": shared_fragment(request, page, "review-results", results, **shared),
+    }
+    return render_shape(request, page, "review-results", context)
 
 
 @login_required
