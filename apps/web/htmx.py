@@ -59,11 +59,12 @@ def shared_fragment(
     parts: tuple = (),
 ) -> SafeString:
     """The HTML of `page#fragment` as every member of `team_ids` sees it, cached under the teams'
-    generations, the language, the query string and `parts` (apps/accounts/pagecache.py).
+    generations, the language, the query string and `parts` (apps/accounts/pagecache.py); a
+    fragment that depends on the viewer names them in `parts`.
 
     `context()` is called on a miss only, so the queries behind the fragment are made once per
-    change of the teams' data. Nothing of one person goes in a shared fragment: it never holds a
-    CSRF token (a POST form belongs outside it), which this refuses rather than cache.
+    change of the teams' data. It never holds a CSRF token (a POST form belongs outside it), which
+    this refuses rather than cache.
     """
 
     def render_once() -> str:

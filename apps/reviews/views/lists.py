@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from apps.accounts.access import require_current_team
@@ -63,14 +64,32 @@ def review_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def approvals(request: HttpRequest) -> HttpResponse:
-    queue = selectors.approvals_queue(request.user)
-    page = Paginator(queue, PAGE_SIZE).get_page(request.GET.get("page"))
-    can_review = any(m.can_review for m in getattr(request, "memberships", []))
+    memberships = getattr(request, "memberships", [])
+    # "Submitted 5 minutes ago" is told to the minute: the queue is rendered at most once a
+    # minute for its reviewer, and again at once when one of their teams' data changes.
+    minute = timezone.now().replace(second=0, microsecond=0)
+
+    def queue() -> dict:
+        page = Paginator(selectors.approvals_queue(request.user), PAGE_SIZE).get_page(
+            request.GET.get("page")
+        )
+        return {
+            "page_obj": page,
+            "reviews": page.object_list,
+            "waiting": page.paginator.count,
+            "can_review_somewhere": any(m.can_review for m in memberships),
+            "querystring_base": "",
+            "now": minute,
+        }
+
     context = {
-        "page_obj": page,
-        "reviews": page.object_list,
-        "waiting": page.paginator.count,
-        "can_review_somewhere": can_review,
-        "querystring_base": "",
+        "queue_html": shared_fragment(
+            request,
+            "reviews/approvals.html",
+            "approval-queue",
+            queue,
+            team_ids=[m.team_id for m in memberships],
+            parts=(request.user.pk, minute.isoformat()),
+        )
     }
     return render(request, "reviews/approvals.html", context)
