@@ -74,7 +74,6 @@ class Membership(models.Model):
     )
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
-    last_seen_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -19,7 +19,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Membership, Role, Team
@@ -55,14 +54,6 @@ def _copy_back(locked: Team, team: Team, fields: list[str]) -> None:
     """Keep the caller's Team object (often request.team) in step with what was saved."""
     for name in fields:
         setattr(team, name, getattr(locked, name))
-
-
-# The dashboard
-
-
-def membership_mark_seen(*, user) -> None:
-    """The user has seen the dashboard now: decisions after this moment count as new."""
-    Membership.objects.filter(user=user).update(last_seen_at=timezone.now())
 
 
 # Members

@@ -26,15 +26,12 @@ from .forms import MemberAddForm, MemberRoleForm, TeamGeneralForm, ThresholdForm
 @login_required
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The dashboard: what waits for me, my drafts, decisions since my last visit, the team."""
+    """The dashboard: what waits for me, my drafts, what is new for me (the notifications), the
+    team."""
     context = dashboard.home_dashboard(
         user=request.user, team=request.team, memberships=request.memberships
     )
-    response = render(request, "teams/home.html", context)
-    if request.team is not None:
-        # After rendering: the decisions shown now were seen.
-        services.membership_mark_seen(user=request.user)
-    return response
+    return render(request, "teams/home.html", context)
 
 
 # Team settings: everyone in the team reads; owners change. All actions work on request.team.

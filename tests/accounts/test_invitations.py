@@ -53,6 +53,19 @@ class InvitationListTests:
         page = client.get(LIST)
         assert "new@example.com" in page.content.decode()
 
+    def test_the_plain_text_email_is_not_html_escaped(
+        self, client, team, owner, django_capture_on_commit_callbacks
+    ):
+        type(team).objects.filter(pk=team.pk).update(name="R&D <GPU> team")
+        client.force_login(owner)
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(LIST, {"email": "rd@example.com", "role": "member"})
+        [message] = mail.outbox
+        assert "R&D <GPU> team" in message.subject and "R&D <GPU> team" in message.body
+        assert "&amp;" not in message.subject + message.body
+        html = message.alternatives[0][0]
+        assert "R&amp;D &lt;GPU&gt; team" in html
+
     @pytest.mark.parametrize(
         ("data", "field"),
         [
