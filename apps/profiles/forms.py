@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from django import forms
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MinValueValidator
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -15,9 +15,9 @@ from apps.catalog.forms import TeamSitesMixin, require_at_least
 from apps.catalog.models import Parallelism, Site
 from apps.scoring.engine.presets import PRESETS
 from apps.web.concurrency import VersionedFormMixin
-from apps.web.forms import FiniteFloatField, finite_formfield
+from apps.web.forms import finite_formfield
 
-from .models import SHAPE_FIELDS, SHAPE_MAX, Cadence, Precision, TaskProfile, Workload, shape_errors
+from .models import SHAPE_FIELDS, Cadence, TaskProfile, Workload
 from .sections import SECTIONS
 
 HELP_TEXTS = {
@@ -267,124 +267,6 @@ class ProfileFilterForm(forms.Form):
         self.is_valid()
         data = getattr(self, "cleaned_data", {})
         return {key: data[key] for key in ("q", "workload", "cadence", "site") if data.get(key)}
-
-
-class SizingForm(forms.Form):
-    """How many GPUs does my model need: size, precision, workload, optional measured peak."""
-
-    params_b = FiniteFloatField(
-        label=capfirst(_("parameters (billions)")),
-        min_value=0,
-        help_text=_("Model size in billions of parameters, e.g. 7 or 70."),
-    )
-    precision = forms.ChoiceField(
-        label=capfirst(_("precision")),
-        choices=Precision.choices,
-        initial=Precision.BF16,
-        help_text=HELP_TEXTS["precision"],
-    )
-    workload = forms.ChoiceField(
-        label=capfirst(_("workload")),
-        choices=Workload.choices,
-        initial=Workload.INFERENCE,
-        help_text=_(
-            "Training and full fine-tuning count weights, gradients and Adam states (16 bytes a "
-            "parameter); adapter tuning (LoRA/QLoRA) adds 0.16 bytes a parameter to the weights."
-        ),
-    )
-    peak_gpu_mem_gb = FiniteFloatField(
-        label=capfirst(_("measured peak GPU memory (GB)")),
-        required=False,
-        min_value=0,
-        help_text=HELP_TEXTS["peak_gpu_mem_gb"],
-    )
-    parallelism = forms.MultipleChoiceField(
-        label=capfirst(_("parallelism supported")),
-        choices=Parallelism.choices,
-        required=False,
-        initial=["data", "tensor"],
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_(
-            "With tensor, pipeline or sharded, a model larger than one GPU can fill a machine."
-        ),
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in (*SHAPE_FIELDS, "kv_heads", "activation_checkpointing"):
-            field = TaskProfile._meta.get_field(name)
-            self.fields[name] = field.formfield(
-                label=capfirst(field.verbose_name), help_text=HELP_TEXTS[name], required=False
-            )
-            if name != "activation_checkpointing":
-                require_at_least(self.fields[name], 1)
-                limit = SHAPE_MAX["heads" if name == "kv_heads" else name]
-                self.fields[name].validators.append(MaxValueValidator(limit))
-                self.fields[name].widget.attrs["max"] = limit
-        # Deadline sizing (SPEC 6.3): compute hours measured on a GPU count, and a budget.
-        self.fields["gpus"] = forms.IntegerField(
-            label=capfirst(_("planned GPUs")),
-            required=False,
-            min_value=1,
-            max_value=1_000_000,
-            help_text=_("Deadline sizing: the GPU count the compute hours were measured on."),
-        )
-        self.fields["compute_hours"] = FiniteFloatField(
-            label=capfirst(_("compute hours")),
-            required=False,
-            min_value=0,
-            help_text=_("Deadline sizing: the compute time on the planned GPUs."),
-        )
-        self.fields["budget_compute_hours"] = FiniteFloatField(
-            label=capfirst(_("compute budget (h)")),
-            required=False,
-            min_value=0,
-            help_text=_(
-                "Deadline sizing: the longest acceptable compute time; each offer then says the "
-                "fewest GPUs that meet it."
-            ),
-        )
-
-    presets = TaskProfileForm.presets
-
-    def clean(self):
-        data = super().clean()
-        shape = {n: data.get(n) for n in (*SHAPE_FIELDS, "kv_heads") if n not in self.errors}
-        for name, errors in shape_errors(shape).items():
-            for error in errors:
-                self.add_error(name, error)
-        deadline = ("gpus", "compute_hours", "budget_compute_hours")
-        given = [n for n in deadline if data.get(n) is not None]
-        if given:
-            for name in deadline:
-                if name not in self.errors and data.get(name) is None:
-                    self.add_error(
-                        name,
-                        forms.ValidationError(
-                            _(
-                                "Enter the planned GPUs, the compute hours and the compute "
-                                "budget together, or leave all three blank."
-                            ),
-                            code="deadline_incomplete",
-                        ),
-                    )
-        return data
-
-    def engine_fields(self) -> dict:
-        """The cleaned values as sizing_estimate's keywords (blanks left out)."""
-        data = self.cleaned_data
-        out = {
-            name: data[name]
-            for name in ("workload", "params_b", "precision", "peak_gpu_mem_gb", "parallelism")
-        }
-        shape = {n: data.get(n) for n in (*SHAPE_FIELDS, "kv_heads")}
-        out["shape"] = {n: v for n, v in shape.items() if v is not None}
-        out["activation_checkpointing"] = bool(data.get("activation_checkpointing"))
-        if data.get("gpus") is not None:
-            out["deadline"] = {
-                n: data[n] for n in ("gpus", "compute_hours", "budget_compute_hours")
-            }
-        return out
 
 
 def preset_options() -> list[dict]:

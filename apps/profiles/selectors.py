@@ -146,23 +146,7 @@ def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> 
     if data is None:
         probe = profile
     else:
-        form = TaskProfileForm(data, instance=profile or TaskProfile(team=team), team=team)
-        form.is_valid()  # copies the valid fields onto form.instance; never saves
-        bad = [name for name in ENGINE_FIELDS if name in form.errors]
-        context["missing"] = [(form.fields[n].label, form.errors[n][0]) for n in bad]
-        context["show_sizing"] = not set(bad) & set(SIZING_FIELDS)
-        context["show_cross"] = not set(bad) & set(CROSS_DOMAIN_FIELDS)
-        context["show_all"] = not bad
-        probe = form.instance
-        if not SHAPE_NAMES.isdisjoint(form.errors):
-            # A refused shape may leave a mixed one on the instance (heads not dividing the
-            # hidden size passed each field's own check): size without it, name the field.
-            for name in SHAPE_NAMES:
-                setattr(probe, name, None)
-        if "checkpoint_interval_hours" in form.errors:
-            probe.checkpoint_interval_hours = None
-        if "allowed_sites" not in form.errors:
-            allowed_sites = [site.code for site in form.cleaned_data.get("allowed_sites", [])]
+        probe, allowed_sites = _probe_of_form(team, data, profile, context)
     first_site = Site.objects.for_team(team).order_by("code").first()
     context["no_sites"] = first_site is None
     if first_site is None or not (context["show_sizing"] or context["show_cross"]):
@@ -183,3 +167,30 @@ def live_panel(*, team: Team, data=None, profile: TaskProfile | None = None) -> 
     context["evaluation"] = present(engine_input, output)
     context["staged_effect"] = staged_effect(engine_input, context["evaluation"])
     return context
+
+
+def _probe_of_form(
+    team: Team, data, profile: TaskProfile | None, context: dict
+) -> tuple[TaskProfile, list[str] | None]:
+    """The unsaved profile the live panel evaluates from a submitted form, and its allowed site
+    codes (None: the saved ones). Names the engine fields the form refuses in `context` and
+    withholds the sections that depend on them."""
+    form = TaskProfileForm(data, instance=profile or TaskProfile(team=team), team=team)
+    form.is_valid()  # copies the valid fields onto form.instance; never saves
+    bad = [name for name in ENGINE_FIELDS if name in form.errors]
+    context["missing"] = [(form.fields[n].label, form.errors[n][0]) for n in bad]
+    context["show_sizing"] = not set(bad) & set(SIZING_FIELDS)
+    context["show_cross"] = not set(bad) & set(CROSS_DOMAIN_FIELDS)
+    context["show_all"] = not bad
+    probe = form.instance
+    if not SHAPE_NAMES.isdisjoint(form.errors):
+        # A refused shape may leave a mixed one on the instance (heads not dividing the hidden
+        # size passed each field's own check): size without it, name the field.
+        for name in SHAPE_NAMES:
+            setattr(probe, name, None)
+    if "checkpoint_interval_hours" in form.errors:
+        probe.checkpoint_interval_hours = None
+    allowed_sites = None
+    if "allowed_sites" not in form.errors:
+        allowed_sites = [site.code for site in form.cleaned_data.get("allowed_sites", [])]
+    return probe, allowed_sites

@@ -32,10 +32,11 @@ from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
 
 from . import selectors, services
-from .forms import ProfileFilterForm, SizingForm, TaskProfileForm
+from .forms import ProfileFilterForm, TaskProfileForm
 from .models import TaskProfile
 from .preprocess import PreprocessFillForm, preprocess_latest
 from .sections import profile_sections
+from .sizing_form import SizingForm
 
 PAGE_SIZE = 25
 
