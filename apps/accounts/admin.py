@@ -1,6 +1,10 @@
 from django.contrib import admin
 
+from .forms import AdminLoginForm
 from .models import ApiToken, Invitation, Membership, OutgoingEmail, Team
+
+# Single sign-on only (Team.sso_only) holds on the admin's sign-in too.
+admin.site.login_form = AdminLoginForm
 
 
 class MembershipInline(admin.TabularInline):

@@ -4,6 +4,7 @@ from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm
 from allauth.core import context as allauth_context
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.db import transaction
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
@@ -46,6 +47,20 @@ class LoginForm(AllauthLoginForm):
                 code="sso_only",
             )
         return cleaned
+
+
+class AdminLoginForm(AdminAuthenticationForm):
+    """The admin's sign-in: staff members of a team that signs in with single sign-on only are
+    refused a password here too (the site's own sign-in form refuses them above)."""
+
+    def confirm_login_allowed(self, user) -> None:
+        super().confirm_login_allowed(user)
+        if sso_only(user):
+            raise forms.ValidationError(
+                _("Your team signs in with single sign-on only: sign in on the site with %(name)s.")
+                % {"name": sso_name()},
+                code="sso_only",
+            )
 
 
 def sso_only(user) -> bool:

@@ -134,6 +134,20 @@ class SsoOnlyTests:
         assert "_auth_user_id" not in client.session
         assert "single sign-on only" in response.content.decode()
 
+    def test_a_staff_member_of_an_sso_only_team_cannot_use_the_admin_sign_in(
+        self, client, team, member
+    ):
+        type(member).objects.filter(pk=member.pk).update(is_staff=True)
+        data = {"username": member.username, "password": PASSWORD, "next": "/admin/"}
+        assert client.post("/admin/login/", data).status_code == 302  # allowed before
+        client.logout()
+        team.sso_only = True
+        team.save()
+        response = client.post("/admin/login/", data)
+        assert response.status_code == 200
+        assert "_auth_user_id" not in client.session
+        assert "single sign-on only" in response.content.decode()
+
     def test_members_of_other_teams_still_use_passwords(self, client, team, other_team):
         other_team.sso_only = True
         other_team.save()
