@@ -20,7 +20,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.accounts.access import membership_for, require_role
+from apps.accounts.access import get_scoped_or_404, membership_for, require_role
 from apps.accounts.models import Role
 from apps.checklists.selectors import checklist_cards
 from apps.reviews.forms import DecisionForm
@@ -84,37 +84,61 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
 SIGNED_PAGE_CACHE_SECONDS = 7 * 24 * 3600
 
 
-def _signed_body_key(review: Review) -> str:
-    return (
-        f"review-page:v3:{review.pk}:{review.version}:{engine.ENGINE_VERSION}:{get_language()}"
+def _signed_body_key(pk: int) -> str:
+    return f"review-page:v4:{pk}:{engine.ENGINE_VERSION}:{get_language()}"
+
+
+# What the page of an approved review reads of it around the cached parts: not the signed input
+# (a whole engine document), nor the task and its sites, which only the cached body shows.
+SIGNED_PAGE_FIELDS = ("id", "state", "version", "title", "team_id", "task_id", "team__currency")
+
+
+def _cached_signed_parts(request: HttpRequest, pk: int) -> tuple[Review, dict] | None:
+    """The review (its few fields) and the cached head and body of its page, when it is an
+    approved review whose page is cached at its version. One light query on a hit, none else."""
+    try:
+        parts = cache.get(_signed_body_key(pk))
+    except Exception:  # noqa: BLE001 - no cache: the page is rendered in full
+        return None
+    if not isinstance(parts, dict) or "version" not in parts:
+        return None
+    review = get_scoped_or_404(
+        Review.objects.select_related("team").only(*SIGNED_PAGE_FIELDS), request.user, pk=pk
     )
+    if review.state != ReviewState.APPROVED or review.version != parts["version"]:
+        return None
+    return review, parts
+
+
+def _signed_page(request: HttpRequest, review: Review, parts: dict) -> HttpResponse:
+    context = {
+        "review": review,
+        # Our own rendered and escaped templates, cached by review_detail.
+        "cached_head": mark_safe(parts["head"]),  # noqa: S308
+        "cached_body": mark_safe(parts["body"]),  # noqa: S308
+        "can_clone": True,  # any member of the review's team (it was found in their scope)
+    }
+    return render(request, "reviews/detail.html", context)
 
 
 @login_required
 @require_GET
 def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    if not wants_fragment(request) and (cached := _cached_signed_parts(request, pk)):
+        return _signed_page(request, *cached)
     review = get_review_for_user(request, pk)
-    if review.state == ReviewState.APPROVED and not wants_fragment(request):
-        key = _signed_body_key(review)
-        parts = cache.get(key)
-        if not isinstance(parts, dict):  # a miss (or an entry of an older layout)
-            context = _detail_context(request, review)
-            parts = {
-                part: render_to_string(
-                    f"reviews/detail.html#review-{part}", context, request=request
-                )
-                for part in ("head", "body")
-            }
-            cache.set(key, parts, SIGNED_PAGE_CACHE_SECONDS)
-        context = {
-            "review": review,
-            # Our own rendered and escaped templates, cached above.
-            "cached_head": mark_safe(parts["head"]),  # noqa: S308
-            "cached_body": mark_safe(parts["body"]),  # noqa: S308
-            "can_clone": True,  # any member of the review's team (it was found in their scope)
-        }
-        return render(request, "reviews/detail.html", context)
     context = _detail_context(request, review)
+    if review.state == ReviewState.APPROVED and not wants_fragment(request):
+        parts = {
+            part: render_to_string(f"reviews/detail.html#review-{part}", context, request=request)
+            for part in ("head", "body")
+        }
+        cache.set(
+            _signed_body_key(review.pk),
+            {**parts, "version": review.version},
+            SIGNED_PAGE_CACHE_SECONDS,
+        )
+        return _signed_page(request, review, parts)
     return render_shape(request, "reviews/detail.html", "decision-panel", context)
 
 

@@ -38,8 +38,9 @@ class SignedReviewPageTests:
         body = first.content.decode()
         assert "Timeline" in body and "review-evaluation" in body
         # Same body, read from the cache: a handful of queries instead of the whole page.
-        assert second.content.decode().split('id="main"')[1].split("Clone as a new draft")[1] == (
-            body.split('id="main"')[1].split("Clone as a new draft")[1]
+        assert (
+            second.content.decode().split('id="main"')[1].split("Clone as a new draft")[1]
+            == (body.split('id="main"')[1].split("Clone as a new draft")[1])
         )
         assert second_queries < first_queries
         assert second_queries <= 6
@@ -81,7 +82,31 @@ class SignedReviewPageTests:
         snapshots = signed.snapshots.count()
         monkeypatch.setattr(engine, "ENGINE_VERSION", "9.0.0")
         after = client.get(url).content.decode()
-        assert (
-            f"The current method is 9.0.0; this decision was signed under {version}." in after
-        )
+        assert f"The current method is 9.0.0; this decision was signed under {version}." in after
         assert signed.snapshots.count() == snapshots  # shown as signed, never recomputed
+
+    def test_an_outsider_gets_404_from_a_cached_page_too(self, client, signed):
+        url = reverse("reviews:detail", args=[signed.pk])
+        client.force_login(get_user_model().objects.get(username="bob"))
+        assert client.get(url).status_code == 200  # now cached
+        client.force_login(get_user_model().objects.get(username="carol"))
+        assert client.get(url).status_code == 404
+
+    def test_a_cached_view_reads_neither_the_signed_input_nor_the_task(self, client, signed):
+        client.force_login(get_user_model().objects.get(username="bob"))
+        url = reverse("reviews:detail", args=[signed.pk])
+        client.get(url)
+        with CaptureQueriesContext(connection) as ctx:
+            page = client.get(url).content.decode()
+        review_sql = [
+            q["sql"] for q in ctx.captured_queries if q["sql"].startswith('SELECT "reviews_review"')
+        ]
+        assert len(review_sql) == 1
+        assert "frozen_input" not in review_sql[0] and "profiles_taskprofile" not in review_sql[0]
+        assert signed.title in page and "Timeline" in page
+
+    def test_a_draft_page_is_never_served_from_the_cache(self, client, signed):
+        draft = Review.objects.filter(team=signed.team, state="draft").order_by("id").first()
+        client.force_login(get_user_model().objects.get(username="bob"))
+        page = client.get(reverse("reviews:detail", args=[draft.pk])).content.decode()
+        assert "Approved and frozen." not in page and draft.title in page
