@@ -59,6 +59,30 @@ def page_paths(user) -> dict[str, str]:
     return paths
 
 
+def _ms(client: Client, path: str, before=None) -> float:
+    if before is not None:
+        before()
+    t0 = time.perf_counter()
+    client.get(path)
+    return (time.perf_counter() - t0) * 1000
+
+
+def cold_and_warm(client: Client, path: str, team_ids: list[int]) -> dict:
+    """Median time of a view right after a change of the user's teams' data (their generations
+    bumped, as any saved row does: the cached fragments are rendered again) and of a warm one."""
+    from statistics import median
+
+    from apps.accounts.pagecache import bump_team_generation
+
+    def change() -> None:
+        for team_id in team_ids:
+            bump_team_generation(team_id)
+
+    warm = median(_ms(client, path) for _ in range(7))
+    cold = median(_ms(client, path, change) for _ in range(5))
+    return {"cold_ms": round(cold, 2), "warm_ms": round(warm, 2), "cold_x": round(cold / warm, 2)}
+
+
 def main() -> None:
     user = get_user_model().objects.get(username="bench")
     session = SessionStore()
@@ -78,6 +102,8 @@ def main() -> None:
         if response.status_code != 200:
             print(f"{name} {path} answered {response.status_code}", file=sys.stderr)
         queries[name] = len(ctx.captured_queries)
+    team_ids = list(user.memberships.values_list("team_id", flat=True))
+    cold = {name: cold_and_warm(client, path, team_ids) for name, path in paths.items()}
 
     from apps.scoring.services import snapshot_compute
 
@@ -99,6 +125,7 @@ def main() -> None:
         "session_key": session.session_key,
         "pages": paths,
         "queries": queries,
+        "cold_after_change": cold,
         "snapshot_seconds": round(snapshot_seconds, 4),
         "snapshot_records": records,
         "dataset": dataset,
