@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
 from .pagecache import bump_team_generation
@@ -28,7 +29,13 @@ def team_id_of(instance) -> int | None:
 
 
 def _bump(sender, instance, **kwargs) -> None:
-    bump_team_generation(team_id_of(instance))
+    """Bump now, and again once the write commits: a request that read the old rows between the
+    two (the write not yet visible to it) cached them under the first new generation, which the
+    second leaves behind."""
+    team_id = team_id_of(instance)
+    bump_team_generation(team_id)
+    if team_id is not None and transaction.get_connection().in_atomic_block:
+        transaction.on_commit(lambda: bump_team_generation(team_id))
 
 
 def connect_generation_bumps() -> None:

@@ -26,6 +26,20 @@ class GenerationTests:
         make_review(team, owner)
         assert team_generations([team.pk])[team.pk] > before
 
+    def test_a_save_bumps_again_when_it_commits(
+        self, team, owner, django_capture_on_commit_callbacks
+    ):
+        """A request that read the old rows while the write was not yet committed cached them
+        under the first new generation: the bump on commit leaves that entry behind."""
+        before = team_generations([team.pk])[team.pk]
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            make_review(team, owner)
+        during = team_generations([team.pk])[team.pk]
+        assert during > before and callbacks
+        for callback in callbacks:
+            callback()
+        assert team_generations([team.pk])[team.pk] > during
+
     def test_another_teams_save_does_not(self, team, other_team, outsider):
         before = team_generations([team.pk])[team.pk]
         make_review(other_team, outsider)
