@@ -231,10 +231,13 @@ def benchmarks_for(profile: TaskProfile, offer_ids: Iterable[int]) -> list[dict]
     if profile.pk is None:  # an unsaved profile (the live form panel) has no records yet
         return []
     wanted = set(offer_ids)
+    # task_id too: the related manager sets each record's task from it (deferred, it would cost
+    # one query per record).
     records = (
         profile.benchmarks.filter(kind__in=(*TIMED_KINDS, "pilot_migration"))
         .only(
-            "id", "kind", "offer_id", "nodes", "gpus_per_node", "e2e_hours", "compute_hours",
+            "id", "task_id", "kind", "offer_id", "nodes", "gpus_per_node", "e2e_hours",
+            "compute_hours",
             "failure_reruns", "hours_lost_per_rerun", "comm_hours", "peak_gpu_mem_gb",
             "migration_effort_hours", "cost", "tier", "succeeded",
         )
