@@ -129,7 +129,12 @@ class WorkerKilledTests:
         # starting worker restores such messages before it consumes.
         time.sleep(max(0.0, VISIBILITY + 1 - (time.monotonic() - delivered)))
         with celery_worker(name="rescuer", extra_env=env):
-            _wait_for(lambda: _job_status(job.pk) == JobStatus.DONE, what="the redelivered job")
+            # A starting worker restores unacknowledged messages, then runs the job: on a loaded
+            # machine that can take more than the usual minute.
+            _wait_for(
+                lambda: _job_status(job.pk) == JobStatus.DONE, timeout=180,
+                what="the redelivered job",
+            )
         snapshots = list(EvaluationSnapshot.objects.filter(review=world.review))
         assert len(snapshots) == 1
         snapshot = snapshots[0]
