@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
@@ -35,7 +37,7 @@ def _bump(sender, instance, **kwargs) -> None:
     team_id = team_id_of(instance)
     bump_team_generation(team_id)
     if team_id is not None and transaction.get_connection().in_atomic_block:
-        transaction.on_commit(lambda: bump_team_generation(team_id))
+        transaction.on_commit(partial(bump_team_generation, team_id))
 
 
 def connect_generation_bumps() -> None:
