@@ -263,8 +263,8 @@ class ProfileFieldForm(forms.Form):
     required here: a fix that leaves the field as it was fixes nothing."""
 
     FIELDS = ("gpus", "parallelism", "can_maintain_scheduler")
+    # The profile form already requires the GPU count, with its own message.
     REQUIRED = {
-        "gpus": _("Enter the planned GPU count: the compute hours were measured on it."),
         "parallelism": _("Choose at least one way the job can be split."),
         "can_maintain_scheduler": _("Tick the box to record that someone maintains a scheduler."),
     }
@@ -280,7 +280,8 @@ class ProfileFieldForm(forms.Form):
             # The profile form's field, so the bounds and choices have one home.
             value = copy.deepcopy(TaskProfileForm(team=team).fields[name])
             value.required = True
-            value.error_messages["required"] = self.REQUIRED[name]
+            if name in self.REQUIRED:
+                value.error_messages["required"] = self.REQUIRED[name]
             value.help_text = ""
             self.fields["value"] = value
             self.fields["field"].initial = name
