@@ -131,7 +131,7 @@ def build_option(
     cross: CrossDomain,
     offer: Offer,
     sized: OfferSizing,
-    plans: dict[str, SitePlan] | None = None,
+    plans: dict[tuple[str, bool], SitePlan] | None = None,
 ) -> PlacementOption:
     """SPEC P for one offer; SPEC 6.4: away from the data, when the task has a processed
     version, the staged variant too, keeping the one of lower objective (the raw one on a tie
@@ -153,7 +153,7 @@ def _option(
     cross: CrossDomain,
     offer: Offer,
     sized: OfferSizing,
-    plans: dict[str, SitePlan] | None,
+    plans: dict[tuple[str, bool], SitePlan] | None,
     staged: bool,
 ) -> PlacementOption:
     task = inp.task
@@ -253,13 +253,14 @@ def _plan_of_site(
     net: Network,
     cross: CrossDomain,
     site: str,
-    plans: dict[str, SitePlan] | None,
+    plans: dict[tuple[str, bool], SitePlan] | None,
     staged: bool = False,
 ) -> SitePlan:
     """The site's plan (raw or staged), worked out once per site when the caller shares
     `plans`."""
     plans = {} if plans is None else plans
-    key = site + "\x00staged" if staged else site
+    # Keyed by (site, staged): a suffix on the code could name another site (codes are free text).
+    key = (site, bool(staged))
     plan = plans.get(key)
     if plan is None:
         plan = plans[key] = site_plan(inp, net, cross, site, staged)
