@@ -32,6 +32,7 @@ from .engine_fixtures import (
     findings_of,
     make_input,
     multi,
+    offer,
     rules,
     single,
     task,
@@ -143,6 +144,13 @@ class TestReportedPair:
     def test_numeric_ids_compare_as_numbers_and_text_as_text(self):
         assert reported_pair([_pair("10", 2), _pair("9", 2)], None).offer == "9"
         assert reported_pair([_pair("b", 2), _pair("a", 2)], None).offer == "a"
+
+    def test_a_superscript_digit_is_text_not_a_number(self):
+        # "²".isdigit() holds but int("²") fails: such an id orders as text, after "3"
+        assert reported_pair([_pair("²", 2), _pair("3", 2)], None).offer == "3"
+        bench = [single(10, "²"), multi(5, "²")]
+        out = evaluate(make_input(offers=[offer("²")], benchmarks=bench))
+        assert (out["benchmark"]["offer"], out["benchmark"]["speedup"]) == ("²", 2.0)  # 10 / 5
 
     def test_most_runs_first_then_the_chosen_offer(self):
         pairs = [_pair("1", 2), _pair("2", 3), _pair("3", 3)]

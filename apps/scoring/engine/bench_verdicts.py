@@ -85,7 +85,9 @@ class BenchmarkVerdict:
 
 def _id_order(offer_id: str) -> tuple[int, int, str]:
     # "Lowest id": numerically for numeric ids (as the database gives them), else by text.
-    return (0, int(offer_id), "") if offer_id.isdigit() else (1, 0, offer_id)
+    # ASCII digits only: str.isdigit() also holds for "²", which int() refuses.
+    numeric = offer_id.isascii() and offer_id.isdigit()
+    return (0, int(offer_id), "") if numeric else (1, 0, offer_id)
 
 
 def find_pairs(inp: EngineInput) -> list[BenchmarkPair]:
