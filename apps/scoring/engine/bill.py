@@ -110,9 +110,9 @@ def _bill_row(
         migration,  # migration_cost
         option.preemption_cost,
         total,
+        option.preprocess_cost,
         None,  # rank_unit
         None,  # rank_total
-        option.preprocess_cost,
     )
 
 
