@@ -1,9 +1,10 @@
 """Cached page fragments, invalidated by a per-team generation key.
 
 Every saved or deleted row of a team's data bumps that team's generation (signals registered in
-AccountsConfig.ready), so a fragment cached under the generations of the teams it shows is never
-served after any of them changed: no expiry guesswork, no list of keys to delete. The key also
-holds the request's language and query string, and the viewer's own key parts.
+AccountsConfig.ready), so a fragment stamped with the generations of the teams it shows is never
+served after any of them changed: no expiry guesswork, no list of keys to delete. The entry's key
+holds the request's language and query string and the viewer's own key parts; its value holds the
+generations (and any other version keys) it was rendered under, read with it in one round trip.
 
 Writes that bypass model signals (QuerySet.update, bulk_create without a parent save) must call
 `bump_team_generation` themselves; the app's services do not use them on the cached models.
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
+import uuid
 from collections.abc import Callable, Iterable
 
 from django.core.cache import cache
@@ -27,6 +30,12 @@ def _gen_key(team_id: int) -> str:
     return f"teamgen:{team_id}"
 
 
+def _fresh() -> int:
+    """A first generation no earlier one can have had: after the cache lost a team's generation,
+    counting again from 1 could meet a fragment stamped 1 before, and serve it."""
+    return secrets.randbits(62)
+
+
 def bump_team_generation(team_id: int | None) -> None:
     if team_id is None:
         return
@@ -35,7 +44,7 @@ def bump_team_generation(team_id: int | None) -> None:
         try:
             cache.incr(key)
         except ValueError:  # not set yet (or evicted): any new value invalidates
-            cache.set(key, 2, None)
+            cache.set(key, _fresh(), None)
     except Exception as exc:  # noqa: BLE001 - a cache outage must not fail the write
         log.warning("cache unavailable, generation of team %s not bumped: %s", team_id, exc)
 
@@ -43,29 +52,62 @@ def bump_team_generation(team_id: int | None) -> None:
 def team_generations(team_ids: Iterable[int]) -> dict[int, int]:
     ids = sorted(set(team_ids))
     found = cache.get_many([_gen_key(t) for t in ids])
-    generations = {}
-    for team_id in ids:
-        value = found.get(_gen_key(team_id))
-        if value is None:
-            cache.add(_gen_key(team_id), 1, None)
-            value = cache.get(_gen_key(team_id), 1)
-        generations[team_id] = value
-    return generations
+    return {team_id: _generation(team_id, found.get(_gen_key(team_id))) for team_id in ids}
+
+
+def _generation(team_id: int, value: int | None) -> int:
+    if value is None:
+        cache.add(_gen_key(team_id), _fresh(), None)
+        value = cache.get(_gen_key(team_id))
+    return value
 
 
 def cached_fragment(
-    name: str, *, team_ids: Iterable[int], parts: tuple, render: Callable[[], str]
+    name: str,
+    *,
+    team_ids: Iterable[int],
+    parts: tuple,
+    render: Callable[[], str],
+    versions: tuple[str, ...] = (),
 ) -> str:
-    """The HTML `render()` returns, cached under the teams' generations and `parts`."""
+    """The HTML `render()` returns, cached per `name`, teams, language and `parts`, and served
+    while the teams' generations and the cache keys named in `versions` hold the values it was
+    rendered under. The entry carries those values (its stamp), so a hit is one round trip: the
+    generations, the versions and the entry in one read."""
+    ids = sorted(set(team_ids))
+    gen_keys = [_gen_key(t) for t in ids]
+    digest = hashlib.sha256(repr((ids, get_language(), parts)).encode()).hexdigest()
+    key = f"fragment:{name}:{digest}"
     try:
-        generations = team_generations(team_ids)
+        found = cache.get_many([*gen_keys, *versions, key])
     except Exception as exc:  # noqa: BLE001 - no cache, no caching
         log.warning("cache unavailable, %s rendered uncached: %s", name, exc)
         return render()
-    digest = hashlib.sha256(repr((sorted(generations.items()), get_language(), parts)).encode())
-    key = f"fragment:{name}:{digest.hexdigest()}"
-    html = cache.get(key)
-    if html is None:
-        html = render()
-        cache.set(key, html, FRAGMENT_SECONDS)
+    stamp = tuple(found.get(k) for k in (*gen_keys, *versions))
+    entry = found.get(key)
+    if entry is not None and None not in stamp and entry[0] == stamp:
+        return entry[1]
+    if None in stamp:  # first use, or the cache lost them: set before rendering
+        try:
+            stamp = (
+                *(_generation(t, found.get(k)) for t, k in zip(ids, gen_keys, strict=True)),
+                *(_version(k, found.get(k)) for k in versions),
+            )
+        except Exception as exc:  # noqa: BLE001 - the cache went away meanwhile
+            log.warning("cache unavailable, %s rendered uncached: %s", name, exc)
+            return render()
+    html = render()
+    try:
+        cache.set(key, (stamp, html), FRAGMENT_SECONDS)
+    except Exception as exc:  # noqa: BLE001 - the page is served all the same
+        log.warning("cache unavailable, %s not kept: %s", name, exc)
     return html
+
+
+def _version(key: str, value: str | None) -> str:
+    """A version key the cache lost gets a value never used before (so no entry is stamped
+    with it)."""
+    if value is None:
+        cache.add(key, uuid.uuid4().hex, None)
+        value = cache.get(key)
+    return value

@@ -20,23 +20,15 @@ from .selectors import unread
 log = logging.getLogger(__name__)
 
 
-def _key(user_id: int) -> str:
+def inbox_key(user_id: int) -> str:
+    """The cache key of the user's inbox version: a value that changes with their unread rows
+    (a count is cached stamped with it, apps/teams/context_processors.py)."""
     return f"inbox-version:{user_id}"
-
-
-def inbox_version(user_id: int) -> str:
-    """A value that changes with the user's unread rows; a fresh one when the cache lost it (a
-    value is never reused, so a count cached under an old version is never read again)."""
-    version = cache.get(_key(user_id))
-    if version is None:
-        cache.add(_key(user_id), uuid.uuid4().hex, None)
-        version = cache.get(_key(user_id))
-    return version
 
 
 def inbox_changed(user_ids: Iterable[int]) -> None:
     """After the transaction commits: the bells of these people count again."""
-    versions = {_key(user_id): uuid.uuid4().hex for user_id in user_ids}
+    versions = {inbox_key(user_id): uuid.uuid4().hex for user_id in user_ids}
     if not versions:
         return
 

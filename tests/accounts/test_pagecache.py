@@ -60,6 +60,63 @@ class GenerationTests:
         assert (first, again, other, fresh) == ("<p>1</p>", "<p>1</p>", "<p>2</p>", "<p>3</p>")
 
 
+    def test_a_hit_is_one_read_of_the_cache(self, team, other_team, monkeypatch):
+        """The generations, the other versions and the entry come back in one round trip."""
+        from django.core.cache import cache
+
+        def render():
+            return "<p>x</p>"
+
+        args = {"team_ids": [team.pk, other_team.pk], "parts": (), "render": render}
+        cached_fragment("t", versions=("v:1",), **args)
+        reads = []
+        for name in ("get", "get_many", "add", "set", "incr"):
+            method = getattr(cache, name)
+            monkeypatch.setattr(
+                cache, name, lambda *a, _m=method, _n=name, **k: reads.append(_n) or _m(*a, **k)
+            )
+        assert cached_fragment("t", versions=("v:1",), **args) == "<p>x</p>"
+        assert reads == ["get_many"]
+
+    def test_a_changed_version_key_renders_again(self, team):
+        from django.core.cache import cache
+
+        calls = []
+
+        def render():
+            calls.append(1)
+            return f"<p>{len(calls)}</p>"
+
+        args = {"team_ids": [team.pk], "parts": (), "render": render, "versions": ("v:2",)}
+        assert cached_fragment("t", **args) == cached_fragment("t", **args) == "<p>1</p>"
+        cache.set("v:2", "another", None)
+        assert cached_fragment("t", **args) == "<p>2</p>"
+        cache.delete("v:2")  # lost: a value never used before, so rendered again
+        assert cached_fragment("t", **args) == "<p>3</p>"
+
+    def test_a_lost_generation_never_serves_an_older_entry(self, team):
+        """Counting again from a fixed first value after the cache lost a team's generation
+        could meet the stamp of a fragment rendered before, and serve it stale."""
+        from django.core.cache import cache
+
+        calls = []
+
+        def render():
+            calls.append(1)
+            return f"<p>{len(calls)}</p>"
+
+        first = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        bump_team_generation(team.pk)
+        second = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        for _ in range(3):
+            cache.delete(f"teamgen:{team.pk}")
+            bump_team_generation(team.pk)  # a write after the loss
+            cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        cache.delete(f"teamgen:{team.pk}")
+        last = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        assert (first, second, last) == ("<p>1</p>", "<p>2</p>", "<p>6</p>")
+
+
 class ReviewListCacheTests:
     def test_the_list_is_served_from_the_cache_until_a_review_changes(self, client, team, owner):
         make_review(team, owner, title="First plan")
