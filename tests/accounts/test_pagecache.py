@@ -59,7 +59,6 @@ class GenerationTests:
         fresh = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
         assert (first, again, other, fresh) == ("<p>1</p>", "<p>1</p>", "<p>2</p>", "<p>3</p>")
 
-
     def test_a_hit_is_one_read_of_the_cache(self, team, other_team, monkeypatch):
         """The generations, the other versions and the entry come back in one round trip."""
         from django.core.cache import cache
