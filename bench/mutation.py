@@ -4,6 +4,7 @@
     bench/mutation --module bill         # one module (repeatable); merged into the JSON
     bench/mutation --report              # no run: re-read the last run's results
     bench/mutation --rerun               # the last run's live mutants again, with today's tests
+    MUTATION_WORKSPACE=m2 bench/mutation --module x   # in var/m2/: runs beside another one
 
 The engine is pure Python (no Django), so the run happens in a scratch copy under
 ``var/mutation/``: the engine package, its deterministic tests (``tests/scoring/test_engine_*.py``
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fcntl
 import json
 import os
 import re
@@ -44,7 +46,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = Path("apps/scoring/engine")
-WORK = ROOT / "var" / "mutation"
+# MUTATION_WORKSPACE=NAME runs in var/NAME/ instead (its own lock, see bench/mutation), so two
+# people can measure different modules at once; the JSON merge below takes a lock of its own.
+WORK = ROOT / "var" / os.environ.get("MUTATION_WORKSPACE", "mutation")
+JSON_LOCK = ROOT / "var" / "mutation-json.lock"
 OUTPUT = ROOT / "bench" / "mutation.json"
 EQUIVALENT = ROOT / "bench" / "mutation_equivalent.json"
 TESTS = sorted(p.name for p in (ROOT / "tests" / "scoring").glob("test_engine_*.py"))
@@ -345,15 +350,21 @@ def main() -> int:
         run_mutmut(live)
         seconds = round((datetime.now(UTC) - started).total_seconds(), 1)
         args.module = sorted({Path(f).stem for _, f in mutant_results().values()})
-    elif not args.report:
+    elif args.report:
+        # The modules of the last run in this scratch copy: merged into the JSON, the others kept.
+        args.module = args.module or sorted({Path(f).stem for _, f in mutant_results().values()})
+    else:
         build_workspace(args.module)
         started = datetime.now(UTC)
         code = run_mutmut()
         seconds = round((datetime.now(UTC) - started).total_seconds(), 1)
         if code not in (0,):
             print(f"mutmut exited {code}", file=sys.stderr)
-    data = report(args.module, seconds)
-    OUTPUT.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    JSON_LOCK.parent.mkdir(exist_ok=True)
+    with JSON_LOCK.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # read, merge and write the JSON as one step
+        data = report(args.module, seconds)
+        OUTPUT.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print_summary(data)
     print(f"\nwritten to {OUTPUT.relative_to(ROOT) if OUTPUT.is_relative_to(ROOT) else OUTPUT}")
     return 0
