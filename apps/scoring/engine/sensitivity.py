@@ -12,7 +12,6 @@ chosen option).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from .messages import render_shown, show_number, term
@@ -37,14 +36,6 @@ class Flip:
     message_zh: str | None = None
 
 
-def _identity(x: float) -> float:
-    return x
-
-
-def _reciprocal(x: float) -> float:
-    return 1.0 / x
-
-
 def _solve(
     everyone: list[PlacementOption],
     gaps: list[float],
@@ -52,14 +43,15 @@ def _solve(
     slopes: list[float],
     low: float,
     high: float,
-    value: Callable[[float], float],
+    reciprocal: bool,
 ) -> tuple[float | None, PlacementOption | None]:
     """The input's value nearest to now at which another option's objective line crosses below
     the chosen one's (everyone[0]; ties resolved as the choice resolves them), within [low,
     high] of the coordinate; None when no line crosses in range. `gaps[i]` is option i's
-    objective minus the chosen one's now, `slopes[i]` its objective's slope in the coordinate."""
+    objective minus the chosen one's now, `slopes[i]` its objective's slope in the coordinate.
+    With `reciprocal` the coordinate is 1 / the input (low > 0 then, so 1 / x is finite)."""
     b_chosen = slopes[0]
-    current = value(x0)
+    current = 1.0 / x0 if reciprocal else x0
     best_at: float | None = None
     best_x = x0
     best_distance = 0.0
@@ -71,9 +63,7 @@ def _solve(
         x = x0 - gaps[i] / closing
         if not low <= x <= high or x - x != 0:  # out of range, or infinite
             continue
-        at = value(x)
-        if at - at != 0:
-            continue
+        at = 1.0 / x if reciprocal else x
         distance = abs(at - current)
         if best_at is None or distance < best_distance:
             best_at, best_x, best_distance = at, x, distance
@@ -82,13 +72,13 @@ def _solve(
             crossing.append((closing, everyone[i]))
     if best_at is None:
         return None, None
+    if len(crossing) == 1:
+        return best_at, crossing[0][1]
     # Past the crossing the steepest line wins (its gap falls fastest), then the tie-break.
     direction = 1.0 if best_x > x0 else -1.0 if best_x < x0 else 0.0
     if direction == 0.0:
         # A tie now, won by the tie-break: any step towards the contender flips it.
         direction = -1.0 if crossing[0][0] > 0 else 1.0
-    if len(crossing) == 1:
-        return best_at, crossing[0][1]
     _, to = min(crossing, key=lambda pair: (pair[0] * direction, *tie_key(pair[1])))
     return best_at, to
 
@@ -147,14 +137,14 @@ class _Flips:
         self.found: list[Flip] = []
 
     def add(self, path: str, key: str, subject: str, x0: float, slopes: list[float], low: float,
-            high: float, value: Callable[[float], float] = _identity) -> None:  # fmt: skip
-        first = slopes[0]
-        if slopes.count(first) == self.count:
+            high: float, reciprocal: bool = False) -> None:  # fmt: skip
+        current = 1.0 / x0 if reciprocal else x0
+        if slopes.count(slopes[0]) == self.count:
             # Every objective moves alike (or not at all): nothing in range flips.
-            self.found.append(Flip(path, value(x0), None, None, key, subject))
+            self.found.append(Flip(path, current, None, None, key, subject))
             return
-        at, to = _solve(self.everyone, self.gaps, x0, slopes, low, high, value)
-        self.found.append(Flip(path, value(x0), at, to, key, subject))
+        at, to = _solve(self.everyone, self.gaps, x0, slopes, low, high, reciprocal)
+        self.found.append(Flip(path, current, at, to, key, subject))
 
 
 def _links_used(chosen: PlacementOption, second: PlacementOption) -> dict[int, Link]:
@@ -170,28 +160,27 @@ def _slopes(
     everyone: list[PlacementOption], used: dict[int, Link], home: str, delay: float, ratio: float
 ) -> tuple[list[float], list[float], list[float], dict[int, list[float]], dict[int, list[float]]]:
     """Each option's slope in delay cost, compress ratio and the home queue, and per used link
-    its GB and hours × bandwidth on it."""
+    its GB and hours × bandwidth on it. Every option here has an objective, so its hours are
+    known and each of its legs has a link (hours and cost)."""
     count = len(everyone)
     on_link_gb = {key: [0.0] * count for key in used}
     on_link_hours = {key: [0.0] * count for key in used}
-    # One pass over every option's legs gathers what each input moves.
-    hours = [0.0] * count  # slope in delay cost: total hours
-    per_ratio = [0.0] * count  # slope in compress ratio: input and results legs are ∝ ratio
-    at_home = [0.0] * count  # slope in the home queue: the delay cost, for options at home
+    hours = [o.total_hours for o in everyone]  # slope in delay cost: total hours
+    at_home = [delay if o.site == home else 0.0 for o in everyone]  # options at home wait it
+    per_ratio: list[float] = []  # slope in compress ratio: input and results legs are ∝ ratio
+    # One pass over every option's legs gathers what the ratio and each used link move.
     for i, option in enumerate(everyone):
-        hours[i] = option.total_hours or 0.0
-        if option.site == home:
-            at_home[i] = delay
         scaled = 0.0
         for leg in option.legs:
             if leg.what != "image":
-                scaled += (leg.cost or 0.0) + delay * (leg.hours or 0.0)
+                scaled += leg.cost + delay * leg.hours  # type: ignore[operator]
             link = leg.link
             if link is not None and id(link) in used:
                 on_link_gb[id(link)][i] += leg.gb
-                on_link_hours[id(link)][i] += (leg.hours or 0.0) * link.bandwidth_gbps
-        per_ratio[i] = scaled / ratio
-    return hours, per_ratio, at_home, on_link_gb, on_link_hours
+                bandwidth = link.bandwidth_gbps
+                on_link_hours[id(link)][i] += leg.hours * bandwidth  # type: ignore[operator]
+        per_ratio.append(scaled / ratio)
+    return hours, per_ratio, at_home, on_link_gb, on_link_hours  # type: ignore[return-value]
 
 
 def _link_flips(
@@ -213,7 +202,7 @@ def _link_flips(
             [delay * h for h in on_link_hours[key]],
             1.0 / MAX_MAGNITUDE,
             float("inf"),
-            _reciprocal,
+            True,
         )
         path = f"links[{link.index}].price_per_gb"
         flips.add(
