@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from apps.scoring.engine import evaluate, parse_input
+from apps.scoring.engine.output import num
 from apps.scoring.engine.sizing import gpus_for_budget, memory_breakdown
 
 from .engine_fixtures import (
@@ -96,6 +97,17 @@ class TestMemoryParts:
         # weights 1 × 4 = 4; total (4 + 0.08) × 1.2 = 4.896
         assert b.kv_cache == approx(0.08)
         assert b.total == approx(4.896)
+
+
+class TestV1Figure:
+    def test_without_the_shape_the_total_is_v1s_figure_to_the_last_bit(self):
+        # v1: params × (bytes per parameter + 0.16) × 1.2 for adapter tuning. Summing the parts
+        # and adding 20 % instead gives 8592480001.296 here, v1 8592480001.296001 (6 decimals).
+        params = 3315000000.5
+        t = task(workload="adapter_tuning", params_b=params, precision="bf16")
+        out = evaluate(make_input(t))
+        assert out["sizing"]["estimated_gpu_mem_gb"] == num(params * (2.0 + 0.16) * 1.2)
+        assert out["sizing"]["estimated_gpu_mem_gb"] == 8592480001.296001
 
 
 def _measured(peak: float, **thresholds: Any) -> dict[str, Any]:
