@@ -25,18 +25,17 @@ def num(value: float | None) -> float | None:
     # x - x is 0.0 for every finite float and NaN for NaN and ±infinity; + 0.0 turns -0.0
     # into 0.0.
     if value - value == 0:
-        if type(value) is float:
-            if value.is_integer():
-                return value + 0.0  # already round (costs like 256.0): round() is the dear part
-            # round(value, 6) without its decimal string, where that gives the same float: y
-            # is within 2**-13 of value × 10**6 (|y| < 2**40), so n is that product rounded to
-            # the nearest integer unless it lies within 0.001 of a half; n / 1e6 is then the
-            # float nearest to n × 10**-6, as round(value, 6) is.
-            y = value * 1e6
-            if -1e12 < y < 1e12:
-                n = round(y)
-                if -0.499 < y - n < 0.499:
-                    return n / 1e6  # n ≠ 0 keeps the sign; n = 0 gives 0.0, never -0.0
+        if type(value) is float and value.is_integer():
+            return value + 0.0  # already round (costs like 256.0): round() is the dear part
+        # round(value, 6) without its decimal string, where that gives the same float: y is
+        # within 2**-13 of value × 10**6 (|y| < 2**40), so n is that product rounded to the
+        # nearest integer unless it lies within 0.001 of a half; n / 1e6 is then the float
+        # nearest to n × 10**-6, as round(value, 6) is.
+        y = value * 1e6
+        if -1e12 < y < 1e12:
+            n = round(y)
+            if -0.499 < y - n < 0.499:
+                return n / 1e6  # n ≠ 0 keeps the sign; n = 0 gives 0.0, never -0.0
         return round(value, 6) + 0.0
     return None
 
