@@ -47,11 +47,7 @@ def home_summary(*, user, team: Team | None) -> dict:
 def waiting_for_decision(*, user):
     """Submitted reviews the user may decide on and has not decided in the current round
     (every team where they review; never their own): the reviews app's approvals queue."""
-    return approvals_queue(user).only(
-        "id", "title", "state", "round", "submitted_at", "updated_at", "approvals_required",
-        "approvals_from_two_roles",
-        "team__name", "task__name", "author__username",
-    )
+    return approvals_queue(user)  # the row's fields only (reviews.selectors.ROW_FIELDS)
 
 
 def _drafts(*, user, team_ids: list[int]) -> tuple[list, int]:
