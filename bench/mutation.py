@@ -248,6 +248,11 @@ def merge(modules: list[str], results: dict, surviving: list[dict], counts: dict
     by_module: dict[str, dict[str, Any]] = {}
     if modules and OUTPUT.exists():
         by_module = json.loads(OUTPUT.read_text(encoding="utf-8")).get("modules", {})
+        # The kept modules' live mutants are judged against today's list of equivalents too.
+        equivalent = load_equivalent()
+        for figures in by_module.values():
+            for entry in figures["surviving"]:
+                entry["equivalent"] = equivalent.get(equivalence_key(entry))
     fresh: dict[str, dict[str, Any]] = {}
     for _name, (status, module_file) in results.items():
         figures = fresh.setdefault(
