@@ -136,6 +136,13 @@ class TestTaskFields:
             "inference", 2.0, "home", "home", "home", gpus=1
         )
 
+    def test_site_references_must_be_strings(self):
+        assert errors_of(with_task(data_site=3, result_site=["far"], home_site=True)) == [
+            err("task.home_site", "must be a string"),
+            err("task.data_site", "must be a string"),
+            err("task.result_site", "must be a string"),
+        ]
+
     def test_blank_data_and_result_sites_mean_home(self):
         parsed = parse_input(with_task(data_site="", result_site="")).task
         assert (parsed.data_site, parsed.result_site) == ("home", "home")
