@@ -23,11 +23,30 @@ from .sections import CROSS_DOMAIN_FIELDS, ENGINE_FIELDS, SIZING_FIELDS
 SHAPE_NAMES = frozenset((*SHAPE_FIELDS, "kv_heads"))
 
 
+# What a row of the profile list shows.
+LIST_FIELDS = (
+    "id",
+    "name",
+    "workload",
+    "cadence",
+    "params_b",
+    "precision",
+    "compute_hours",
+    "updated_at",
+    "data_site__code",
+    "home_site__code",
+)
+
+
 def profile_list(
     *, team: Team, q: str = "", workload: str = "", cadence: str = "", site: Site | None = None
 ) -> QuerySet[TaskProfile]:
     """The team's profiles, most recently updated first; `site` matches data, home or result."""
-    profiles = TaskProfile.objects.for_team(team).select_related("data_site", "home_site")
+    profiles = (
+        TaskProfile.objects.for_team(team)
+        .select_related("data_site", "home_site")
+        .only(*LIST_FIELDS)  # a row's fields: the profile has some seventy
+    )
     if q:
         profiles = profiles.filter(name__icontains=q)
     if workload:

@@ -20,10 +20,26 @@ from apps.scoring.services.jobs import snapshot_request
 from apps.scoring.services.snapshots import build_review_input, latest_snapshot, signed_snapshot
 from apps.scoring.tables import row_key
 
-# The JSON-heavy fields a list never needs.
-HEAVY_FIELDS = ("input", "output", "table_rows", "chart_data")
-# What a list row never shows of its review and task (the signed input is a whole document).
-HEAVY_RELATED = ("review__frozen_input", "task__description")
+# What a row of the history shows: not the JSON documents, nor the other columns of the review,
+# the task and the team (reading them cost more than drawing the row).
+HISTORY_ROW_FIELDS = (
+    "id",
+    "created_at",
+    "platform",
+    "chosen_kind",
+    "chosen_offer",
+    "chosen_site",
+    "chosen_total_cost",
+    "chosen_total_hours",
+    "block_count",
+    "warn_count",
+    "engine_version",
+    "team__name",
+    "team__currency",
+    "review__title",
+    "review__state",
+    "task__name",
+)
 CHART_ORDER = ("hours", "cost", "objective", "scaling", "indicators")
 
 
@@ -190,7 +206,7 @@ class HistoryFilters:
 
 
 def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnapshot]:
-    """Every snapshot of the user's teams, newest first, filtered; JSON fields deferred.
+    """Every snapshot of the user's teams, newest first, filtered; a row's fields only.
 
     `state` filters on the review's current state (what it is now, not what it was when the
     snapshot was computed); `decision` and `reviewer` on the review's sign-offs.
@@ -198,7 +214,7 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
     qs = (
         scoped(EvaluationSnapshot, user)
         .select_related("team", "review", "task")
-        .defer(*HEAVY_FIELDS, *HEAVY_RELATED)
+        .only(*HISTORY_ROW_FIELDS)
         .order_by("-created_at", "-id")
     )
     if filters.team:
@@ -307,11 +323,24 @@ def snapshot_comparison(a: EvaluationSnapshot, b: EvaluationSnapshot) -> dict:
             va = ra.get(column) if ra else None
             vb = rb.get(column) if rb else None
             cells.append(
-                {"column": column, "kind": kind, "a": va, "b": vb,
-                 "changed": ra is not None and rb is not None and _differs(va, vb)}
+                {
+                    "column": column,
+                    "kind": kind,
+                    "a": va,
+                    "b": vb,
+                    "changed": ra is not None and rb is not None and _differs(va, vb),
+                }
             )
-        aligned.append({"key": key, "a": ra, "b": rb, "cells": cells,
-                        "added": ra is None, "removed": rb is None})
+        aligned.append(
+            {
+                "key": key,
+                "a": ra,
+                "b": rb,
+                "cells": cells,
+                "added": ra is None,
+                "removed": rb is None,
+            }
+        )
     headline = []
     for field, kind in (
         ("platform", "platform"),
@@ -326,8 +355,9 @@ def snapshot_comparison(a: EvaluationSnapshot, b: EvaluationSnapshot) -> dict:
         ("input_hash", "hash"),
     ):
         va, vb = getattr(a, field), getattr(b, field)
-        headline.append({"field": field, "kind": kind, "a": va, "b": vb,
-                         "changed": _differs(va, vb)})
+        headline.append(
+            {"field": field, "kind": kind, "a": va, "b": vb, "changed": _differs(va, vb)}
+        )
     findings_a = {_finding_key(f): f for f in (a.output or {}).get("findings", [])}
     findings_b = {_finding_key(f): f for f in (b.output or {}).get("findings", [])}
     return {
@@ -351,8 +381,12 @@ def quarterly_for_team(team: Team) -> dict:
     rows = list(QuarterlyCostReview.objects.for_team(team).order_by("quarter"))
     figure = charts.quarterly(
         [
-            {"quarter": r.quarter, "compute_saved": r.compute_saved,
-             "transfer_fees": r.transfer_fees, "net": r.net}
+            {
+                "quarter": r.quarter,
+                "compute_saved": r.compute_saved,
+                "transfer_fees": r.transfer_fees,
+                "net": r.net,
+            }
             for r in rows
         ]
     )
