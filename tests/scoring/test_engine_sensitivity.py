@@ -170,6 +170,13 @@ class SolverTieBreakTests:
         lines = ([0.0, 0.0, 0.0], 10.0, [0.0, -0.5, -0.25])
         assert _solve([CHOSEN, a, b], *lines, 0.0, 100.0, False) == (10.0, a)
 
+    def test_a_tie_now_follows_the_first_contender_when_the_lines_disagree(self):
+        # a rises (+0.5), b falls (−0.25), both tied now. The first contender's line rises, so
+        # the flip is a move down, where a falls below first (b rises): a, not b.
+        a, b = _option("b1"), _option("a1")
+        lines = ([0.0, 0.0, 0.0], 10.0, [0.0, 0.5, -0.25])
+        assert _solve([CHOSEN, a, b], *lines, 0.0, 100.0, False) == (10.0, a)
+
     def test_equal_steepness_falls_to_the_choice_tie_break(self):
         # Same crossing (x = 12), same slope: kind first (wait_local before move_data), then site.
         local, away = _option("z", kind="wait_local"), _option("a", kind="move_data")
@@ -249,6 +256,15 @@ class MovingDataFlipTests:
         assert flip["flips_at"] == pytest.approx(0.375, abs=1e-9)
         assert flip["to"] == _pick("far", "move_data", "far")
 
+    def test_the_image_does_not_scale_with_the_compress_ratio(self):
+        # An 8 GB image: far 80 + 10 + 4 + 2 = 96, hours 5 + 2 + 1 + 10 = 18: 96 + 36 = 132, so
+        # local (130) is chosen, 2 ahead. The ratio moves far by 48 per unit as before (the
+        # image is not compressed), local by 40: 0.5 − 2 / 8 = 0.25 (at 0.25: far 80 + 5 + 4 +
+        # 1 + 2 × 15 = 120, local 87 + 5 + 2 × 14 = 120).
+        flip = _flip(evaluate(_moving(image_gb=8)), "task.compress_ratio")
+        assert flip["flips_at"] == pytest.approx(0.25, abs=1e-9)
+        assert flip["to"] == _pick("far", "move_data", "far")
+
     def test_the_home_queue_flips_below_one_hour(self):
         flip = _flip(evaluate(_moving()), "sites[0].queue_hours")
         # local waits the queue at 2 per hour: 1.5 − 2 / 2 = 0.5 (local 97 + 2 × 15.5 = 128)
@@ -287,6 +303,16 @@ class MovingDataFlipTests:
         flip = _flip(evaluate(_moving()), "links[1].price_per_gb")
         # far moves 20 GB over data–far: 0.5 + 2 / 20 = 0.6
         assert flip["flips_at"] == pytest.approx(0.6, abs=1e-9)
+
+    def test_a_link_carrying_two_legs_counts_both(self):
+        out = evaluate(_moving())
+        # home–far carries far's image (4 GB, 1 h) and its results (4 GB, 1 h): 8 GB and 2 h.
+        # Price: 0.5 + 2 / 8 = 0.75. Bandwidth: 2 × 2 h × 0.01 = 0.04 per unit of 1 / bw, so
+        # 1 / bw = 100 + 2 / 0.04 = 150: below 1 / 150 = 0.006667 Gbit/s local wins.
+        assert _flip(out, "links[2].price_per_gb")["flips_at"] == pytest.approx(0.75, abs=1e-9)
+        bandwidth = _flip(out, "links[2].bandwidth_gbps")
+        assert bandwidth["flips_at"] == pytest.approx(1 / 150, rel=1e-9)
+        assert bandwidth["to"] == _pick("local", "wait_local", "home")
 
     def test_prices_are_listed_in_offer_order(self):
         out = evaluate(_moving())
