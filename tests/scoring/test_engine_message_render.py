@@ -37,6 +37,7 @@ class TestShowNumber:
             (2.5, "2.5"),
             (1.23456, "1.235"),  # three decimals at most
             (1.2, "1.2"),  # trailing zeros dropped
+            (0.123, "0.123"),  # under 1 but not small: still three decimals
             (0.01, "0.01"),  # the small-value bound: shown with decimals
             (0.0099, "0.0099"),  # under 0.01: two significant digits
             (0.001234, "0.0012"),
@@ -63,6 +64,7 @@ class TestShowValue:
 
     def test_numbers_blanks_and_booleans(self):
         assert _show(2.5, "en", False) == "2.5"
+        assert _show(1.23456, "en", False) == "1.235"  # rounded as show_number rounds
         assert _show(3, "zh_Hans", True) == "3"
         assert _show(None, "en", False) == "—"
         assert _show(True, "en", False) == "true"
@@ -116,6 +118,11 @@ class TestRender:
             "没有哪个候选池子单独装得下 24 张卡;在同城范围内合起来装得下的池子组合:A + B、C + D。"
             "引擎不计算拆分方案的成本:请把它作为单独的报价录入。"
         )
+
+    def test_a_tuple_is_a_list_in_each_language(self):
+        en, zh = render("K2", {"gpus": 16, "tier": "cross_hub", "pools": ("A + B", "C + D")})
+        assert "within cross-hub that together would: A + B, C + D." in en
+        assert "在跨枢纽范围内合起来装得下的池子组合:A + B、C + D。" in zh
 
     def test_names_terms_and_counts(self):
         data = {"offer": "H100 (#4)", "unanswered": 2, "questions": ["q2", "q5"]}
