@@ -143,6 +143,12 @@ class TestTaskFields:
             err("task.result_site", "must be a string"),
         ]
 
+    def test_each_unknown_site_reference_is_named(self):
+        assert errors_of(with_task(data_site="venus", result_site="mars")) == [
+            err("task.data_site", "unknown site 'venus'"),
+            err("task.result_site", "unknown site 'mars'"),
+        ]
+
     def test_blank_data_and_result_sites_mean_home(self):
         parsed = parse_input(with_task(data_site="", result_site="")).task
         assert (parsed.data_site, parsed.result_site) == ("home", "home")

@@ -105,6 +105,17 @@ class TestNumber:
         assert read(-5.0, minimum=None) == (-5.0, [])  # no minimum at all
         assert read(-5, minimum=None) == (-5.0, [])
 
+    def test_a_minimum_other_than_zero_holds_for_floats_too(self):
+        assert read(0.5, minimum=1) == refused("must be ≥ 1")
+        assert read(1.5, minimum=1) == (1.5, [])
+
+    def test_above_with_integers_and_booleans(self):
+        assert read(2.5, above=0.0, integer=True) == refused("must be an integer")
+        value, errors = read(2, above=0.0, integer=True)
+        assert (value, type(value), errors) == (2, int, [])
+        assert read(True, above=0.0) == refused("must be a number, not a boolean")
+        assert read("2", above=0.0) == refused("must be a number")
+
     def test_maximum(self):
         assert read(1.0, maximum=1.0) == (1.0, [])  # inclusive
         assert read(1, maximum=1.0) == (1.0, [])
@@ -141,9 +152,14 @@ class TestAmountOptionalCount:
         assert r.amount({"x": None}, "x", "p", 7.0) == 7.0
         assert r.amount({"x": -1}, "x", "p") is None
         assert r.amount({}, "x", "p") is None
+        # a default stands in for an absent value, never for a wrong one
+        assert r.amount({"x": "7"}, "x", "p", 7.0) is None
+        assert r.amount({"x": True}, "x", "p", 7.0) is None
         assert r.errors == [
             {"field": "p.x", "message": "must be ≥ 0"},
             {"field": "p.x", "message": "is required"},
+            {"field": "p.x", "message": "must be a number"},
+            {"field": "p.x", "message": "must be a number, not a boolean"},
         ]
 
     def test_optional(self):

@@ -179,6 +179,13 @@ class TestLinks:
             err("links[7]", "must be an object"),
         ]
 
+    def test_links_after_one_that_is_not_an_object_are_still_read(self):
+        links = ["x", {"from": "a", "to": "zz", "bandwidth_gbps": 1, "price_per_gb": 0}]
+        assert errors_of(_links(links)) == [
+            err("links[0]", "must be an object"),
+            err("links[1].to", "unknown site 'zz'"),
+        ]
+
     def test_a_reserved_link_must_be_reservable_and_the_reverse_is_another_link(self):
         links = [
             {"from": "a", "to": "b", "bandwidth_gbps": 1, "price_per_gb": 0, "reserved": True},
