@@ -358,10 +358,15 @@ def main() -> int:
         # stays as mutated, so this only makes sense while its source is unchanged.
         copy_tests(WORK)
         copy_tests(WORK / "mutants")
-        live = [n for n, (status, _) in mutant_results().items()
-                if status not in DETECTED and status != NOT_RUN]
+        # Mutants named equivalent cannot be killed: only the others are run again.
+        spans = {str(ENGINE / p.name): function_lines(p) for p in (ROOT / ENGINE).glob("*.py")}
+        equivalent = load_equivalent()
+        live = [n for n, (status, f) in mutant_results().items()
+                if status not in DETECTED and status != NOT_RUN
+                and equivalence_key(describe(n, f, spans)) not in equivalent]
         started = datetime.now(UTC)
-        run_mutmut(live)
+        if live:  # mutmut given no names would run every mutant
+            run_mutmut(live)
         seconds = round((datetime.now(UTC) - started).total_seconds(), 1)
         args.module = sorted({Path(f).stem for _, f in mutant_results().values()})
     elif args.report:
