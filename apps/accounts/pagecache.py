@@ -69,11 +69,16 @@ def cached_fragment(
     parts: tuple,
     render: Callable[[], str],
     versions: tuple[str, ...] = (),
+    inputs: Callable[[], object] | None = None,
 ) -> str:
     """The HTML `render()` returns, cached per `name`, teams, language and `parts`, and served
     while the teams' generations and the cache keys named in `versions` hold the values it was
     rendered under. The entry carries those values (its stamp), so a hit is one round trip: the
-    generations, the versions and the entry in one read."""
+    generations, the versions and the entry in one read.
+
+    `inputs()`, when given, returns everything the fragment is drawn from besides the key's
+    parts (a filter form's choices): after a change of the teams' data, a fragment drawn from
+    the same inputs is taken from the cache instead of drawn again."""
     ids = sorted(set(team_ids))
     gen_keys = [_gen_key(t) for t in ids]
     digest = hashlib.sha256(repr((ids, get_language(), parts)).encode()).hexdigest()
@@ -96,12 +101,28 @@ def cached_fragment(
         except Exception as exc:  # noqa: BLE001 - the cache went away meanwhile
             log.warning("cache unavailable, %s rendered uncached: %s", name, exc)
             return render()
-    html = render()
+    drawn = _drawn_from(key, inputs) if inputs is not None else None
+    html = _read(drawn) if drawn else None
+    if html is None:
+        html = render()
+    entries = {key: (stamp, html), **({drawn: html} if drawn else {})}
     try:
-        cache.set(key, (stamp, html), FRAGMENT_SECONDS)
+        cache.set_many(entries, FRAGMENT_SECONDS)
     except Exception as exc:  # noqa: BLE001 - the page is served all the same
         log.warning("cache unavailable, %s not kept: %s", name, exc)
     return html
+
+
+def _drawn_from(key: str, inputs: Callable[[], object]) -> str:
+    """The key of the fragment drawn from these inputs (whatever the generations)."""
+    return f"{key}:drawn:{hashlib.sha256(repr(inputs()).encode()).hexdigest()}"
+
+
+def _read(key: str) -> str | None:
+    try:
+        return cache.get(key)
+    except Exception:  # noqa: BLE001 - drawn again
+        return None
 
 
 def _version(key: str, value: str | None) -> str:

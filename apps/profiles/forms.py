@@ -249,16 +249,14 @@ class ProfileFilterForm(forms.Form):
         required=False,
         choices=[("", _("Any cadence")), *Cadence.choices],
     )
-    site = forms.ModelChoiceField(
-        label=capfirst(_("site")),
-        required=False,
-        queryset=Site.objects.none(),
-        empty_label=_("Any site"),
+    site = forms.TypedChoiceField(
+        label=capfirst(_("site")), required=False, coerce=int, empty_value=None
     )
 
-    def __init__(self, *args, team: Team, **kwargs):
+    def __init__(self, *args, sites: list[tuple[int, str]], **kwargs):
+        """`sites`: the team's (id, label) pairs, `filter_sites(team)`."""
         super().__init__(*args, **kwargs)
-        self.fields["site"].queryset = Site.objects.for_team(team).order_by("code")
+        self.fields["site"].choices = [("", _("Any site")), *sites]
         self.fields["q"].widget.attrs["placeholder"] = _("Name contains…")
         self.fields["q"].widget.attrs["type"] = "search"
         self.fields["site"].widget.attrs["title"] = _("Data, home or result site.")
@@ -267,6 +265,12 @@ class ProfileFilterForm(forms.Form):
         self.is_valid()
         data = getattr(self, "cleaned_data", {})
         return {key: data[key] for key in ("q", "workload", "cadence", "site") if data.get(key)}
+
+
+def filter_sites(team: Team) -> list[tuple[int, str]]:
+    """The team's sites to filter profiles by, as the site filter lists them (one query)."""
+    rows = Site.objects.for_team(team).order_by("code").values_list("pk", "code", "name")
+    return [(pk, f"{code} · {name}") for pk, code, name in rows]  # as Site.__str__
 
 
 def preset_options() -> list[dict]:

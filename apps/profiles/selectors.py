@@ -39,9 +39,10 @@ LIST_FIELDS = (
 
 
 def profile_list(
-    *, team: Team, q: str = "", workload: str = "", cadence: str = "", site: Site | None = None
+    *, team: Team, q: str = "", workload: str = "", cadence: str = "", site: int | None = None
 ) -> QuerySet[TaskProfile]:
-    """The team's profiles, most recently updated first; `site` matches data, home or result."""
+    """The team's profiles, most recently updated first; `site` (an id) matches data, home or
+    result site."""
     profiles = (
         TaskProfile.objects.for_team(team)
         .select_related("data_site", "home_site")
@@ -54,7 +55,9 @@ def profile_list(
     if cadence:
         profiles = profiles.filter(cadence=cadence)
     if site is not None:
-        profiles = profiles.filter(Q(data_site=site) | Q(home_site=site) | Q(result_site=site))
+        profiles = profiles.filter(
+            Q(data_site_id=site) | Q(home_site_id=site) | Q(result_site_id=site)
+        )
     return profiles.order_by("-updated_at", "-id")
 
 

@@ -32,7 +32,7 @@ from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
 
 from . import selectors, services
-from .forms import ProfileFilterForm, TaskProfileForm
+from .forms import ProfileFilterForm, TaskProfileForm, filter_sites
 from .models import TaskProfile
 from .preprocess import PreprocessFillForm, preprocess_latest
 from .sections import profile_sections
@@ -46,7 +46,8 @@ PAGE_SIZE = 25
 def profile_list(request: HttpRequest) -> HttpResponse:
     team = require_current_team(request)
     require_role(request, team)
-    filters_form = cache(lambda: ProfileFilterForm(request.GET, team=team))
+    sites = cache(lambda: filter_sites(team))
+    filters_form = cache(lambda: ProfileFilterForm(request.GET, sites=sites()))
     filters = cache(lambda: filters_form().filters())
     # The filters and the rows are the same for every member until the team's data changes.
     shared = {"team_ids": [team.pk]}
@@ -57,13 +58,14 @@ def profile_list(request: HttpRequest) -> HttpResponse:
             page,
             "profile-filters",
             lambda: {"filters_form": filters_form(), "filtered": bool(filters())},
+            inputs=sites,  # drawn again only when a site changes, not with every profile
             **shared,
         )
     }
 
     def results() -> dict:
         rows = selectors.profile_list(team=team, **filters())
-        query = {k: (v.pk if hasattr(v, "pk") else v) for k, v in filters().items()}
+        query = filters()
         return {
             "filtered": bool(filters()),
             "page_obj": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),

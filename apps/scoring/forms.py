@@ -48,9 +48,7 @@ class HistoryFilterForm(forms.Form):
         ]
         self.fields["state"].choices = anything + list(ReviewState.choices)
         self.fields["decision"].choices = anything + list(Decision.choices)
-        self.fields["reviewer"].choices = anything + [
-            (u.pk, u.get_full_name() or u.get_username()) for u in reviewers
-        ]
+        self.fields["reviewer"].choices = anything + list(reviewers)  # (pk, name)
 
     def clean(self):
         cleaned = super().clean()

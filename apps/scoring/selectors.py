@@ -23,22 +23,9 @@ from apps.scoring.tables import row_key
 # What a row of the history shows: not the JSON documents, nor the other columns of the review,
 # the task and the team (reading them cost more than drawing the row).
 HISTORY_ROW_FIELDS = (
-    "id",
-    "created_at",
-    "platform",
-    "chosen_kind",
-    "chosen_offer",
-    "chosen_site",
-    "chosen_total_cost",
-    "chosen_total_hours",
-    "block_count",
-    "warn_count",
-    "engine_version",
-    "team__name",
-    "team__currency",
-    "review__title",
-    "review__state",
-    "task__name",
+    "id", "created_at", "platform", "chosen_kind", "chosen_offer", "chosen_site",
+    "chosen_total_cost", "chosen_total_hours", "block_count", "warn_count", "engine_version",
+    "team__name", "team__currency", "review__title", "review__state", "task__name",
 )
 CHART_ORDER = ("hours", "cost", "objective", "scaling", "indicators")
 
@@ -254,7 +241,8 @@ def label_chosen_offers(snapshots) -> None:
 
 
 def history_choices(user) -> dict:
-    """Tasks and reviewers to filter by (one query each)."""
+    """Tasks and reviewers to filter by (one query each), as plain lists: they are also what
+    the cached filter form is drawn from (views.history)."""
     from apps.profiles.models import TaskProfile
 
     # Plain tuples: a team may have thousands of tasks, and model instances cost ~20 µs each.
@@ -264,8 +252,14 @@ def history_choices(user) -> dict:
         .objects.filter(signoffs__review__team_id__in=team_ids_for(user))
         .distinct()
         .order_by("username")
+        .values_list("id", "first_name", "last_name", "username")
     )
-    return {"tasks": tasks.order_by("name", "id"), "reviewers": reviewers}
+    return {
+        "tasks": list(tasks.order_by("name", "id")),
+        "reviewers": [
+            (pk, f"{first} {last}".strip() or username) for pk, first, last, username in reviewers
+        ],
+    }
 
 
 # --- two snapshots side by side -----------------------------------------------------------
@@ -323,24 +317,11 @@ def snapshot_comparison(a: EvaluationSnapshot, b: EvaluationSnapshot) -> dict:
             va = ra.get(column) if ra else None
             vb = rb.get(column) if rb else None
             cells.append(
-                {
-                    "column": column,
-                    "kind": kind,
-                    "a": va,
-                    "b": vb,
-                    "changed": ra is not None and rb is not None and _differs(va, vb),
-                }
+                {"column": column, "kind": kind, "a": va, "b": vb,
+                 "changed": ra is not None and rb is not None and _differs(va, vb)}
             )
-        aligned.append(
-            {
-                "key": key,
-                "a": ra,
-                "b": rb,
-                "cells": cells,
-                "added": ra is None,
-                "removed": rb is None,
-            }
-        )
+        aligned.append({"key": key, "a": ra, "b": rb, "cells": cells,
+                        "added": ra is None, "removed": rb is None})
     headline = []
     for field, kind in (
         ("platform", "platform"),
@@ -355,9 +336,8 @@ def snapshot_comparison(a: EvaluationSnapshot, b: EvaluationSnapshot) -> dict:
         ("input_hash", "hash"),
     ):
         va, vb = getattr(a, field), getattr(b, field)
-        headline.append(
-            {"field": field, "kind": kind, "a": va, "b": vb, "changed": _differs(va, vb)}
-        )
+        headline.append({"field": field, "kind": kind, "a": va, "b": vb,
+                         "changed": _differs(va, vb)})
     findings_a = {_finding_key(f): f for f in (a.output or {}).get("findings", [])}
     findings_b = {_finding_key(f): f for f in (b.output or {}).get("findings", [])}
     return {
@@ -381,12 +361,8 @@ def quarterly_for_team(team: Team) -> dict:
     rows = list(QuarterlyCostReview.objects.for_team(team).order_by("quarter"))
     figure = charts.quarterly(
         [
-            {
-                "quarter": r.quarter,
-                "compute_saved": r.compute_saved,
-                "transfer_fees": r.transfer_fees,
-                "net": r.net,
-            }
+            {"quarter": r.quarter, "compute_saved": r.compute_saved,
+             "transfer_fees": r.transfer_fees, "net": r.net}
             for r in rows
         ]
     )

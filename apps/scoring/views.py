@@ -83,13 +83,17 @@ def history(request: HttpRequest) -> HttpResponse:
     }
 
     @cache
+    def choices() -> dict:
+        teams = [(m.team_id, m.team.name) for m in request.memberships]
+        return {**selectors.history_choices(request.user), "teams": teams}
+
+    @cache
     def form() -> HistoryFilterForm:
-        choices = selectors.history_choices(request.user)
         form = HistoryFilterForm(
             request.GET or None,
             memberships=request.memberships,
-            tasks=choices["tasks"],
-            reviewers=choices["reviewers"],
+            tasks=choices()["tasks"],
+            reviewers=choices()["reviewers"],
         )
         if form.is_bound:
             form.is_valid()
@@ -105,8 +109,14 @@ def history(request: HttpRequest) -> HttpResponse:
     # and are the same for everyone in the same teams.
     page, shared = "scoring/history.html", {"team_ids": [m.team_id for m in request.memberships]}
     context = {
+        # Drawn again only when its choices change (a task, a reviewer, a team's name).
         "filters_html": shared_fragment(
-            request, page, "history-filters", lambda: {**common, "form": form()}, **shared
+            request,
+            page,
+            "history-filters",
+            lambda: {**common, "form": form()},
+            inputs=choices,
+            **shared,
         ),
         "results_html": shared_fragment(request, page, "history-results", results, **shared),
     }

@@ -57,10 +57,13 @@ def shared_fragment(
     *,
     team_ids: Iterable[int],
     parts: tuple = (),
+    inputs: Callable[[], object] | None = None,
 ) -> SafeString:
     """The HTML of `page#fragment` as every member of `team_ids` sees it, cached under the teams'
     generations, the language, the query string and `parts` (apps/accounts/pagecache.py); a
-    fragment that depends on the viewer names them in `parts`.
+    fragment that depends on the viewer names them in `parts`. `inputs()` returns what else it
+    is drawn from (a filter form's choices), so a change elsewhere in the teams' data does not
+    draw it again (pagecache.cached_fragment).
 
     `context()` is called on a miss only, so the queries behind the fragment are made once per
     change of the teams' data. It never holds a CSRF token (a POST form belongs outside it), which
@@ -75,7 +78,11 @@ def shared_fragment(
 
     key_parts = (tuple(sorted(request.GET.items())), *parts)
     html = cached_fragment(
-        f"{page}#{fragment}", team_ids=team_ids, parts=key_parts, render=render_once
+        f"{page}#{fragment}",
+        team_ids=team_ids,
+        parts=key_parts,
+        render=render_once,
+        inputs=inputs,
     )
     return mark_safe(html)  # noqa: S308 - our own rendered, escaped template
 

@@ -31,10 +31,11 @@ def review_list(request: HttpRequest) -> HttpResponse:
     kept = {k: v for k, v in request.GET.items() if k != "page" and v}
     common = {"filtered": bool(kept), "querystring_base": urlencode(kept) + "&" if kept else ""}
 
+    choices = cache(lambda: selectors.review_filter_choices(team))
+
     @cache
     def form() -> ReviewFilterForm:
-        choices = selectors.review_filter_choices(team)
-        form = ReviewFilterForm(request.GET, tasks=choices["tasks"], authors=choices["authors"])
+        form = ReviewFilterForm(request.GET, tasks=choices()["tasks"], authors=choices()["authors"])
         form.is_valid()  # an invalid filter is dropped; the valid ones still apply
         return form
 
@@ -53,8 +54,14 @@ def review_list(request: HttpRequest) -> HttpResponse:
     # The filters and the rows are the same for every member until the team's data changes.
     page, shared = "reviews/list.html", {"team_ids": [team.pk]}
     context = {
+        # Drawn again only when the choices change (a task or an author), not on every change.
         "filters_html": shared_fragment(
-            request, page, "review-filters", lambda: {**common, "form": form()}, **shared
+            request,
+            page,
+            "review-filters",
+            lambda: {**common, "form": form()},
+            inputs=choices,
+            **shared,
         ),
         "results_html": shared_fragment(request, page, "review-results", results, **shared),
     }
