@@ -186,6 +186,18 @@ class TestLinks:
             err("links[1].to", "unknown site 'zz'"),
         ]
 
+    def test_links_with_a_missing_end_are_not_duplicates_of_each_other(self):
+        no_to = {"from": "a", "bandwidth_gbps": 1, "price_per_gb": 0}
+        no_from = {"to": "b", "bandwidth_gbps": 1, "price_per_gb": 0, "reserved": "yes"}
+        assert errors_of(_links([no_to, dict(no_to), no_from, dict(no_from)])) == [
+            err("links[0].to", "is required"),
+            err("links[1].to", "is required"),
+            err("links[2].from", "is required"),
+            err("links[2].reserved", "must be true or false"),
+            err("links[3].from", "is required"),
+            err("links[3].reserved", "must be true or false"),
+        ]
+
     def test_a_reserved_link_must_be_reservable_and_the_reverse_is_another_link(self):
         links = [
             {"from": "a", "to": "b", "bandwidth_gbps": 1, "price_per_gb": 0, "reserved": True},
@@ -411,6 +423,12 @@ class TestOffers:
             err("offers[1].id", "duplicate offer id '7'")
         ]
 
+    def test_offers_after_one_that_is_not_an_object_are_still_read(self):
+        assert errors_of(_offers(["x", offer("a", price=-1)])) == [
+            err("offers[0]", "must be an object"),
+            err("offers[1].price", "must be ≥ 0"),
+        ]
+
     def test_currencies(self):
         offers = [offer("a", currency="USD"), offer("b", currency="EUR"), offer("c")]
         assert errors_of(_offers(offers)) == [
@@ -555,6 +573,13 @@ class TestBenchmarks:
             err("benchmarks[3].compute_hours", "must be ≥ 0"),
             err("benchmarks[4].kind", "is required"),
             err("benchmarks[5]", "must be an object"),
+        ]
+
+    def test_records_after_one_that_is_not_an_object_are_still_read(self):
+        records = [3, {"kind": "network_probe", "comm_hours": -1}]
+        assert errors_of(_bench(records)) == [
+            err("benchmarks[0]", "must be an object"),
+            err("benchmarks[1].comm_hours", "must be ≥ 0"),
         ]
 
     def test_hours_at_the_bounds(self):
