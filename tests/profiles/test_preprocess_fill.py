@@ -120,6 +120,8 @@ class FillViewTests:
         page = client.get(reverse("profiles:detail", args=[world.task.pk])).content.decode()
         assert "No preprocessing run of this task is recorded" in page
         assert "?kind=preprocess" not in page
+        assert "Record one" not in page  # no invitation to what they cannot do
+        assert "A member or owner of the team can record one" in page
 
     def test_a_page_post_fills_and_returns_to_the_profile(self, client, member, world, run):
         client.force_login(member)
