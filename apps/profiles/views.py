@@ -230,6 +230,9 @@ def _fill_card(request: HttpRequest, profile: TaskProfile, note: str, status: in
     if status == 200:
         sections = profile_sections(profile, profile.team.currency)
         context["staged_section"] = next(s for s in sections if s[0] == "staged")
+        # The verdict and the evaluation with the new figures, swapped in out of band.
+        context["currency"] = profile.team.currency
+        context.update(selectors.profile_evaluation(profile=profile))
     return render_shape(request, "profiles/detail.html", "preprocess-fill", context, status=status)
 
 

@@ -44,6 +44,12 @@ def _staged(profile) -> tuple:
     return profile.processed_gb, profile.preprocess_hours, profile.preprocess_cost_per_hour
 
 
+def _block(html: str, opening: str) -> str:
+    """What a swapped <div> holds: from its opening tag to the end of its partial."""
+    start = html.index(opening) + len(opening)
+    return html[start : html.index("</div><!-- /", start)]
+
+
 def _fill_url(profile) -> str:
     return reverse("profiles:fill_preprocess", args=[profile.pk])
 
@@ -150,6 +156,13 @@ class FillViewTests:
         # The page's staged-plan section follows out of band, with the new figures.
         oob = body[body.index('<section class="card" id="section-staged" hx-swap-oob="true">') :]
         assert "200" in oob[: oob.index("</section>")]
+        # So do the verdict and the evaluation: as a fresh page shows them after the fill.
+        page = client.get(reverse("profiles:detail", args=[world.task.pk])).content.decode()
+        for part in ("profile-verdict", "profile-evaluation"):
+            swapped = _block(body, f'<div id="{part}" hx-swap-oob="true">')
+            assert swapped == _block(page, f'<div id="{part}">')
+            assert len(swapped) > 200  # the evaluation itself, not an empty box
+        assert "Placement options" in _block(page, '<div id="profile-evaluation">')
 
     def test_a_stale_version_answers_409_and_writes_nothing(self, client, member, world, run):
         client.force_login(member)
