@@ -37,6 +37,14 @@ class TestNum:
         assert num(-1.23456749) == -1.234567
         assert num(2e12 + 0.25) == 2e12 + 0.25  # past the fast path's range: round() itself
 
+    def test_a_value_just_off_a_half_rounds_the_way_its_binary_value_lies(self):
+        # The double nearest 18.0222235 is 18.02222349999999906…: below the half, so 18.022223
+        # (× 1e6 it computes to 18022223.5 exactly, which must not be rounded as a half).
+        assert num(18.0222235) == 18.022223
+        # The double nearest 161.7325705 is 161.73257050000000845…: above the half.
+        assert num(161.7325705) == 161.732571
+        assert num(-161.7325705) == -161.732571
+
     def test_significant_digits(self):
         assert _significant(2.6e-05) == 2.6e-05
         assert _significant(1 / 3) == 0.333333333333
