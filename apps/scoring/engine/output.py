@@ -17,6 +17,8 @@ from .rollout import Readiness
 from .sensitivity import Flip
 from .sizing import Breakdown, Sizing
 
+ROUNDER = 6755399441055744.0  # 1.5 × 2**52
+
 
 def num(value: float | None) -> float | None:
     """Money and hours: 6 decimals, never NaN or infinity, never -0.0."""
@@ -33,7 +35,10 @@ def num(value: float | None) -> float | None:
         # nearest to n × 10**-6, as round(value, 6) is.
         y = value * 1e6
         if -1e12 < y < 1e12:
-            n = round(y)
+            # round(y) without a call: y + 1.5 × 2**52 lies where floats are whole numbers, so
+            # the addition rounds y to the nearest one (ties to even, as round() does) and the
+            # subtraction is exact; n is that whole number as a float (|n| < 2**53: exact).
+            n = y + ROUNDER - ROUNDER
             if -0.499 < y - n < 0.499:
                 return n / 1e6  # n ≠ 0 keeps the sign; n = 0 gives 0.0, never -0.0
         return round(value, 6) + 0.0

@@ -37,6 +37,27 @@ TIER_RANK = {tier: rank for rank, tier in enumerate(TIERS)}
 OFFER_KINDS = ("compute", "distributed", "managed")
 BILLING_BASES = ("gpu_hour", "machine_hour", "contract")
 BENCHMARK_KINDS = ("single", "multi", "network_probe", "pilot_migration")
+
+# SPEC 6.2: the fields each object may carry; anything else is an error naming its path.
+SITE_FIELDS = frozenset({"code", "name", "datacenter", "city", "hub", "queue_hours", "storage_tb"})
+LINK_FIELDS = frozenset(
+    {"from", "to", "bandwidth_gbps", "rtt_ms", "price_per_gb", "buffer", "reserved", "reservable"}
+)
+OFFER_FIELDS = frozenset(
+    {
+        "id", "name", "provider", "kind", "site", "gpu_model", "gpu_mem_gb", "gpus_per_machine",
+        "max_machines", "billing_basis", "price", "contract_hours", "expected_utilization",
+        "scheduling_fee_pct", "parallelism", "relative_speed", "machines", "boot_hours",
+        "migration_effort_hours", "currency", "preemptible", "preemptions_per_day",
+    }
+)  # fmt: skip
+BENCHMARK_FIELDS = frozenset(
+    {
+        "id", "kind", "offer", "nodes", "gpus_per_node", "e2e_hours", "compute_hours",
+        "comm_hours", "peak_gpu_mem_gb", "failure_reruns", "hours_lost_per_rerun",
+        "migration_effort_hours", "cost", "tier", "succeeded",
+    }
+)  # fmt: skip
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5", "q6")
 ANSWER_STATES = ("answered", "unanswered")
 SEGMENTS = ("transfer", "queue", "compute")

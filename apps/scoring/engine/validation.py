@@ -56,6 +56,7 @@ TEAM_FIELDS = frozenset(
 )
 BUDGET_FIELDS = frozenset({"transfer", "queue", "compute"})
 ANSWER_FIELDS = frozenset(QUESTIONS)
+ALL_ANSWERED = dict.fromkeys(QUESTIONS, "answered")
 
 
 def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
@@ -301,6 +302,9 @@ def _parse_checklists(r: Reader, raw: Any, offer_ids: set[str]) -> dict[str, dic
         p = f"checklists.{key}"
         if key not in offer_ids:
             r.error(p, f"unknown offer '{key}'")
+            continue
+        if type(answers) is dict and answers == ALL_ANSWERED:
+            out[key] = dict(ALL_ANSWERED)  # the commonest checklist, taken at once
             continue
         values = r.obj(answers, p, ANSWER_FIELDS)
         if values is None:

@@ -5,39 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from .plain_records import plain_benchmark, plain_link, plain_offer
 from .reader import MISSING, Reader, offer_id
 from .schema import (
+    BENCHMARK_FIELDS,
     BENCHMARK_KINDS,
     BILLING_BASES,
+    LINK_FIELDS,
+    OFFER_FIELDS,
     OFFER_KINDS,
     PARALLELISM,
+    SITE_FIELDS,
     TIERS,
     Benchmark,
     Link,
     Offer,
     Site,
 )
-
-# SPEC 6.2: the fields each object may carry; anything else is an error naming its path.
-SITE_FIELDS = frozenset({"code", "name", "datacenter", "city", "hub", "queue_hours", "storage_tb"})
-LINK_FIELDS = frozenset(
-    {"from", "to", "bandwidth_gbps", "rtt_ms", "price_per_gb", "buffer", "reserved", "reservable"}
-)
-OFFER_FIELDS = frozenset(
-    {
-        "id", "name", "provider", "kind", "site", "gpu_model", "gpu_mem_gb", "gpus_per_machine",
-        "max_machines", "billing_basis", "price", "contract_hours", "expected_utilization",
-        "scheduling_fee_pct", "parallelism", "relative_speed", "machines", "boot_hours",
-        "migration_effort_hours", "currency", "preemptible", "preemptions_per_day",
-    }
-)  # fmt: skip
-BENCHMARK_FIELDS = frozenset(
-    {
-        "id", "kind", "offer", "nodes", "gpus_per_node", "e2e_hours", "compute_hours",
-        "comm_hours", "peak_gpu_mem_gb", "failure_reruns", "hours_lost_per_rerun",
-        "migration_effort_hours", "cost", "tier", "succeeded",
-    }
-)  # fmt: skip
 
 
 def read_currency(r: Reader, data: dict[str, Any], path: str) -> str | None:
@@ -86,6 +70,10 @@ def parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Link
     links: list[Link] = []
     seen: set[tuple[str, str]] = set()
     for i, raw in enumerate(items):
+        plain = plain_link(raw, i, site_codes, seen)
+        if plain is not None:
+            links.append(plain)  # every field plain and in range: read at once
+            continue
         p = f"links[{i}]"
         d = r.obj(raw, p, LINK_FIELDS)
         if d is None:
@@ -132,6 +120,10 @@ def parse_offers(
     offers: list[Offer] = []
     ids: set[str] = set()
     for i, raw in enumerate(items):
+        plain = plain_offer(raw, i, site_codes, ids)
+        if plain is not None:
+            offers.append(plain)  # every field plain and in range: read at once
+            continue
         p = f"offers[{i}]"
         d = r.obj(raw, p, OFFER_FIELDS)
         if d is None:
@@ -278,6 +270,10 @@ def _preemption(r: Reader, d: dict[str, Any], p: str) -> tuple[bool, float]:
 def parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[Benchmark, ...]:
     records: list[Benchmark] = []
     for i, raw in enumerate(items):
+        plain = plain_benchmark(raw, i, offer_ids)
+        if plain is not None:
+            records.append(plain)  # every field plain and in range: read at once
+            continue
         p = f"benchmarks[{i}]"
         d = r.obj(raw, p, BENCHMARK_FIELDS)
         if d is None:
