@@ -21,14 +21,27 @@ from .schema import (
     OFFER_FIELDS,
     OFFER_KINDS,
     PARALLELISM,
+    SITE_FIELDS,
     TIERS,
     Benchmark,
     Link,
     Offer,
+    Site,
 )
 
-# Not plain: the record is read field by field instead.
-NOT_PLAIN: Any = object()
+
+class NotPlain(Exception):
+    """A field is not plain: the record is read field by field instead."""
+
+
+# Every set of parallelism strategies, as Reader.choices gives it back (in canonical order).
+_STRATEGIES = {
+    frozenset(combo): tuple(a for a in PARALLELISM if a in combo)
+    for combo in (
+        tuple(a for bit, a in enumerate(PARALLELISM) if mask >> bit & 1)
+        for mask in range(1 << len(PARALLELISM))
+    )
+}
 
 
 def _amount(value: Any, default: Any) -> Any:
@@ -36,12 +49,14 @@ def _amount(value: Any, default: Any) -> Any:
     Reader.optional (default None)."""
     kind = type(value)
     if kind is float:
-        return value if 0.0 <= value <= MAX_MAGNITUDE else NOT_PLAIN  # NaN and ±inf fail
-    if kind is int:
-        return float(value) if 0 <= value <= MAX_MAGNITUDE else NOT_PLAIN
-    if value is None and default is not MISSING:
+        if 0.0 <= value <= MAX_MAGNITUDE:  # false for NaN and ±infinity
+            return value
+    elif kind is int:
+        if 0 <= value <= MAX_MAGNITUDE:
+            return float(value)
+    elif value is None and default is not MISSING:
         return default
-    return NOT_PLAIN
+    raise NotPlain
 
 
 def _count(value: Any, default: Any, minimum: int) -> Any:
@@ -50,7 +65,7 @@ def _count(value: Any, default: Any, minimum: int) -> Any:
         return value
     if value is None and default is not MISSING:
         return default
-    return NOT_PLAIN
+    raise NotPlain
 
 
 def _above_zero(value: Any, default: Any, maximum: float = MAX_MAGNITUDE) -> Any:
@@ -60,19 +75,53 @@ def _above_zero(value: Any, default: Any, maximum: float = MAX_MAGNITUDE) -> Any
         return float(value)
     if value is None and default is not MISSING:
         return default
-    return NOT_PLAIN
+    raise NotPlain
 
 
 def _text(value: Any) -> Any:
     """As Reader.text (not required): a plain str or None."""
-    return value if value is None or type(value) is str else NOT_PLAIN
+    if value is None or type(value) is str:
+        return value
+    raise NotPlain
 
 
-def _flag(value: Any) -> Any:
+def _flag(value: Any) -> bool:
     """As Reader.boolean (default False)."""
     if value is None:
         return False
-    return value if type(value) is bool else NOT_PLAIN
+    if type(value) is bool:
+        return value
+    raise NotPlain
+
+
+def _code(value: Any, known: Any) -> str:
+    """A required, non-blank str that is one of `known`."""
+    if type(value) is str and value in known and value.strip():
+        return value
+    raise NotPlain
+
+
+def plain_site(d: Any, i: int, sites: dict[str, Site]) -> Site | None:
+    """parse_sites' site at index i, when plain and of a new code; else None."""
+    if type(d) is not dict or not SITE_FIELDS.issuperset(d):
+        return None
+    get = d.get
+    code = get("code")
+    if type(code) is not str or not code.strip() or code in sites:
+        return None
+    try:
+        return Site(
+            code,
+            _text(get("datacenter")),
+            _text(get("city")),
+            _text(get("hub")),
+            _amount(get("queue_hours"), 0.0),
+            _amount(get("storage_tb"), None),
+            _text(get("name")),
+            i,
+        )
+    except NotPlain:
+        return None
 
 
 def plain_link(d: Any, i: int, site_codes: set[str], seen: set[tuple[str, str]]) -> Link | None:
@@ -81,31 +130,19 @@ def plain_link(d: Any, i: int, site_codes: set[str], seen: set[tuple[str, str]])
     if type(d) is not dict or not LINK_FIELDS.issuperset(d):
         return None
     get = d.get
-    a = get("from")
-    b = get("to")
-    if (
-        type(a) is not str
-        or type(b) is not str
-        or a == b
-        or a not in site_codes
-        or b not in site_codes
-        or not a.strip()
-        or not b.strip()
-        or (a, b) in seen
-    ):
+    try:
+        ends = _code(get("from"), site_codes), _code(get("to"), site_codes)
+        bandwidth = _above_zero(get("bandwidth_gbps"), MISSING)
+        price = _amount(get("price_per_gb"), MISSING)
+        rtt = _amount(get("rtt_ms"), 0.0)
+        buffer = _amount(get("buffer"), None)
+        reserved, reservable = _flag(get("reserved")), _flag(get("reservable"))
+    except NotPlain:
         return None
-    fields = (
-        _above_zero(get("bandwidth_gbps"), MISSING),
-        _amount(get("price_per_gb"), MISSING),
-        _amount(get("rtt_ms"), 0.0),
-        _amount(get("buffer"), None),
-        _flag(get("reserved")),
-        _flag(get("reservable")),
-    )
-    if NOT_PLAIN in fields or (fields[4] and not fields[5]):
+    if ends[0] == ends[1] or ends in seen or (reserved and not reservable):
         return None
-    seen.add((a, b))
-    return Link(a, b, *fields, i)
+    seen.add(ends)
+    return Link(*ends, bandwidth, price, rtt, buffer, reserved, reservable, i)
 
 
 def plain_benchmark(d: Any, i: int, offer_ids: set[str]) -> Benchmark | None:
@@ -118,43 +155,47 @@ def plain_benchmark(d: Any, i: int, offer_ids: set[str]) -> Benchmark | None:
         return None
     timed = kind == "single" or kind == "multi"
     offer = get("offer")
-    if (timed or offer is not None) and (
-        type(offer) is not str or not offer or offer.isspace() or offer not in offer_ids
-    ):
-        return None
-    hours_default = MISSING if timed else 0.0
-    e2e = _amount(get("e2e_hours"), hours_default)
-    compute = _amount(get("compute_hours"), hours_default)
-    comm = _amount(get("comm_hours"), None)
     tier = get("tier")
     succeeded = get("succeeded")
     if (
-        e2e is NOT_PLAIN
-        or compute is NOT_PLAIN
-        or comm is NOT_PLAIN
-        or compute > e2e
-        or (comm is not None and comm > e2e)
+        ((timed or offer is not None) and (type(offer) is not str or offer not in offer_ids))
         or (tier is not None and (type(tier) is not str or tier not in TIERS))
         or (succeeded is not None and type(succeeded) is not bool)
     ):
         return None
-    figures = (
-        _count(get("nodes"), 1, 1),
-        _count(get("gpus_per_node"), 1, 1),
-        e2e,
-        compute,
-        comm,
-        _amount(get("peak_gpu_mem_gb"), None),
-        _count(get("failure_reruns"), 0, 0),
-        _amount(get("hours_lost_per_rerun"), 0.0),
-        _amount(get("migration_effort_hours"), None),
-        _amount(get("cost"), None),
-    )
-    if NOT_PLAIN in figures:
+    if offer is not None and (not offer or offer.isspace()):
+        return None  # blank
+    hours_default = MISSING if timed else 0.0
+    try:
+        e2e = _amount(get("e2e_hours"), hours_default)
+        compute = _amount(get("compute_hours"), hours_default)
+        comm = _amount(get("comm_hours"), None)
+        if compute > e2e or (comm is not None and comm > e2e):
+            return None
+        record = Benchmark(
+            i,
+            kind,
+            offer,
+            _count(get("nodes"), 1, 1),
+            _count(get("gpus_per_node"), 1, 1),
+            e2e,
+            compute,
+            comm,
+            _amount(get("peak_gpu_mem_gb"), None),
+            _count(get("failure_reruns"), 0, 0),
+            _amount(get("hours_lost_per_rerun"), 0.0),
+            _amount(get("migration_effort_hours"), None),
+            _amount(get("cost"), None),
+            tier,
+            succeeded,
+            None,
+        )
+    except NotPlain:
         return None
     raw_id = get("id")
-    raw_id = None if raw_id is None or isinstance(raw_id, bool) else str(raw_id)
-    return Benchmark(i, kind, offer, *figures, tier, succeeded, raw_id)
+    if raw_id is not None and not isinstance(raw_id, bool):
+        record.id = str(raw_id)
+    return record
 
 
 def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | None:
@@ -170,7 +211,6 @@ def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | 
         return None
     get = d.get
     oid = get("id")
-    site = get("site")
     basis = get("billing_basis")
     kind = get("kind")
     if (
@@ -178,53 +218,53 @@ def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | 
         or not oid
         or oid.isspace()
         or oid in ids
-        or type(site) is not str
-        or site not in site_codes
-        or not site.strip()
         or type(basis) is not str
         or basis not in BILLING_BASES
         or type(kind) is not str
         or kind not in OFFER_KINDS
     ):
         return None
-    fields = _plain_offer_fields(get, basis == "contract")
-    if fields is None:
+    try:
+        offer = _offer(get, i, oid, kind, basis, site_codes)
+    except (NotPlain, KeyError, TypeError):  # TypeError: an unhashable strategy
         return None
     ids.add(oid)
-    # In Offer's field order; no currency of its own, not preemptible.
-    return Offer(oid, kind, site, fields[0], fields[1], basis, *fields[2:-1], None, fields[-1],
-                 False, 0.0, i)  # fmt: skip
+    return offer
 
 
-def _plain_offer_fields(get: Any, contract: bool) -> tuple[Any, ...] | None:
-    """gpu_mem_gb, gpus_per_machine, then price … migration effort (Offer's field order), then
-    the GPU model; None when any is not plain."""
+def _offer(get: Any, i: int, oid: str, kind: str, basis: str, site_codes: set[str]) -> Offer:
+    """The offer in Offer's field order: no currency of its own, not preemptible."""
     # SPEC P: contract prices need the package hours and the expected utilisation.
-    required = MISSING if contract else None
-    parallelism = get("parallelism")
-    if parallelism is None:
-        parallelism = ()
-    elif (type(parallelism) is list or type(parallelism) is tuple) and all(
-        type(item) is str and item in PARALLELISM for item in parallelism
-    ):
-        parallelism = tuple(a for a in PARALLELISM if a in parallelism)  # canonical order
+    required = MISSING if basis == "contract" else None
+    strategies = get("parallelism")
+    if strategies is None:
+        strategies = ()
+    elif type(strategies) is list or type(strategies) is tuple:
+        strategies = _STRATEGIES[frozenset(strategies)]  # KeyError: not a known strategy
     else:
-        return None
-    fields = (
+        raise NotPlain
+    return Offer(
+        oid,
+        kind,
+        _code(get("site"), site_codes),
         _above_zero(get("gpu_mem_gb"), MISSING),
         _count(get("gpus_per_machine"), MISSING, 1),
+        basis,
         _amount(get("price"), MISSING),
         _count(get("max_machines"), None, 1),
         _above_zero(get("contract_hours"), required),
         _above_zero(get("expected_utilization"), required, 1.0),
         _amount(get("scheduling_fee_pct"), 0.0),
-        parallelism,
+        strategies,
         _above_zero(get("relative_speed"), 1.0),
         _count(get("machines"), None, 1),
         _text(get("name")),
         _text(get("provider")),
         _amount(get("boot_hours"), 0.0),
         _amount(get("migration_effort_hours"), None),
+        None,
         _text(get("gpu_model")),
+        False,
+        0.0,
+        i,
     )
-    return None if NOT_PLAIN in fields else fields

@@ -57,6 +57,7 @@ TEAM_FIELDS = frozenset(
 BUDGET_FIELDS = frozenset({"transfer", "queue", "compute"})
 ANSWER_FIELDS = frozenset(QUESTIONS)
 ALL_ANSWERED = dict.fromkeys(QUESTIONS, "answered")
+PRECISIONS = tuple(BYTES_PER_PARAM)
 
 
 def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
@@ -65,10 +66,11 @@ def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
     data = r.obj(raw, path, BUDGET_FIELDS)
     if data is None:
         return LatencyBudget()
+    # Positional, in LatencyBudget's field order: transfer, queue, compute.
     return LatencyBudget(
-        transfer=r.optional(data, "transfer", path),
-        queue=r.optional(data, "queue", path),
-        compute=r.optional(data, "compute", path),
+        r.optional(data, "transfer", path),
+        r.optional(data, "queue", path),
+        r.optional(data, "compute", path),
     )
 
 
@@ -81,12 +83,13 @@ def _parse_team(r: Reader, raw: Any, path: str) -> Team:
     tiers = r.choices(data, "validated_tiers", path, TIERS, default=("same_site",))
     if "same_site" not in tiers:
         tiers = ("same_site", *tiers)  # same_site is always validated
+    # Positional, in Team's field order.
     return Team(
-        has_machines=r.boolean(data, "has_machines", path),
-        has_scheduler=r.boolean(data, "has_scheduler", path),
-        can_maintain_scheduler=r.boolean(data, "can_maintain_scheduler", path),
-        pain=r.choice(data, "pain", path, PAINS, default="none"),
-        validated_tiers=tiers,
+        r.boolean(data, "has_machines", path),
+        r.boolean(data, "has_scheduler", path),
+        r.boolean(data, "can_maintain_scheduler", path),
+        r.choice(data, "pain", path, PAINS, default="none"),
+        tiers,
     )
 
 
@@ -207,7 +210,7 @@ def _task_figures(r: Reader, t: dict[str, Any], p: str) -> tuple[Any, ...]:
         r.choice(t, "cadence", p, CADENCES, default="one_off"),
         r.amount(t, "runs_per_quarter", p, 1.0),
         r.optional(t, "params_b", p),
-        r.choice(t, "precision", p, tuple(BYTES_PER_PARAM), default="bf16"),
+        r.choice(t, "precision", p, PRECISIONS, default="bf16"),
         r.optional(t, "peak_gpu_mem_gb", p),
         r.number(t, "gpus", p, nullable=True, minimum=1, integer=True),
         r.choices(t, "parallelism", p, PARALLELISM),

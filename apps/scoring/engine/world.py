@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .plain_records import plain_benchmark, plain_link, plain_offer
+from .plain_records import plain_benchmark, plain_link, plain_offer, plain_site
 from .reader import MISSING, Reader, offer_id
 from .schema import (
     BENCHMARK_FIELDS,
@@ -44,6 +44,10 @@ def read_currency(r: Reader, data: dict[str, Any], path: str) -> str | None:
 def parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
     sites: dict[str, Site] = {}
     for i, raw in enumerate(items):
+        plain = plain_site(raw, i, sites)
+        if plain is not None:
+            sites[plain.code] = plain  # every field plain and in range: read at once
+            continue
         p = f"sites[{i}]"
         s = r.obj(raw, p, SITE_FIELDS)
         if s is None:
