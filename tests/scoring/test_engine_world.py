@@ -21,6 +21,10 @@ from .engine_fixtures import (
 )
 
 
+class Name(str):
+    """A str subclass (as an enum member or a lazy string may be): valid, but not plain."""
+
+
 def errors_of(data: dict[str, Any]) -> list[dict[str, str]]:
     with pytest.raises(EngineInputError) as caught:
         parse_input(data)
@@ -295,6 +299,13 @@ class TestOffers:
             assert (o.contract_hours, o.expected_utilization, o.currency) == (None, None, None)
             assert (o.preemptible, o.preemptions_per_day) == (False, 0.0)
 
+    def test_null_fields_of_a_record_read_field_by_field_take_their_defaults(self):
+        # A str subclass for the name: not a plain record, so every field is read by the Reader
+        nulls = {"machines": None, "boot_hours": None, "migration_effort_hours": None}
+        [o] = parse_input(_offers([offer("a", name=Name("A"), **nulls)])).offers
+        assert (o.name, type(o.name)) == ("A", str)
+        assert (o.machines, o.boot_hours, o.migration_effort_hours) == (None, 0.0, None)
+
     def test_preemption_fields(self):
         parsed = parse_input(
             _offers(
@@ -513,6 +524,12 @@ class TestBenchmarks:
         assert b == Benchmark(1, "pilot_migration")
         assert c == Benchmark(2, "network_probe")
         assert (b.e2e_hours, b.failure_reruns, b.hours_lost_per_rerun) == (0.0, 0, 0.0)
+
+    def test_an_untimed_record_read_field_by_field_has_no_offer(self):
+        # a str subclass for the kind: not a plain record, read field by field
+        [parsed] = parse_input(_bench([{"kind": Name("network_probe"), "offer": None}])).benchmarks
+        assert parsed == Benchmark(0, "network_probe")
+        assert parsed.offer is None
 
     def test_an_untimed_record_may_name_an_offer(self):
         records = [{"kind": "network_probe", "offer": "local", "succeeded": True}]
