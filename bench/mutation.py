@@ -4,6 +4,7 @@
     bench/mutation --module bill         # one module (repeatable); merged into the JSON
     bench/mutation --report              # no run: re-read the last run's results
     bench/mutation --rerun               # the last run's live mutants again, with today's tests
+    bench/mutation --rerun --module x    # only module x's live mutants of the last run
     MUTATION_WORKSPACE=m2 bench/mutation --module x   # in var/m2/: runs beside another one
 
 The engine is pure Python (no Django), so the run happens in a scratch copy under
@@ -361,8 +362,10 @@ def main() -> int:
         # Mutants named equivalent cannot be killed: only the others are run again.
         spans = {str(ENGINE / p.name): function_lines(p) for p in (ROOT / ENGINE).glob("*.py")}
         equivalent = load_equivalent()
+        only = set(args.module)  # --rerun --module NAME: that module's live mutants only
         live = [n for n, (status, f) in mutant_results().items()
                 if status not in DETECTED and status != NOT_RUN
+                and (not only or Path(f).stem in only)
                 and equivalence_key(describe(n, f, spans)) not in equivalent]
         started = datetime.now(UTC)
         if live:  # mutmut given no names would run every mutant
