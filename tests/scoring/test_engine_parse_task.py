@@ -423,6 +423,28 @@ class TestChecklists:
         assert errors_of(make_input(checklists=[1])) == [err("checklists", "must be an object")]
 
 
+class TestChecklistOrder:
+    def test_every_checklist_is_read_whatever_comes_before_it(self):
+        all_answered = {f"q{i}": "answered" for i in range(1, 7)}
+        data = make_input(
+            offers=[offer("a"), offer("b"), offer("c")],
+            checklists={"a": all_answered, "b": 3, "c": {"q1": "maybe"}},
+        )
+        assert errors_of(data) == [
+            err("checklists.b", "must be an object"),
+            err("checklists.c.q1", "must be one of answered, unanswered"),
+        ]
+        data["checklists"] = {"a": all_answered, "c": {"q2": "answered"}}
+        parsed = parse_input(data).checklists
+        assert parsed["a"] == all_answered
+        assert parsed["c"] == {**dict.fromkeys(all_answered, "unanswered"), "q2": "answered"}
+
+    def test_a_boolean_key_is_not_an_offer_id(self):
+        # an offer whose id is the text "True": the key True (a Python caller) is not its id
+        data = make_input(offers=[offer("True")], checklists={True: {}})
+        assert errors_of(data) == [err("checklists.True", "unknown offer 'True'")]
+
+
 class TestThresholds:
     def test_given_thresholds_replace_the_defaults(self):
         given = {"headroom": 1, "network_cost_share": 0, "long_run_hours": 30}

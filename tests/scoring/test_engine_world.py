@@ -128,6 +128,16 @@ class TestLinks:
         )
         assert type(parsed.links[0].bandwidth_gbps) is float
 
+    def test_a_link_read_field_by_field(self):
+        # str subclasses for the ends: not a plain link, read by the Reader, same Link
+        links = [
+            {"from": Name("a"), "to": Name("b"), "bandwidth_gbps": 2, "price_per_gb": 0.5,
+             "rtt_ms": None},
+        ]  # fmt: skip
+        [link] = parse_input(_links(links)).links
+        assert link == Link("a", "b", 2.0, 0.5, 0.0, None, False, False, 0)
+        assert (type(link.from_site), type(link.to_site)) == (str, str)
+
     def test_null_fields_take_their_defaults(self):
         links = [
             {
