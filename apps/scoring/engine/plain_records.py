@@ -35,14 +35,18 @@ class NotPlain(Exception):
     """A field is not plain: the record is read field by field instead."""
 
 
-# Every set of parallelism strategies, as Reader.choices gives it back (in canonical order).
-_STRATEGIES = {
-    frozenset(combo): tuple(a for a in PARALLELISM if a in combo)
-    for combo in (
-        tuple(a for bit, a in enumerate(PARALLELISM) if mask >> bit & 1)
-        for mask in range(1 << len(PARALLELISM))
-    )
-}
+def _subsets(allowed: tuple[str, ...]) -> dict[frozenset[str], tuple[str, ...]]:
+    """Every set of choices, as Reader.choices gives it back (in canonical order)."""
+    return {
+        frozenset(combo): combo
+        for combo in (
+            tuple(a for bit, a in enumerate(allowed) if mask >> bit & 1)
+            for mask in range(1 << len(allowed))
+        )
+    }
+
+
+_STRATEGIES = _subsets(PARALLELISM)
 
 
 def _amount(value: Any, default: Any) -> Any:
@@ -92,6 +96,25 @@ def _flag(value: Any) -> bool:
         return False
     if type(value) is bool:
         return value
+    raise NotPlain
+
+
+def _choice(value: Any, allowed: tuple[str, ...], default: Any = MISSING) -> Any:
+    """As Reader.choice: a plain str among `allowed`, or `default` when null."""
+    if type(value) is str and value in allowed:
+        return value
+    if value is None and default is not MISSING:
+        return default
+    raise NotPlain
+
+
+def _choices(value: Any, sets: dict[frozenset[str], tuple[str, ...]], default: Any) -> Any:
+    """As Reader.choices: a list of choices in canonical order (KeyError or TypeError when an
+    item is not one of them)."""
+    if value is None:
+        return default
+    if type(value) is list or type(value) is tuple:
+        return sets[frozenset(value)]
     raise NotPlain
 
 
@@ -237,13 +260,7 @@ def _offer(get: Any, i: int, oid: str, kind: str, basis: str, site_codes: set[st
     """The offer in Offer's field order: no currency of its own, not preemptible."""
     # SPEC P: contract prices need the package hours and the expected utilisation.
     required = MISSING if basis == "contract" else None
-    strategies = get("parallelism")
-    if strategies is None:
-        strategies = ()
-    elif type(strategies) is list or type(strategies) is tuple:
-        strategies = _STRATEGIES[frozenset(strategies)]  # KeyError: not a known strategy
-    else:
-        raise NotPlain
+    strategies = _choices(get("parallelism"), _STRATEGIES, ())
     return Offer(
         oid,
         kind,

@@ -58,6 +58,31 @@ BENCHMARK_FIELDS = frozenset(
         "migration_effort_hours", "cost", "tier", "succeeded",
     }
 )  # fmt: skip
+TASK_FIELDS = frozenset(
+    {
+        "name", "workload", "cadence", "runs_per_quarter", "params_b", "precision",
+        "peak_gpu_mem_gb", "gpus", "parallelism", "coupling", "input_gb", "result_gb",
+        "compress_ratio", "image_gb", "access_pattern", "data_passes", "compute_hours",
+        "resumable", "resume_verified", "env_aligned", "interruption_cost_hours",
+        "latency_budget_hours", "delay_cost_per_hour", "env_simple", "image_packaged",
+        "offsite_allowed", "low_latency_online", "stateful", "compliance_restricted",
+        "strict_consistency", "allowed_sites", "results_restricted", "team", "home_site",
+        "data_site", "result_site", "batch_size", "seq_len", "hidden_size", "layers", "heads",
+        "kv_heads", "activation_checkpointing", "checkpoint_interval_hours", "processed_gb",
+        "preprocess_hours", "preprocess_cost_per_hour", "rounds_per_refresh",
+    }
+)  # fmt: skip
+# SPEC 6.4: the staged plan's fields (all optional; without processed_gb none is used).
+STAGED_FIELDS = ("processed_gb", "preprocess_hours", "preprocess_cost_per_hour",
+                 "rounds_per_refresh")  # fmt: skip
+# SPEC 6.3: the model's shape; all five or none (kv_heads, checkpointing optional with them).
+SHAPE_FIELDS = ("batch_size", "seq_len", "hidden_size", "layers", "heads")
+SHAPE_KEYS = frozenset((*SHAPE_FIELDS, "kv_heads"))
+TEAM_FIELDS = frozenset(
+    {"has_machines", "has_scheduler", "can_maintain_scheduler", "pain", "validated_tiers"}
+)
+BUDGET_FIELDS = frozenset({"transfer", "queue", "compute"})
+PRECISIONS = tuple(BYTES_PER_PARAM)
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5", "q6")
 ANSWER_STATES = ("answered", "unanswered")
 SEGMENTS = ("transfer", "queue", "compute")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .plain_task import plain_task
 from .reader import MISSING, Reader
 from .schema import (
     ACCESS_PATTERNS,
     ANSWER_STATES,
-    BYTES_PER_PARAM,
+    BUDGET_FIELDS,
     CADENCES,
     COUPLINGS,
     DEFAULT_THRESHOLDS,
@@ -16,7 +17,13 @@ from .schema import (
     MAX_ITEMS,
     PAINS,
     PARALLELISM,
+    PRECISIONS,
     QUESTIONS,
+    SHAPE_FIELDS,
+    SHAPE_KEYS,
+    STAGED_FIELDS,
+    TASK_FIELDS,
+    TEAM_FIELDS,
     TIERS,
     WORKLOADS,
     EngineInput,
@@ -31,33 +38,8 @@ from .world import parse_benchmarks, parse_links, parse_offers, parse_sites, rea
 TOP_FIELDS = frozenset(
     {"task", "sites", "links", "offers", "benchmarks", "checklists", "thresholds", "currency"}
 )
-TASK_FIELDS = frozenset(
-    {
-        "name", "workload", "cadence", "runs_per_quarter", "params_b", "precision",
-        "peak_gpu_mem_gb", "gpus", "parallelism", "coupling", "input_gb", "result_gb",
-        "compress_ratio", "image_gb", "access_pattern", "data_passes", "compute_hours",
-        "resumable", "resume_verified", "env_aligned", "interruption_cost_hours",
-        "latency_budget_hours", "delay_cost_per_hour", "env_simple", "image_packaged",
-        "offsite_allowed", "low_latency_online", "stateful", "compliance_restricted",
-        "strict_consistency", "allowed_sites", "results_restricted", "team", "home_site",
-        "data_site", "result_site", "batch_size", "seq_len", "hidden_size", "layers", "heads",
-        "kv_heads", "activation_checkpointing", "checkpoint_interval_hours", "processed_gb",
-        "preprocess_hours", "preprocess_cost_per_hour", "rounds_per_refresh",
-    }
-)  # fmt: skip
-# SPEC 6.4: the staged plan's fields (all optional; without processed_gb none is used).
-STAGED_FIELDS = ("processed_gb", "preprocess_hours", "preprocess_cost_per_hour",
-                 "rounds_per_refresh")  # fmt: skip
-# SPEC 6.3: the model's shape; all five or none (kv_heads, checkpointing optional with them).
-SHAPE_FIELDS = ("batch_size", "seq_len", "hidden_size", "layers", "heads")
-SHAPE_KEYS = frozenset((*SHAPE_FIELDS, "kv_heads"))
-TEAM_FIELDS = frozenset(
-    {"has_machines", "has_scheduler", "can_maintain_scheduler", "pain", "validated_tiers"}
-)
-BUDGET_FIELDS = frozenset({"transfer", "queue", "compute"})
 ANSWER_FIELDS = frozenset(QUESTIONS)
 ALL_ANSWERED = dict.fromkeys(QUESTIONS, "answered")
-PRECISIONS = tuple(BYTES_PER_PARAM)
 
 
 def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
@@ -120,6 +102,9 @@ def _parse_shape(r: Reader, t: dict[str, Any], p: str) -> dict[str, Any]:
 
 
 def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
+    plain = plain_task(raw, site_codes)
+    if plain is not None:
+        return plain  # every field plain and in range: read at once
     p = "task"
     if raw is MISSING or raw is None:
         r.error(p, "is required")
