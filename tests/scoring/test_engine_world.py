@@ -107,11 +107,12 @@ def _links(links: list[Any]) -> dict[str, Any]:
 
 
 class TestLinks:
-    def test_every_field(self):
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_every_field(self, text):
         links = [
-            {"from": "a", "to": "b", "bandwidth_gbps": 10, "price_per_gb": 0.5},
+            {"from": text("a"), "to": "b", "bandwidth_gbps": 10, "price_per_gb": 0.5},
             {
-                "from": "b",
+                "from": text("b"),
                 "to": "a",
                 "bandwidth_gbps": 2.5,
                 "price_per_gb": 1,
@@ -138,10 +139,11 @@ class TestLinks:
         assert link == Link("a", "b", 2.0, 0.5, 0.0, None, False, False, 0)
         assert (type(link.from_site), type(link.to_site)) == (str, str)
 
-    def test_null_fields_take_their_defaults(self):
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_null_fields_take_their_defaults(self, text):
         links = [
             {
-                "from": "a",
+                "from": text("a"),
                 "to": "b",
                 "bandwidth_gbps": 1,
                 "price_per_gb": 0,
@@ -212,6 +214,18 @@ class TestLinks:
             err("links[3].reserved", "must be true or false"),
         ]
 
+    @pytest.mark.parametrize("first", [str, Name], ids=["plain", "field_by_field"])
+    def test_a_duplicate_is_found_whichever_way_each_link_is_read(self, first):
+        links = [
+            {"from": first("a"), "to": "b", "bandwidth_gbps": 1, "price_per_gb": 0},
+            {"from": "a", "to": "b", "bandwidth_gbps": 2, "price_per_gb": 0},
+            {"from": Name("a"), "to": "b", "bandwidth_gbps": 3, "price_per_gb": 0},
+        ]
+        assert errors_of(_links(links)) == [
+            err("links[1]", "duplicate link a → b"),
+            err("links[2]", "duplicate link a → b"),
+        ]
+
     def test_a_reserved_link_must_be_reservable_and_the_reverse_is_another_link(self):
         links = [
             {"from": "a", "to": "b", "bandwidth_gbps": 1, "price_per_gb": 0, "reserved": True},
@@ -233,12 +247,13 @@ def _offers(offers: list[Any], **top: Any) -> dict[str, Any]:
 
 
 class TestOffers:
-    def test_every_field(self):
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_every_field(self, text):
         full = {
             "id": 42,
             "name": "H100 spot",
             "provider": "cloud",
-            "kind": "managed",
+            "kind": text("managed"),
             "site": "far",
             "gpu_model": "H100",
             "gpu_mem_gb": 80,
@@ -286,7 +301,8 @@ class TestOffers:
             index=1,
         )
 
-    def test_left_out_or_null_fields_take_their_defaults(self):
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_left_out_or_null_fields_take_their_defaults(self, text):
         nulls = {
             "max_machines": None,
             "machines": None,
@@ -301,7 +317,9 @@ class TestOffers:
             "expected_utilization": None,
             "parallelism": None,
         }
-        parsed = parse_input(_offers([offer("a", parallelism=[]), offer("b", **nulls)]))
+        parsed = parse_input(
+            _offers([offer("a", parallelism=[]), offer("b", kind=text("compute"), **nulls)])
+        )
         for o in parsed.offers:
             assert (o.max_machines, o.machines, o.name, o.provider, o.gpu_model) == (None,) * 5
             assert (o.boot_hours, o.migration_effort_hours) == (0.0, None)
@@ -484,10 +502,11 @@ def _bench(records: list[Any]) -> dict[str, Any]:
 
 
 class TestBenchmarks:
-    def test_every_field(self):
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_every_field(self, text):
         record = {
             "id": 17,
-            "kind": "multi",
+            "kind": text("multi"),
             "offer": "local",
             "nodes": 2,
             "gpus_per_node": 4,
@@ -508,11 +527,12 @@ class TestBenchmarks:
             False, "17",
         )  # fmt: skip
 
-    def test_left_out_or_null_fields_take_their_defaults(self):
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_left_out_or_null_fields_take_their_defaults(self, text):
         records = [
-            {"kind": "single", "offer": 7, "e2e_hours": 5, "compute_hours": 5},
+            {"kind": text("single"), "offer": 7, "e2e_hours": 5, "compute_hours": 5},
             {
-                "kind": "pilot_migration",
+                "kind": text("pilot_migration"),
                 "offer": None,
                 "id": True,
                 "comm_hours": None,
@@ -526,7 +546,7 @@ class TestBenchmarks:
                 "failure_reruns": None,
                 "hours_lost_per_rerun": None,
             },
-            {"kind": "network_probe"},
+            {"kind": text("network_probe")},
         ]
         data = make_input(offers=[offer(7)], benchmarks=records)
         a, b, c = parse_input(data).benchmarks
