@@ -327,6 +327,15 @@ class TestOffers:
             assert (o.contract_hours, o.expected_utilization, o.currency) == (None, None, None)
             assert (o.preemptible, o.preemptions_per_day) == (False, 0.0)
 
+    def test_left_out_fields_of_an_offer_read_field_by_field_take_their_defaults(self):
+        [o] = parse_input(_offers([offer("c", kind=Name("compute"))])).offers
+        assert (o.kind, o.boot_hours, o.machines, o.gpu_model) == ("compute", 0.0, None, None)
+        assert (o.migration_effort_hours, o.preemptible, o.preemptions_per_day) == (
+            None,
+            False,
+            0.0,
+        )
+
     def test_null_fields_of_a_record_read_field_by_field_take_their_defaults(self):
         # A str subclass for the name: not a plain record, so every field is read by the Reader
         nulls = {"machines": None, "boot_hours": None, "migration_effort_hours": None}
@@ -629,11 +638,12 @@ class TestBenchmarks:
             err("benchmarks[1].comm_hours", "must be ≥ 0"),
         ]
 
-    def test_hours_at_the_bounds(self):
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_hours_at_the_bounds(self, text):
         # compute = e2e and comm = e2e are fine (≤); just over is not
         ok = [
             {
-                "kind": "single",
+                "kind": text("single"),
                 "offer": "local",
                 "e2e_hours": 2,
                 "compute_hours": 2,
@@ -642,13 +652,13 @@ class TestBenchmarks:
         ]
         [parsed] = parse_input(_bench(ok)).benchmarks
         assert (parsed.e2e_hours, parsed.compute_hours, parsed.comm_hours) == (2.0, 2.0, 2.0)
-        over = [{"kind": "single", "offer": "local", "e2e_hours": 2, "compute_hours": 2.5}]
+        over = [{"kind": text("single"), "offer": "local", "e2e_hours": 2, "compute_hours": 2.5}]
         assert errors_of(_bench(over)) == [
             err("benchmarks[0].compute_hours", "must be ≤ e2e_hours")
         ]
         over = [
             {
-                "kind": "single",
+                "kind": text("single"),
                 "offer": "local",
                 "e2e_hours": 2,
                 "compute_hours": 1,
