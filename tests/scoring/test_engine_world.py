@@ -40,11 +40,12 @@ def err(field: str, message: str) -> dict[str, str]:
 
 
 class TestSites:
-    def test_every_field(self):
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_every_field(self, text):
         sites = [
-            {"code": "home"},
+            {"code": text("home")},
             {
-                "code": "x",
+                "code": text("x"),
                 "name": "Site X",
                 "datacenter": "dc",
                 "city": "bj",
@@ -59,8 +60,9 @@ class TestSites:
             "x": Site("x", "dc", "bj", "north", 2.5, 0.5, "Site X", 1),
         }
 
-    def test_null_fields_take_their_defaults(self):
-        sites = [{"code": "home", "queue_hours": None, "storage_tb": None, "name": None}]
+    @pytest.mark.parametrize("text", [str, Name], ids=["plain", "field_by_field"])
+    def test_null_fields_take_their_defaults(self, text):
+        sites = [{"code": text("home"), "queue_hours": None, "storage_tb": None, "name": None}]
         parsed = parse_input(make_input(sites=sites, links=[], offers=[]))
         assert parsed.sites["home"] == Site("home", None, None, None, 0.0, None, None, 0)
 
