@@ -30,6 +30,7 @@ from apps.catalog.services import InUseError
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
+from apps.web.rows import drawn_rows
 
 from . import selectors, services
 from .forms import ProfileFilterForm, TaskProfileForm, filter_sites
@@ -66,9 +67,11 @@ def profile_list(request: HttpRequest) -> HttpResponse:
     def results() -> dict:
         rows = selectors.profile_list(team=team, **filters())
         query = filters()
+        page_obj = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
         return {
             "filtered": bool(filters()),
-            "page_obj": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
+            "page_obj": page_obj,
+            "rows_html": drawn_rows(request, page, "profile-row", page_obj, name="p"),
             "querystring_base": urlencode(query) + "&" if query else "",
         }
 

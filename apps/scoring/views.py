@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.accounts.access import get_scoped_or_404, require_current_team
 from apps.reviews.models import Review
 from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
+from apps.web.rows import drawn_rows
 
 from . import exports, record, selectors
 from .forms import HistoryFilterForm
@@ -82,6 +83,8 @@ def history(request: HttpRequest) -> HttpResponse:
         "filtered": any(v for k, v in request.GET.items() if k != "page"),
     }
 
+    template = "scoring/history.html"
+
     @cache
     def choices() -> dict:
         teams = [(m.team_id, m.team.name) for m in request.memberships]
@@ -103,11 +106,12 @@ def history(request: HttpRequest) -> HttpResponse:
         snapshots = selectors.history_snapshots(request.user, form().filters())
         page = Paginator(snapshots, PAGE_SIZE).get_page(request.GET.get("page"))
         selectors.label_chosen_offers(page.object_list)
-        return {**common, "page_obj": page}
+        rows = drawn_rows(request, template, "history-row", page.object_list, name="s")
+        return {**common, "page_obj": page, "rows_html": rows}
 
     # Snapshots never change; the filters and rows change only when one of the user's teams does,
     # and are the same for everyone in the same teams.
-    page, shared = "scoring/history.html", {"team_ids": [m.team_id for m in request.memberships]}
+    page, shared = template, {"team_ids": [m.team_id for m in request.memberships]}
     context = {
         # Drawn again only when its choices change (a task, a reviewer, a team's name).
         "filters_html": shared_fragment(

@@ -20,6 +20,7 @@ from apps.accounts.access import require_current_team
 from apps.reviews import selectors
 from apps.reviews.forms import ReviewFilterForm
 from apps.web.htmx import render_shape, shared_fragment
+from apps.web.rows import drawn_rows
 
 from .common import PAGE_SIZE
 
@@ -31,6 +32,7 @@ def review_list(request: HttpRequest) -> HttpResponse:
     kept = {k: v for k, v in request.GET.items() if k != "page" and v}
     common = {"filtered": bool(kept), "querystring_base": urlencode(kept) + "&" if kept else ""}
 
+    template = "reviews/list.html"
     choices = cache(lambda: selectors.review_filter_choices(team))
 
     @cache
@@ -49,10 +51,11 @@ def review_list(request: HttpRequest) -> HttpResponse:
             q=(filters.get("q") or "").strip() or None,
         )
         page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
-        return {**common, "page_obj": page, "reviews": page.object_list}
+        rows = drawn_rows(request, template, "review-row", page.object_list, name="review")
+        return {**common, "page_obj": page, "reviews": page.object_list, "rows_html": rows}
 
     # The filters and the rows are the same for every member until the team's data changes.
-    page, shared = "reviews/list.html", {"team_ids": [team.pk]}
+    page, shared = template, {"team_ids": [team.pk]}
     context = {
         # Drawn again only when the choices change (a task or an author), not on every change.
         "filters_html": shared_fragment(
@@ -80,9 +83,18 @@ def approvals(request: HttpRequest) -> HttpResponse:
         page = Paginator(selectors.approvals_queue(request.user), PAGE_SIZE).get_page(
             request.GET.get("page")
         )
+        rows = drawn_rows(
+            request,
+            "reviews/approvals.html",
+            "approval-row",
+            page.object_list,
+            name="review",
+            context={"now": minute},
+        )
         return {
             "page_obj": page,
             "reviews": page.object_list,
+            "rows_html": rows,
             "waiting": page.paginator.count,
             "can_review_somewhere": any(m.can_review for m in memberships),
             "querystring_base": "",
