@@ -58,7 +58,7 @@ class TeamLookups:
             return value if value.team_id == self.team.pk else None
         text = str(value).strip()
         by_code = self._by_name(self.sites, Site, text, "code", lambda o: o.code)
-        if by_code is not None or not text.isdigit():
+        if by_code is not None or not _is_id(text):
             return by_code
         return self._by_id(self.sites, Site, int(text))
 
@@ -70,6 +70,11 @@ class TeamLookups:
         if isinstance(value, int):
             return self._by_id(cache, model, value)
         text = str(value).strip()
-        if text.isdigit():
+        if _is_id(text):
             return self._by_id(cache, model, int(text))
         return self._by_name(cache, model, text, attr, label)
+
+
+def _is_id(text: str) -> bool:
+    """ASCII digits only: "²" or "١" pass str.isdigit() but are no id (int() refuses the first)."""
+    return text.isascii() and text.isdigit()

@@ -229,7 +229,7 @@ def label_chosen_offers(snapshots) -> None:
     from apps.catalog.models import Offer
 
     snapshots = list(snapshots)
-    ids = {int(s.chosen_offer) for s in snapshots if s.chosen_offer.isdigit()}
+    ids = {int(o) for o in (s.chosen_offer for s in snapshots) if o.isascii() and o.isdigit()}
     names = {
         str(pk): f"{provider} · {name}"
         for pk, provider, name in Offer.objects.filter(pk__in=ids).values_list(

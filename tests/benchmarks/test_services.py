@@ -93,6 +93,12 @@ class BenchmarkCreateTests:
         assert errors["task"] == ["Unknown task: not a task profile of your team."]
         assert errors["offer"] == ["Unknown offer: not an offer of your team."]
 
+    def test_a_digit_that_is_no_id_is_an_unknown_name(self, team, world):
+        # "²" and "١" pass str.isdigit(); int() refuses the first and reads the second as 1.
+        errors = _errors(team, single_data(world, task="²", offer="١"))
+        assert errors["task"] == ["Unknown task: not a task profile of your team."]
+        assert errors["offer"] == ["Unknown offer: not an offer of your team."]
+
     def test_it_refuses_comm_hours_over_e2e(self, team, world):
         assert "comm_hours" in _errors(team, single_data(world, comm_hours=11))
 
