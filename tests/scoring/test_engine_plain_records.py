@@ -468,6 +468,10 @@ class TestPlainOffer:
               "relative_speed": None, "machines": None, "max_machines": None, "name": None},
              Offer("o2", "managed", "home", 24.0, 1, "machine_hour", 0.0, None, 0.5, 1.0,
                    index=6)),
+            ({**MIN_OFFER, "max_machines": 1, "machines": 1, "gpus_per_machine": 10**12,
+              "expected_utilization": 0.5, "contract_hours": None},
+             Offer("o2", "compute", "home", 24.0, 10**12, "gpu_hour", 0.0, 1, None, 0.5,
+                   machines=1, index=6)),
         ],
     )  # fmt: skip
     def test_a_plain_offer_is_built_at_once_as_the_reader_builds_it(self, record, expected):
@@ -612,6 +616,9 @@ class TestPlainBenchmark:
             ({"kind": "single", "offer": "o2", "e2e_hours": 3, "compute_hours": 0,
               "comm_hours": 3, "nodes": None, "failure_reruns": 0, "id": 7},
              Benchmark(5, "single", "o2", 1, 1, 3.0, 0.0, 3.0, id="7")),
+            ({"kind": "multi", "offer": "o1", "e2e_hours": 0, "compute_hours": 0,
+              "nodes": 1, "gpus_per_node": 1, "failure_reruns": 0},
+             Benchmark(5, "multi", "o1", 1, 1, 0.0, 0.0)),
             ({"kind": "network_probe", "tier": "cross_hub", "succeeded": False, "id": True},
              Benchmark(5, "network_probe", None, tier="cross_hub", succeeded=False)),
             ({"kind": "network_probe", "offer": None, "tier": None, "succeeded": None},
@@ -671,6 +678,22 @@ class TestPlainBenchmark:
         record = {**FULL_BENCHMARK, **change}
         assert plain_benchmark(record, 0, OFFER_IDS) is None
         assert _read_benchmarks([record])[1] == errors
+
+    def test_a_blank_offer_goes_to_the_reader_even_when_every_id_is_taken_as_known(self):
+        # When the offers list is refused whole, every offer reference is taken as known
+        # (validation._Anything): a blank one is still refused, by the Reader.
+        class Anything(set):
+            def __contains__(self, item: object) -> bool:
+                return True
+
+        for blank in ("", " "):
+            record = {"kind": "single", "offer": blank, "e2e_hours": 1, "compute_hours": 1}
+            assert plain_benchmark(record, 0, Anything()) is None
+            r = Reader()
+            parse_benchmarks(r, [record], Anything())
+            assert r.errors == [
+                err("benchmarks[0].offer", "must be a non-blank string or an integer")
+            ]
 
     def test_a_multi_or_single_run_needs_its_hours_others_default_them(self):
         # SPEC 6.2: single and multi runs are timed; a probe or pilot takes 0 hours when absent.
