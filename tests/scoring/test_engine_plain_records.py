@@ -16,11 +16,13 @@ things are checked here, field by field:
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields, is_dataclass
 from typing import Any
 
 import pytest
 
+from apps.scoring.engine import evaluate
 from apps.scoring.engine.plain_records import (
     NotPlain,
     _above_zero,
@@ -41,7 +43,12 @@ from apps.scoring.engine.reader import MISSING, Reader
 from apps.scoring.engine.schema import Benchmark, Link, Offer, Site
 from apps.scoring.engine.world import parse_benchmarks, parse_links, parse_offers, parse_sites
 
-from .engine_fixtures import _eager_celery_and_clean_cache  # noqa: F401 - no Django
+from .engine_fixtures import (
+    _eager_celery_and_clean_cache,  # noqa: F401 - no Django
+    multi,
+    single,
+    three_way_input,
+)
 
 
 class Rec(dict):
@@ -729,3 +736,31 @@ class TestPlainBenchmark:
         r = Reader()
         assert parse_benchmarks(r, [record], {"12"})[0].offer == "12"
         assert r.errors == []
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole output
+
+
+def test_evaluate_gives_the_same_output_read_at_once_or_field_by_field():
+    # The placement scenario of test_engine_rules_placement.py with benchmark records: read at
+    # once (every object plain), then with every object a dict subclass (all read by the Reader).
+    data = three_way_input(gpus=8, compute_hours=12, team={"has_machines": True})
+    data["benchmarks"] = [
+        single(12, "L", succeeded=True, id=1),
+        multi(5, "M", nodes=2, gpn=8, comm_hours=1, tier="same_city"),
+        {"kind": "network_probe", "tier": "cross_hub", "succeeded": False},
+    ]
+    field_by_field = {
+        **data,
+        "task": Rec(data["task"]),
+        **{
+            key: [Rec(item) for item in data[key]]
+            for key in ("sites", "links", "offers", "benchmarks")
+        },
+    }
+    at_once = evaluate(data)
+    assert at_once["options"] and at_once["benchmark"]  # a full output, not an error
+    assert json.dumps(at_once, sort_keys=True) == json.dumps(
+        evaluate(field_by_field), sort_keys=True
+    )
