@@ -20,7 +20,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.accounts.access import get_scoped_or_404, membership_for, require_role
+from apps.accounts.access import membership_for, require_role
 from apps.accounts.models import Role
 from apps.checklists.selectors import checklist_cards
 from apps.reviews.forms import DecisionForm
@@ -85,28 +85,34 @@ SIGNED_PAGE_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def _signed_body_key(pk: int) -> str:
-    return f"review-page:v4:{pk}:{engine.ENGINE_VERSION}:{get_language()}"
+    return f"review-page:v5:{pk}:{engine.ENGINE_VERSION}:{get_language()}"
 
 
-# What the page of an approved review reads of it around the cached parts: not the signed input
-# (a whole engine document), nor the task and its sites, which only the cached body shows.
-SIGNED_PAGE_FIELDS = ("id", "state", "version", "title", "team_id", "task_id", "team__currency")
+# What the page of an approved review shows of it around the cached parts: not the signed input
+# (a whole engine document), nor the task and its sites, which only the cached body shows. An
+# approved review can be neither changed nor deleted (services, admin and a PostgreSQL trigger
+# refuse), so these fields are kept with the parts, and a cached view reads no review row: the
+# viewer's memberships (read for every request) decide whether they may see it.
+SIGNED_PAGE_FIELDS = ("id", "state", "version", "title", "team_id", "task_id")
 
 
 def _cached_signed_parts(request: HttpRequest, pk: int) -> tuple[Review, dict] | None:
     """The review (its few fields) and the cached head and body of its page, when it is an
-    approved review whose page is cached at its version. One light query on a hit, none else."""
+    approved review whose page is cached, for a member of its team; no query."""
     try:
         parts = cache.get(_signed_body_key(pk))
     except Exception:  # noqa: BLE001 - no cache: the page is rendered in full
         return None
-    if not isinstance(parts, dict) or "version" not in parts:
+    if not isinstance(parts, dict) or "review" not in parts:
         return None
-    review = get_scoped_or_404(
-        Review.objects.select_related("team").only(*SIGNED_PAGE_FIELDS), request.user, pk=pk
-    )
-    if review.state != ReviewState.APPROVED or review.version != parts["version"]:
-        return None
+    fields = parts["review"]
+    membership = membership_for(request, fields["team_id"])
+    if membership is None or fields["state"] != ReviewState.APPROVED:
+        return None  # the full path answers (404 for a non-member)
+    # from_db takes the values in the model's field order, whatever the order of the names.
+    names = [f.attname for f in Review._meta.concrete_fields if f.attname in fields]
+    review = Review.from_db("default", names, [fields[name] for name in names])
+    review.team = membership.team
     return review, parts
 
 
@@ -133,10 +139,9 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
             part: render_to_string(f"reviews/detail.html#review-{part}", context, request=request)
             for part in ("head", "body")
         }
+        fields = {name: getattr(review, name) for name in SIGNED_PAGE_FIELDS}
         cache.set(
-            _signed_body_key(review.pk),
-            {**parts, "version": review.version},
-            SIGNED_PAGE_CACHE_SECONDS,
+            _signed_body_key(review.pk), {**parts, "review": fields}, SIGNED_PAGE_CACHE_SECONDS
         )
         return _signed_page(request, review, parts)
     return render_shape(request, "reviews/detail.html", "decision-panel", context)
