@@ -254,13 +254,8 @@ def test_allowed_sites_model_shapes_and_staged_plans_are_read_by_the_reader():
     assert read({**FULL_TASK, "processed_gb": 5, "preprocess_hours": 2}).preprocess_hours == 2.0
 
 
-# BUG (found by these tests, left to the engine's owner; not fixed here): an integer beyond
-# float range (JSON allows "compute_hours": 1000…0 with 400 digits) is refused by the fast path,
-# as it should be, but the Reader then crashes: Reader._checked_number calls float(value), which
-# raises OverflowError, so parse_input raises instead of naming the field. Reader.count answers
-# the same value with "is unreasonably large (limit 1e12)", the expected error for a number field.
-# strict: the test fails as soon as the Reader is fixed, so this marker is then removed.
-@pytest.mark.xfail(raises=OverflowError, strict=True, reason="BUG: Reader float() of a huge int")
+# An integer beyond float range (JSON allows "compute_hours": 1000…0 with 400 digits) is refused
+# by the fast path and named by the Reader (it used to crash there in float(): OverflowError).
 @pytest.mark.parametrize("key", ["compute_hours", "input_gb", "params_b", "compress_ratio"])
 def test_an_integer_beyond_float_range_is_refused_by_its_path(key):
     raw = {**FULL_TASK, key: 10**400}

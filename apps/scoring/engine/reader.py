@@ -101,10 +101,11 @@ class Reader:
                     if not math.isfinite(value) or not value.is_integer():
                         return self._bad_number(value, key, path, integer)
                     value = int(value)
-            else:
-                if kind is float and not math.isfinite(value):
+            elif kind is float:
+                if not math.isfinite(value):
                     return self._bad_number(value, key, path, integer)
-                value = float(value)
+            elif -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+                value = float(value)  # an int past float's range stays an int: refused below
             if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
                 if above is not None:
                     if value > above and (maximum is None or value <= maximum):
