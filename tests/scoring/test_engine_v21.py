@@ -479,6 +479,11 @@ def _between(flip: dict[str, Any], share: float) -> float:
     return now + share * (at - now)
 
 
+def _linear(flip: dict[str, Any], value: float) -> float:
+    """`value` of the flip's input in the coordinate its objective is linear in."""
+    return 1 / value if flip["input"].endswith("bandwidth_gbps") else value
+
+
 def _within_orders(a: float, b: float, orders: int) -> bool:
     low, high = sorted((abs(a), abs(b)))
     return high <= 10**orders * max(low, 1e-3)
@@ -501,9 +506,11 @@ def test_moving_an_input_past_flips_at_and_only_then_changes_the_choice(data, dr
         if f["flips_at"] is not None
         # far enough from now that the output's rounding cannot matter
         and abs(f["flips_at"] - f["current"]) > 1e-3 * max(1.0, abs(f["current"]))
-        # and within six orders of magnitude of now: past that, adding huge hours absorbs the
-        # small gaps between options whose lines run parallel (float rounding, not the method)
-        and _within_orders(f["flips_at"], f["current"], 6)
+        # and within six orders of magnitude of now in the coordinate the objective is linear in
+        # (1 / bandwidth for a link): past that, adding huge hours absorbs the small gaps between
+        # options whose lines run parallel (float rounding, not the method). A bandwidth flip at
+        # 5.5e-234 Gbit/s once passed a check made on the bandwidth itself.
+        and _within_orders(_linear(f, f["flips_at"]), _linear(f, f["current"]), 6)
     ]
     if not flips:
         return
