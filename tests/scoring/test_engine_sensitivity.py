@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from apps.scoring.engine import evaluate
-from apps.scoring.engine.sensitivity import _solve
+from apps.scoring.engine.sensitivity import Flip, _solve, tell
 
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
@@ -32,6 +32,12 @@ def _option(offer_id: str, kind: str = "move_data", site: str = "s") -> Any:
 
 
 CHOSEN = _option("chosen")
+
+
+def solve(*args: Any) -> tuple:
+    """The solver's crossing and the option past it (its direction is tested apart)."""
+    at, to, _ = _solve(*args)
+    return at, to
 
 
 def _flip(out: dict[str, Any], path: str) -> dict[str, Any]:
@@ -53,16 +59,16 @@ class SolverRangeTests:
     def test_it_finds_a_crossing_exactly_at_the_low_end(self):
         a = _option("a")
         # x = 3 − 6 / 2 = 0.0 = low
-        assert _solve([CHOSEN, a], [0.0, 6.0], 3.0, [0.0, 2.0], 0.0, 10.0, False) == (0.0, a)
+        assert solve([CHOSEN, a], [0.0, 6.0], 3.0, [0.0, 2.0], 0.0, 10.0, False) == (0.0, a)
 
     def test_it_finds_a_crossing_just_above_the_low_end(self):
         a = _option("a")
         # x = 3 − 5.5 / 2 = 0.25
-        assert _solve([CHOSEN, a], [0.0, 5.5], 3.0, [0.0, 2.0], 0.0, 10.0, False) == (0.25, a)
+        assert solve([CHOSEN, a], [0.0, 5.5], 3.0, [0.0, 2.0], 0.0, 10.0, False) == (0.25, a)
 
     def test_a_crossing_just_below_the_low_end_is_out_of_range(self):
         # x = 3 − 6.5 / 2 = −0.25 < 0
-        assert _solve([CHOSEN, _option("a")], [0.0, 6.5], 3.0, [0.0, 2.0], 0.0, 10.0, False) == (
+        assert solve([CHOSEN, _option("a")], [0.0, 6.5], 3.0, [0.0, 2.0], 0.0, 10.0, False) == (
             None,
             None,
         )
@@ -70,11 +76,11 @@ class SolverRangeTests:
     def test_it_finds_a_crossing_exactly_at_the_high_end(self):
         a = _option("a")
         # x = 0.5 − 1 / (−2) = 1.0 = high (a compress ratio of 1)
-        assert _solve([CHOSEN, a], [0.0, 1.0], 0.5, [0.0, -2.0], 0.0, 1.0, False) == (1.0, a)
+        assert solve([CHOSEN, a], [0.0, 1.0], 0.5, [0.0, -2.0], 0.0, 1.0, False) == (1.0, a)
 
     def test_a_crossing_just_above_the_high_end_is_out_of_range(self):
         # x = 0.5 + 1.5 / 2 = 1.25 > 1
-        assert _solve([CHOSEN, _option("a")], [0.0, 1.5], 0.5, [0.0, -2.0], 0.0, 1.0, False) == (
+        assert solve([CHOSEN, _option("a")], [0.0, 1.5], 0.5, [0.0, -2.0], 0.0, 1.0, False) == (
             None,
             None,
         )
@@ -82,21 +88,19 @@ class SolverRangeTests:
     def test_an_option_out_of_range_does_not_hide_the_next_one(self):
         far, near = _option("far"), _option("near")
         # far: x = 3 − 8 / 2 = −1 (out of range); near: x = 3 − 2 / 2 = 2
-        found = _solve([CHOSEN, far, near], [0.0, 8.0, 2.0], 3.0, [0.0, 2.0, 2.0], 0.0, 10.0, False)
+        found = solve([CHOSEN, far, near], [0.0, 8.0, 2.0], 3.0, [0.0, 2.0, 2.0], 0.0, 10.0, False)
         assert found == (2.0, near)
 
     def test_a_parallel_line_never_crosses(self):
         parallel, a = _option("parallel"), _option("a")
         # parallel: slope equal to the chosen one's, skipped; a: x = 3 − 2 / 2 = 2
-        found = _solve(
-            [CHOSEN, parallel, a], [0.0, 1.0, 2.0], 3.0, [1.0, 1.0, 3.0], 0.0, 9.0, False
-        )
+        found = solve([CHOSEN, parallel, a], [0.0, 1.0, 2.0], 3.0, [1.0, 1.0, 3.0], 0.0, 9.0, False)
         assert found == (2.0, a)
 
     def test_in_the_reciprocal_coordinate_it_answers_the_input(self):
         a = _option("a")
         # x0 = 1 / 10 Gbit/s; x = 0.1 − 1 / (−20) = 0.15 → a bandwidth of 1 / 0.15 = 6.666667
-        at, to = _solve([CHOSEN, a], [0.0, 1.0], 0.1, [0.0, -20.0], 1e-12, float("inf"), True)
+        at, to = solve([CHOSEN, a], [0.0, 1.0], 0.1, [0.0, -20.0], 1e-12, float("inf"), True)
         assert at == pytest.approx(1 / 0.15, rel=1e-12)
         assert to is a
 
@@ -110,18 +114,18 @@ class SolverNearestTests:
         # 5 away; down at 4 (x = 0.25: gap 0.15 at slope −1), 6 away: up is nearer, though in
         # x it is not (0.033 vs 0.15).
         gaps = [0.0, 0.1 - 1 / 15, 0.15]
-        at, to = _solve([CHOSEN, up, down], gaps, 0.1, [0.0, 1.0, -1.0], 1e-12, 1e12, True)
+        at, to = solve([CHOSEN, up, down], gaps, 0.1, [0.0, 1.0, -1.0], 1e-12, 1e12, True)
         assert (at, to) == (pytest.approx(15.0, rel=1e-9), up)
         # up at 13 (3 away), down at 8 (x = 0.125: gap 0.025), 2 away: down is nearer.
         gaps = [0.0, 0.1 - 1 / 13, 0.025]
-        at, to = _solve([CHOSEN, up, down], gaps, 0.1, [0.0, 1.0, -1.0], 1e-12, 1e12, True)
+        at, to = solve([CHOSEN, up, down], gaps, 0.1, [0.0, 1.0, -1.0], 1e-12, 1e12, True)
         assert (at, to) == (pytest.approx(8.0, rel=1e-9), down)
 
     def test_the_nearest_crossing_wins_whatever_its_steepness(self):
         near, far = _option("near"), _option("far")
         # near: x = 10 + 2 / 1 = 12 (distance 2); far: x = 10 + 16 / 4 = 14 (distance 4), though
         # far's line falls 4× faster: only near flips the choice at 12.
-        found = _solve(
+        found = solve(
             [CHOSEN, near, far], [0.0, 2.0, 16.0], 10.0, [0.0, -1.0, -4.0], 0.0, 100.0, False
         )
         assert found == (12.0, near)
@@ -129,7 +133,7 @@ class SolverNearestTests:
     def test_the_nearest_crossing_wins_when_it_comes_second(self):
         far, near = _option("far"), _option("near")
         # far: x = 10 + 16 / 4 = 14; near: x = 10 + 2 / 1 = 12
-        found = _solve(
+        found = solve(
             [CHOSEN, far, near], [0.0, 16.0, 2.0], 10.0, [0.0, -4.0, -1.0], 0.0, 100.0, False
         )
         assert found == (12.0, near)
@@ -144,16 +148,16 @@ class SolverTieBreakTests:
         # steep: x = 10 + 8 / 4 = 12; gentle: x = 10 + 4 / 2 = 12. Just past 12 steep's gap is
         # 8 − 4 × (x − 10) < gentle's 4 − 2 × (x − 10): steep is chosen, in either order.
         lines = ([0.0, 8.0, 4.0], 10.0, [0.0, -4.0, -2.0])
-        assert _solve([CHOSEN, steep, gentle], *lines, 0.0, 100.0, False) == (12.0, steep)
+        assert solve([CHOSEN, steep, gentle], *lines, 0.0, 100.0, False) == (12.0, steep)
         lines = ([0.0, 4.0, 8.0], 10.0, [0.0, -2.0, -4.0])
-        assert _solve([CHOSEN, gentle, steep], *lines, 0.0, 100.0, False) == (12.0, steep)
+        assert solve([CHOSEN, gentle, steep], *lines, 0.0, 100.0, False) == (12.0, steep)
 
     def test_falling_past_a_shared_crossing_the_steepest_rising_line_wins(self):
         gentle, steep = _option("gentle"), _option("steep")
         # gentle: x = 10 − 2 / 1 = 8; steep: x = 10 − 6 / 3 = 8. Just below 8 steep's gap
         # 6 + 3 × (x − 10) is the lower: steep is chosen.
         lines = ([0.0, 2.0, 6.0], 10.0, [0.0, 1.0, 3.0])
-        assert _solve([CHOSEN, gentle, steep], *lines, 0.0, 100.0, False) == (8.0, steep)
+        assert solve([CHOSEN, gentle, steep], *lines, 0.0, 100.0, False) == (8.0, steep)
 
     def test_a_tie_now_flips_towards_the_contender_whose_line_rises_fastest(self):
         # Both tie with the chosen option now (gap 0, crossing at x0 = 10). The first line rises
@@ -161,27 +165,27 @@ class SolverTieBreakTests:
         # first: a (0.5) before b (0.25), though b comes first in the tie-break ("a1" < "b1").
         a, b = _option("b1"), _option("a1")
         lines = ([0.0, 0.0, 0.0], 10.0, [0.0, 0.5, 0.25])
-        assert _solve([CHOSEN, a, b], *lines, 0.0, 100.0, False) == (10.0, a)
+        assert solve([CHOSEN, a, b], *lines, 0.0, 100.0, False) == (10.0, a)
 
     def test_a_tie_now_flips_towards_the_contender_whose_line_falls_fastest(self):
         # The first line falls (−0.5 per unit): the flip is a move up, where the faster-falling
         # line drops below first: a (−0.5) before b (−0.25).
         a, b = _option("b1"), _option("a1")
         lines = ([0.0, 0.0, 0.0], 10.0, [0.0, -0.5, -0.25])
-        assert _solve([CHOSEN, a, b], *lines, 0.0, 100.0, False) == (10.0, a)
+        assert solve([CHOSEN, a, b], *lines, 0.0, 100.0, False) == (10.0, a)
 
     def test_a_tie_now_follows_the_first_contender_when_the_lines_disagree(self):
         # a rises (+0.5), b falls (−0.25), both tied now. The first contender's line rises, so
         # the flip is a move down, where a falls below first (b rises): a, not b.
         a, b = _option("b1"), _option("a1")
         lines = ([0.0, 0.0, 0.0], 10.0, [0.0, 0.5, -0.25])
-        assert _solve([CHOSEN, a, b], *lines, 0.0, 100.0, False) == (10.0, a)
+        assert solve([CHOSEN, a, b], *lines, 0.0, 100.0, False) == (10.0, a)
 
     def test_equal_steepness_falls_to_the_choice_tie_break(self):
         # Same crossing (x = 12), same slope: kind first (wait_local before move_data), then site.
         local, away = _option("z", kind="wait_local"), _option("a", kind="move_data")
         lines = ([0.0, 4.0, 4.0], 10.0, [0.0, -2.0, -2.0])
-        assert _solve([CHOSEN, away, local], *lines, 0.0, 100.0, False) == (12.0, local)
+        assert solve([CHOSEN, away, local], *lines, 0.0, 100.0, False) == (12.0, local)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -436,3 +440,73 @@ class BandwidthRangeTests:
         flip = _flip(out, "links[0].bandwidth_gbps")
         assert flip["flips_at"] == pytest.approx(7.5e11, rel=1e-3)
         assert flip["to"] == _pick("far", "move_data", "far")
+
+
+class SolverDirectionTests:
+    """Which way the input moves to flip: away from now towards the crossing, or, at a tie now,
+    the way the contender's gap turns negative; in 1 / the input, a step up is a fall."""
+
+    def test_a_crossing_above_now_is_reached_by_rising(self):
+        a = _option("a")
+        # x = 10 + 4 / 2 = 12 > 10
+        assert _solve([CHOSEN, a], [0.0, 4.0], 10.0, [0.0, -2.0], 0.0, 100.0, False) == (
+            12.0,
+            a,
+            True,
+        )
+
+    def test_a_crossing_below_now_is_reached_by_falling(self):
+        a = _option("a")
+        # x = 10 − 4 / 2 = 8 < 10
+        assert _solve([CHOSEN, a], [0.0, 4.0], 10.0, [0.0, 2.0], 0.0, 100.0, False) == (
+            8.0,
+            a,
+            False,
+        )
+
+    def test_in_the_reciprocal_coordinate_a_step_up_is_a_fall_of_the_input(self):
+        a = _option("a")
+        # x = 0.5 + 1 / 2 = 1 in 1 / bandwidth: bandwidth 1 / 1 = 1, from 1 / 0.5 = 2: falling
+        assert _solve([CHOSEN, a], [0.0, 1.0], 0.5, [0.0, -2.0], 0.01, 100.0, True) == (
+            1.0,
+            a,
+            False,
+        )
+
+    def test_a_tie_now_whose_contender_line_rises_is_flipped_by_falling(self):
+        a = _option("a")
+        # gap_a(x) = 0 + 0.5 × (x − 10) < 0 only for x < 10
+        assert _solve([CHOSEN, a], [0.0, 0.0], 10.0, [0.0, 0.5], 0.0, 100.0, False) == (
+            10.0,
+            a,
+            False,
+        )
+
+    def test_a_tie_now_whose_contender_line_falls_is_flipped_by_rising(self):
+        a = _option("a")
+        # gap_a(x) = −0.5 × (x − 10) < 0 only for x > 10: the input rises to 10 and past it
+        assert _solve([CHOSEN, a], [0.0, 0.0], 10.0, [0.0, -0.5], 0.0, 100.0, False) == (
+            10.0,
+            a,
+            True,
+        )
+
+    def test_a_tie_now_in_the_reciprocal_coordinate(self):
+        a = _option("a")
+        # gap_a(x) = 0.5 × (x − 0.5) < 0 for x < 0.5: 1 / bandwidth falls, the bandwidth rises
+        assert _solve([CHOSEN, a], [0.0, 0.0], 0.5, [0.0, 0.5], 0.01, 100.0, True) == (2.0, a, True)
+
+
+class TellTests:
+    def test_a_tie_now_says_which_way_the_input_must_move(self):
+        to = SimpleNamespace(kind="wait_local", site="home", offer=SimpleNamespace(id="7"))
+        rising = Flip("sites[0].queue_hours", 4.2, 4.2, to, "F.queue", "home", rank=1, rises=True)
+        falling = Flip("sites[0].queue_hours", 4.2, 4.2, to, "F.queue", "home", rank=2)
+        tell([rising, falling], {"7": "H100 x8"})
+        assert rising.message is not None and rising.message.startswith(
+            "If the home queue rises above 4.2 h (now 4.2 h), the choice flips to:"
+        )
+        assert falling.message is not None and falling.message.startswith(
+            "If the home queue drops below 4.2 h (now 4.2 h)"
+        )
+        assert "升到" in (rising.message_zh or "") and "降到" in (falling.message_zh or "")

@@ -32,6 +32,7 @@ class Flip:
     key: str  # message family: F.<what>
     subject: str  # what the input belongs to, for the message (a site, a link, an offer)
     rank: int | None = None  # 1 = nearest flip (relative change), None without a flip
+    rises: bool = False  # the input must rise past flips_at to flip (else fall below it)
     message: str | None = None
     message_zh: str | None = None
 
@@ -44,12 +45,13 @@ def _solve(
     low: float,
     high: float,
     reciprocal: bool,
-) -> tuple[float | None, PlacementOption | None]:
+) -> tuple[float | None, PlacementOption | None, bool]:
     """The input's value nearest to now at which another option's objective line crosses below
     the chosen one's (everyone[0]; ties resolved as the choice resolves them), within [low,
-    high] of the coordinate; None when no line crosses in range. `gaps[i]` is option i's
-    objective minus the chosen one's now, `slopes[i]` its objective's slope in the coordinate.
-    With `reciprocal` the coordinate is 1 / the input (low > 0 then, so 1 / x is finite)."""
+    high] of the coordinate, the option chosen past it, and whether the input must rise to get
+    there; None when no line crosses in range. `gaps[i]` is option i's objective minus the
+    chosen one's now, `slopes[i]` its objective's slope in the coordinate. With `reciprocal`
+    the coordinate is 1 / the input (low > 0 then, so 1 / x is finite)."""
     b_chosen = slopes[0]
     current = 1.0 / x0 if reciprocal else x0
     best_at: float | None = None
@@ -71,16 +73,19 @@ def _solve(
         elif distance == best_distance:
             crossing.append((closing, everyone[i]))
     if best_at is None:
-        return None, None
-    if len(crossing) == 1:
-        return best_at, crossing[0][1]
-    # Past the crossing the steepest line wins (its gap falls fastest), then the tie-break.
+        return None, None, False
     direction = 1.0 if best_x > x0 else -1.0 if best_x < x0 else 0.0
     if direction == 0.0:
-        # A tie now, won by the tie-break: any step towards the contender flips it.
+        # A tie now, won by the tie-break: any step towards the contender flips it, the way
+        # its gap (closing × (x − x0)) turns negative.
         direction = -1.0 if crossing[0][0] > 0 else 1.0
-    _, to = min(crossing, key=lambda pair: (pair[0] * direction, *tie_key(pair[1])))
-    return best_at, to
+    if len(crossing) == 1:
+        to = crossing[0][1]
+    else:
+        # Past the crossing the steepest line wins (its gap falls fastest), then the tie-break.
+        _, to = min(crossing, key=lambda pair: (pair[0] * direction, *tie_key(pair[1])))
+    # In the coordinate 1 / the input, a step up is the input going down.
+    return best_at, to, (direction > 0) != reciprocal
 
 
 def sensitivity(
@@ -143,8 +148,8 @@ class _Flips:
             # Every objective moves alike (or not at all): nothing in range flips.
             self.found.append(Flip(path, current, None, None, key, subject))
             return
-        at, to = _solve(self.everyone, self.gaps, x0, slopes, low, high, reciprocal)
-        self.found.append(Flip(path, current, at, to, key, subject))
+        at, to, rises = _solve(self.everyone, self.gaps, x0, slopes, low, high, reciprocal)
+        self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
 
 
 def _links_used(chosen: PlacementOption, second: PlacementOption) -> dict[int, Link]:
@@ -282,7 +287,8 @@ def tell(flips: list[Flip], names: dict[str, str]) -> None:
         shown_en = {"subject": subject, "value": value, "current": current, "kind": kind_en,
                     "site": to.site, "offer": offer}  # fmt: skip
         shown_zh = dict(shown_en, kind=kind_zh)
-        key = f"{flip.key}.above" if flip.flips_at > flip.current else f"{flip.key}.below"
+        # Told by the way the input moves: at a tie now, flips_at equals the current value.
+        key = f"{flip.key}.above" if flip.rises else f"{flip.key}.below"
         flip.message, flip.message_zh = render_shown(key, shown_en, shown_zh)
 
 
