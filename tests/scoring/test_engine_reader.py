@@ -309,3 +309,23 @@ def test_zero_and_tiny_amounts_are_kept(value: float):
     r = Reader()
     assert r.amount({"x": value}, "x", "p") == float(value)
     assert r.errors == []
+
+
+class Tera(enum.IntEnum):
+    """An int subclass (read past the fast paths) exactly at the magnitude limit."""
+
+    UP = 10**12
+    DOWN = -(10**12)
+
+
+class MagnitudeLimitTests:
+    def test_an_int_exactly_at_the_limit_is_read_as_a_float(self):
+        # ±1e12 is in range (limits included): converted to float like any number field value;
+        # only an int past the limit stays an int, to be refused without float() overflowing.
+        value, errors = read(Tera.UP)
+        assert (value, type(value), errors) == (1e12, float, [])
+        value, errors = read(Tera.DOWN, minimum=None)
+        assert (value, type(value), errors) == (-1e12, float, [])
+
+    def test_an_int_past_float_range_is_refused_by_its_path(self):
+        assert read(10**400) == refused("is unreasonably large (limit 1e12)")
