@@ -135,6 +135,37 @@ def three_way_input(**task_overrides: Any) -> dict[str, Any]:
     return make_input(t, offers=offers)
 
 
+def staged_task(**overrides: Any) -> dict[str, Any]:
+    """The staged-plan world's task: 5,000 GB raw at `data`, processed to 200 GB in 2 h at 5 an
+    hour; 8 GPUs × 10 h of training split over the GPUs, results home."""
+    t = task(
+        workload="training",
+        data_site="data",
+        result_site="home",
+        input_gb=5000,
+        result_gb=0,
+        image_gb=0,
+        compute_hours=10,
+        gpus=8,
+        processed_gb=200,
+        preprocess_hours=2,
+        preprocess_cost_per_hour=5,
+        parallelism=["data", "tensor", "pipeline"],
+    )
+    t.update(overrides)
+    return t
+
+
+def staged_input(**task_overrides: Any) -> dict[str, Any]:
+    """The staged task with F at far (1.0 per GPU-hour) and D at data (3.0), both answered; the
+    link data → far costs 0.02 per GB."""
+    return make_input(
+        staged_task(**task_overrides),
+        offers=[offer("F", "far", price=1.0), offer("D", "data", price=3.0)],
+        checklists=answered("F", "D"),
+    )
+
+
 def rules(output: dict[str, Any]) -> list[str]:
     return [f["rule"] for f in output["findings"]]
 

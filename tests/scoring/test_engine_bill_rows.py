@@ -18,6 +18,7 @@ from .engine_fixtures import (
     make_input,
     offer,
     single,
+    staged_task,
     task,
 )
 
@@ -32,20 +33,7 @@ class TestBillRow:
         # 0.02 = 4 transfer, preprocessing 2 h × 5 = 10; 10 % scheduling fee = 8; one benchmark
         # rerun of 0.5 h at the hourly burn 8 × 1.0 → 4; Q5 effort 6 h × 50 per engineer hour
         # over 1 run (one-off) = 300. Total 80 + 8 + 4 + 0 + 10 + 4 + 300 = 406.
-        t = task(
-            workload="training",
-            data_site="data",
-            result_site="home",
-            input_gb=5000,
-            result_gb=0,
-            image_gb=0,
-            compute_hours=10,
-            gpus=8,
-            processed_gb=200,
-            preprocess_hours=2,
-            preprocess_cost_per_hour=5,
-            parallelism=["data", "tensor", "pipeline"],
-        )
+        t = staged_task()
         f = offer("F", "far", price=1.0, scheduling_fee_pct=10, migration_effort_hours=6)
         bench = [single(3, "F", failure_reruns=1, hours_lost_per_rerun=0.5)]
         data = make_input(

@@ -18,13 +18,13 @@ from apps.scoring.engine import hints as hints_module
 
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
-    answered,
     approx,
     findings_of,
     make_input,
     offer,
     option_of,
     rules,
+    staged_input,
     task,
     three_way_input,
 )
@@ -106,31 +106,6 @@ class TestD2StagingHint:
 
 # ---------------------------------------------------------------------------------------------
 # SPEC 6.4 D3: a processed version at least as large as the raw input; what a staged plan ships
-
-
-def staged_input(**task_overrides: Any) -> dict[str, Any]:
-    """test_engine_v22_staged's world: 5,000 GB raw at `data`; F at far (1.0 per GPU-hour),
-    D at data (3.0); 8 GPUs × 10 h; preprocessing 2 h × 5 = 10; data → far 0.02 per GB."""
-    t = task(
-        workload="training",
-        data_site="data",
-        result_site="home",
-        input_gb=5000,
-        result_gb=0,
-        image_gb=0,
-        compute_hours=10,
-        gpus=8,
-        processed_gb=200,
-        preprocess_hours=2,
-        preprocess_cost_per_hour=5,
-        parallelism=["data", "tensor", "pipeline"],
-    )
-    t.update(task_overrides)
-    return make_input(
-        t,
-        offers=[offer("F", "far", price=1.0), offer("D", "data", price=3.0)],
-        checklists=answered("F", "D"),
-    )
 
 
 def _larger(out: dict[str, Any]) -> list[dict[str, Any]]:

@@ -8,8 +8,6 @@ objective is the total cost. Every expected figure is worked out by hand beside 
 
 from __future__ import annotations
 
-from typing import Any
-
 from apps.scoring.engine import evaluate
 
 from .engine_fixtures import (
@@ -21,40 +19,25 @@ from .engine_fixtures import (
     make_input,
     offer,
     option_of,
-    task,
+    staged_task,
 )
-
-
-def _task(**overrides: Any) -> dict[str, Any]:
-    t = task(
-        workload="training",
-        data_site="data",
-        result_site="home",
-        input_gb=5000,
-        result_gb=0,
-        image_gb=0,
-        compute_hours=10,
-        gpus=8,
-        processed_gb=200,
-        preprocess_hours=2,
-        preprocess_cost_per_hour=5,
-        parallelism=["data", "tensor", "pipeline"],
-    )
-    t.update(overrides)
-    return t
 
 
 class TestRawOrStagedTie:
     def test_a_tie_keeps_the_raw_plan(self):
         # raw: 5000 × 0.02 = 100 + 80 = 180; staged: 4500 × 0.02 = 90 + 80 + 10 = 180: a tie
-        out = evaluate(make_input(_task(processed_gb=4500), offers=[offer("F", "far", price=1.0)]))
+        out = evaluate(
+            make_input(staged_task(processed_gb=4500), offers=[offer("F", "far", price=1.0)])
+        )
         far = option_of(out, "F")
         assert (far["plan"], far["transfer_gb"]) == ("raw", 5000.0)
         assert far["total_cost"] == approx(180.0)
 
     def test_just_cheaper_staged_wins(self):
         # staged: 4499 × 0.02 = 89.98 + 80 + 10 = 179.98 < 180
-        out = evaluate(make_input(_task(processed_gb=4499), offers=[offer("F", "far", price=1.0)]))
+        out = evaluate(
+            make_input(staged_task(processed_gb=4499), offers=[offer("F", "far", price=1.0)])
+        )
         far = option_of(out, "F")
         assert (far["plan"], far["transfer_gb"]) == ("staged", 4499.0)
         assert far["total_cost"] == approx(179.98)
@@ -72,7 +55,11 @@ class TestEachSiteItsOwnPlans:
         f, g = offer("F", "far", price=1.0), offer("G", odd, price=1.0)
         for offers in ([f, g], [g, f]):
             data = make_input(
-                _task(), offers=offers, sites=sites, links=links, checklists=answered("F", "G")
+                staged_task(),
+                offers=offers,
+                sites=sites,
+                links=links,
+                checklists=answered("F", "G"),
             )
             out = evaluate(data)
             far, other = option_of(out, "F"), option_of(out, "G")

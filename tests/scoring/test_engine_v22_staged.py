@@ -20,38 +20,12 @@ from apps.scoring.engine import ENGINE_VERSION, EngineInputError, evaluate
 
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
-    answered,
     approx,
     engine_inputs,
     findings_of,
-    make_input,
-    offer,
     option_of,
-    task,
+    staged_input,
 )
-
-
-def staged_input(**task_overrides):
-    t = task(
-        workload="training",
-        data_site="data",
-        result_site="home",
-        input_gb=5000,
-        result_gb=0,
-        image_gb=0,
-        compute_hours=10,
-        gpus=8,
-        processed_gb=200,
-        preprocess_hours=2,
-        preprocess_cost_per_hour=5,
-        parallelism=["data", "tensor", "pipeline"],  # 7B training is split over the GPUs
-    )
-    t.update(task_overrides)
-    return make_input(
-        t,
-        offers=[offer("F", "far", price=1.0), offer("D", "data", price=3.0)],
-        checklists=answered("F", "D"),
-    )
 
 
 class TestVersion:
