@@ -8,26 +8,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import RequestFactory
 from django.urls import reverse
 
-from apps.web import htmx
 from apps.web.rows import drawn_rows
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """The row partials drawn, by name."""
-    names = []
-    render = htmx.render_fragment
-
-    def counting(request, page, fragment, context):
-        names.append(fragment)
-        return render(request, page, fragment, context)
-
-    monkeypatch.setattr(htmx, "render_fragment", counting)
-    monkeypatch.setattr("apps.web.rows.render_fragment", counting)
-    return names
 
 
 class DrawnRowsTests:

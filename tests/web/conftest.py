@@ -1,0 +1,23 @@
+"""Fixtures of the web tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.web import htmx
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The names of the fragments and rows drawn (rendered), in order: shared fragments through
+    apps/web/htmx.render_fragment, kept rows through apps/web/rows."""
+    names = []
+    render = htmx.render_fragment
+
+    def counting(request, page, fragment, context):
+        names.append(fragment)
+        return render(request, page, fragment, context)
+
+    monkeypatch.setattr(htmx, "render_fragment", counting)
+    monkeypatch.setattr("apps.web.rows.render_fragment", counting)
+    return names
