@@ -49,6 +49,15 @@ def render_fragment(request: HttpRequest, page: str, fragment: str, context: dic
     return render_to_string(f"{page}#{fragment}", context, request=request)
 
 
+def render_shared(request: HttpRequest, page: str, fragment: str, context: dict) -> str:
+    """render_fragment for HTML kept in a cache and served to others: it must hold no CSRF token
+    (a POST form belongs outside it), which this refuses rather than return."""
+    html = render_fragment(request, page, fragment, context)
+    if "csrfmiddlewaretoken" in html:
+        raise ValueError(f"{page}#{fragment} holds a CSRF token: it cannot be cached for others")
+    return html
+
+
 def shared_fragment(
     request: HttpRequest,
     page: str,
@@ -71,10 +80,7 @@ def shared_fragment(
     """
 
     def render_once() -> str:
-        html = render_fragment(request, page, fragment, context())
-        if "csrfmiddlewaretoken" in html:
-            raise ValueError(f"{page}#{fragment} holds a CSRF token: it cannot be shared")
-        return html
+        return render_shared(request, page, fragment, context())
 
     key_parts = (tuple(sorted(request.GET.items())), *parts)
     html = cached_fragment(

@@ -24,7 +24,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 
-from .htmx import render_fragment
+from .htmx import render_shared
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +67,7 @@ def drawn_rows(
     for obj, key in zip(rows, keys, strict=True):
         html = found.get(key)
         if html is None:
-            html = missing[key] = render_fragment(request, page, partial, {name: obj, **context})
-            if "csrfmiddlewaretoken" in html:
-                raise ValueError(f"{page}#{partial} holds a CSRF token: it cannot be kept")
+            html = missing[key] = render_shared(request, page, partial, {name: obj, **context})
         drawn.append(mark_safe(html))  # noqa: S308 - our own rendered, escaped template
     if missing:
         try:

@@ -9,8 +9,8 @@ from apps.web import htmx
 
 @pytest.fixture
 def drawn(monkeypatch):
-    """The names of the fragments and rows drawn (rendered), in order: shared fragments through
-    apps/web/htmx.render_fragment, kept rows through apps/web/rows."""
+    """The names of the fragments and rows drawn (rendered), in order: both are rendered through
+    apps/web/htmx.render_fragment."""
     names = []
     render = htmx.render_fragment
 
@@ -19,5 +19,4 @@ def drawn(monkeypatch):
         return render(request, page, fragment, context)
 
     monkeypatch.setattr(htmx, "render_fragment", counting)
-    monkeypatch.setattr("apps.web.rows.render_fragment", counting)
     return names
