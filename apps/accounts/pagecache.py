@@ -26,8 +26,8 @@ log = logging.getLogger(__name__)
 FRAGMENT_SECONDS = 3600
 
 
-def _gen_key(team_id: int) -> str:
-    return f"teamgen:{team_id}"
+def _gen_key(team_id: int, model: str | None = None) -> str:
+    return f"teamgen:{team_id}" if model is None else f"teamgen:{team_id}:{model}"
 
 
 def _fresh() -> int:
@@ -36,29 +36,46 @@ def _fresh() -> int:
     return secrets.randbits(62)
 
 
-def bump_team_generation(team_id: int | None) -> None:
+def bump_team_generation(team_id: int | None, *topics: str) -> None:
+    """Bump the team's generation and that of each of `topics` in the team: a model's label (any
+    saved or deleted row of it), "<label>:rows" (a row of it added or removed) or "auth.User" (a
+    member's user row saved; accounts.signals)."""
     if team_id is None:
         return
-    key = _gen_key(team_id)
-    try:
+    for key in (_gen_key(team_id), *(_gen_key(team_id, topic) for topic in topics)):
         try:
-            cache.incr(key)
-        except ValueError:  # not set yet (or evicted): any new value invalidates
-            cache.set(key, _fresh(), None)
-    except Exception as exc:  # noqa: BLE001 - a cache outage must not fail the write
-        log.warning("cache unavailable, generation of team %s not bumped: %s", team_id, exc)
+            try:
+                cache.incr(key)
+            except ValueError:  # not set yet (or evicted): any new value invalidates
+                cache.set(key, _fresh(), None)
+        except Exception as exc:  # noqa: BLE001 - a cache outage must not fail the write
+            log.warning("cache unavailable, generation %s not bumped: %s", key, exc)
 
 
 def team_generations(team_ids: Iterable[int]) -> dict[int, int]:
     ids = sorted(set(team_ids))
     found = cache.get_many([_gen_key(t) for t in ids])
-    return {team_id: _generation(team_id, found.get(_gen_key(team_id))) for team_id in ids}
+    return {t: _generation(_gen_key(t), found.get(_gen_key(t))) for t in ids}
 
 
-def _generation(team_id: int, value: int | None) -> int:
+def topic_generations(team_ids: Iterable[int], *topics: str) -> tuple[int, ...]:
+    """The generations of `topics` (bump_team_generation) in each team: a fragment's `inputs`
+    can name them instead of reading what they stand for (a filter drawn from a thousand tasks,
+    the authors of a team's reviews). One read of the cache; without a cache, values never seen
+    before (so nothing drawn from them is found)."""
+    keys = [_gen_key(t, topic) for t in sorted(set(team_ids)) for topic in topics]
+    try:
+        found = cache.get_many(keys)
+        return tuple(_generation(key, found.get(key)) for key in keys)
+    except Exception as exc:  # noqa: BLE001 - drawn again
+        log.warning("cache unavailable, generations of %s not read: %s", topics, exc)
+        return tuple(_fresh() for _ in keys)
+
+
+def _generation(key: str, value: int | None) -> int:
     if value is None:
-        cache.add(_gen_key(team_id), _fresh(), None)
-        value = cache.get(_gen_key(team_id))
+        cache.add(key, _fresh(), None)
+        value = cache.get(key)
     return value
 
 
@@ -95,7 +112,7 @@ def cached_fragment(
     if None in stamp:  # first use, or the cache lost them: set before rendering
         try:
             stamp = (
-                *(_generation(t, found.get(k)) for t, k in zip(ids, gen_keys, strict=True)),
+                *(_generation(k, found.get(k)) for k in gen_keys),
                 *(_version(k, found.get(k)) for k in versions),
             )
         except Exception as exc:  # noqa: BLE001 - the cache went away meanwhile

@@ -68,6 +68,8 @@ class Review(models.Model):
         ordering = ["-updated_at", "-id"]
         indexes = [
             models.Index(fields=["team", "state", "-updated_at"], name="review_team_state_recent"),
+            # The review list's page of ids is read from this index alone (apps.web.paging).
+            models.Index(fields=["team", "-updated_at", "-id"], name="review_team_page"),
             models.Index(fields=["author", "state"], name="review_author_state"),
         ]
         constraints = [

@@ -3,6 +3,7 @@ review page that composes them is apps.decisions.page)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,20 +82,25 @@ def review_list(
     return _with_round_approvals(reviews).order_by("-updated_at", "-id")
 
 
-def review_filter_choices(team) -> dict[str, list]:
-    """Tasks and authors to filter the team's reviews by (two queries)."""
-    User = get_user_model()
-    return {
-        "tasks": list(
-            TaskProfile.objects.filter(team=team).order_by("name").values_list("pk", "name")
-        ),
-        "authors": list(
-            User.objects.filter(authored_reviews__team=team)
-            .distinct()
-            .order_by("username")
-            .values_list("pk", "username")
-        ),
-    }
+def _only(rows: QuerySet, ids: Iterable[int] | None) -> QuerySet:
+    """`rows`, or with `ids` only those rows (what a submitted filter is checked against)."""
+    return rows if ids is None else rows.filter(pk__in=list(ids))
+
+
+def review_filter_tasks(team, ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
+    """The team's tasks to filter its reviews by, (id, name) by name; given `ids`, only those."""
+    if ids is not None and not (ids := list(ids)):
+        return []
+    tasks = _only(TaskProfile.objects.filter(team=team), ids)
+    return list(tasks.order_by("name").values_list("pk", "name"))
+
+
+def review_filter_authors(team, ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
+    """Who wrote the team's reviews, (id, username) by username; given `ids`, only those."""
+    if ids is not None and not (ids := list(ids)):
+        return []
+    authors = _only(get_user_model().objects.filter(authored_reviews__team=team), ids)
+    return list(authors.distinct().order_by("username").values_list("pk", "username"))
 
 
 def _waiting_for(user) -> QuerySet[Review]:

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.widgets import FastSelect
 from apps.reviews.models import Decision, ReviewState
 
-from .selectors import HistoryFilters
+from .history_list import HistoryFilters
 
 
 class HistoryFilterForm(forms.Form):

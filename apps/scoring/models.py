@@ -43,7 +43,8 @@ class EvaluationSnapshot(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
-            models.Index(fields=["team", "-created_at"], name="snapshot_team_recent"),
+            # The history's page of ids is read from this index alone (apps.web.paging).
+            models.Index(fields=["team", "-created_at", "-id"], name="snapshot_team_page"),
             models.Index(fields=["review", "-created_at"], name="snapshot_review_recent"),
             models.Index(fields=["task", "-created_at"], name="snapshot_task_recent"),
         ]

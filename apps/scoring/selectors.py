@@ -3,30 +3,18 @@ of two snapshots and the quarterly review show. Query counts do not grow with ro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
-
-from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import get_language
 
-from apps.accounts.access import get_scoped_or_404, scoped
-from apps.accounts.models import Team, team_ids_for
+from apps.accounts.access import get_scoped_or_404
+from apps.accounts.models import Team
 from apps.profiles.engine_input import fingerprint
-from apps.reviews.models import Review, SignOff
+from apps.reviews.models import Review
 from apps.scoring import chart_labels, charts, engine, exclusions, fixes, flips
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
 from apps.scoring.services.jobs import snapshot_request
 from apps.scoring.services.snapshots import build_review_input, latest_snapshot, signed_snapshot
 from apps.scoring.tables import row_key
 
-# What a row of the history shows: not the JSON documents, nor the other columns of the review,
-# the task and the team (reading them cost more than drawing the row).
-HISTORY_ROW_FIELDS = (
-    "id", "created_at", "platform", "chosen_kind", "chosen_offer", "chosen_site",
-    "chosen_total_cost", "chosen_total_hours", "block_count", "warn_count", "engine_version",
-    "team__name", "team__currency", "review__title", "review__state", "task__name",
-)
 CHART_ORDER = ("hours", "cost", "objective", "scaling", "indicators")
 
 
@@ -179,87 +167,6 @@ def previous_snapshot_id(snapshot: EvaluationSnapshot) -> int | None:
         .values_list("pk", flat=True)
         .first()
     )
-
-
-@dataclass(frozen=True)
-class HistoryFilters:
-    team: int | None = None
-    task: int | None = None
-    state: str = ""
-    decision: str = ""
-    reviewer: int | None = None
-    date_from: date | None = None
-    date_to: date | None = None
-
-
-def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnapshot]:
-    """Every snapshot of the user's teams, newest first, filtered; a row's fields only.
-
-    `state` filters on the review's current state (what it is now, not what it was when the
-    snapshot was computed); `decision` and `reviewer` on the review's sign-offs.
-    """
-    qs = (
-        scoped(EvaluationSnapshot, user)
-        .select_related("team", "review", "task")
-        .only(*HISTORY_ROW_FIELDS)
-        .order_by("-created_at", "-id")
-    )
-    if filters.team:
-        qs = qs.filter(team_id=filters.team)
-    if filters.task:
-        qs = qs.filter(task_id=filters.task)
-    if filters.state:
-        qs = qs.filter(review__state=filters.state)
-    if filters.decision or filters.reviewer:
-        signoffs = SignOff.objects.filter(review=OuterRef("review_id"))
-        if filters.decision:
-            signoffs = signoffs.filter(decision=filters.decision)
-        if filters.reviewer:
-            signoffs = signoffs.filter(reviewer_id=filters.reviewer)
-        qs = qs.filter(Exists(signoffs))
-    if filters.date_from:
-        qs = qs.filter(created_at__date__gte=filters.date_from)
-    if filters.date_to:
-        qs = qs.filter(created_at__date__lte=filters.date_to)
-    return qs
-
-
-def label_chosen_offers(snapshots) -> None:
-    """Set `chosen_offer_label` ("provider · name") on each snapshot of a page: one query."""
-    from apps.catalog.models import Offer
-
-    snapshots = list(snapshots)
-    ids = {int(o) for o in (s.chosen_offer for s in snapshots) if o.isascii() and o.isdigit()}
-    names = {
-        str(pk): f"{provider} · {name}"
-        for pk, provider, name in Offer.objects.filter(pk__in=ids).values_list(
-            "pk", "provider", "name"
-        )
-    }
-    for snapshot in snapshots:
-        snapshot.chosen_offer_label = names.get(snapshot.chosen_offer, snapshot.chosen_offer)
-
-
-def history_choices(user) -> dict:
-    """Tasks and reviewers to filter by (one query each), as plain lists: they are also what
-    the cached filter form is drawn from (views.history)."""
-    from apps.profiles.models import TaskProfile
-
-    # Plain tuples: a team may have thousands of tasks, and model instances cost ~20 µs each.
-    tasks = scoped(TaskProfile, user).values_list("id", "name", "team__name")
-    reviewers = (
-        get_user_model()
-        .objects.filter(signoffs__review__team_id__in=team_ids_for(user))
-        .distinct()
-        .order_by("username")
-        .values_list("id", "first_name", "last_name", "username")
-    )
-    return {
-        "tasks": list(tasks.order_by("name", "id")),
-        "reviewers": [
-            (pk, f"{first} {last}".strip() or username) for pk, first, last, username in reviewers
-        ],
-    }
 
 
 # --- two snapshots side by side -----------------------------------------------------------

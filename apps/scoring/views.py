@@ -4,11 +4,8 @@ review."""
 
 from __future__ import annotations
 
-from functools import cache
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -16,17 +13,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team
+from apps.accounts.pagecache import topic_generations
 from apps.reviews.models import Review
+from apps.web.forms import submitted_ids
 from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
+from apps.web.paging import page_by_ids
 from apps.web.rows import drawn_rows
 
-from . import exports, record, selectors
+from . import exports, history_list, record, selectors
 from .forms import HistoryFilterForm
 from .quarterly import actuals_summary
 from .services.quarterly_review import quarterly_refresh_request
 
 STOP_POLLING = 286  # htmx: stop polling
 PAGE_SIZE = 25
+# What the history's filter choices are drawn from besides the teams' names
+# (pagecache.bump_team_generation): the tasks, who signed off, the members' names.
+HISTORY_FILTER_TOPICS = ("profiles.TaskProfile", "reviews.SignOff:rows", "auth.User")
 
 
 def _review_url(review_id: int) -> str | None:
@@ -72,6 +75,24 @@ def review_record(request: HttpRequest, review_id: int) -> HttpResponse:
     return render(request, "scoring/record.html", context)
 
 
+def _history_form(request: HttpRequest, *, tasks, reviewers) -> HistoryFilterForm:
+    form = HistoryFilterForm(
+        request.GET or None, memberships=request.memberships, tasks=tasks, reviewers=reviewers
+    )
+    if form.is_bound:
+        form.is_valid()
+    return form
+
+
+def _checked_filters(request: HttpRequest) -> history_list.HistoryFilters:
+    """The history's filters as submitted, the task and the reviewer checked against the
+    submitted ones alone (reading every choice to check one cost ~10 ms a cold page)."""
+    user, data = request.user, request.GET
+    tasks = history_list.history_tasks(user, submitted_ids(data, "task"))
+    reviewers = history_list.history_reviewers(user, submitted_ids(data, "reviewer"))
+    return _history_form(request, tasks=tasks, reviewers=reviewers).filters()
+
+
 @login_required
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
@@ -84,42 +105,38 @@ def history(request: HttpRequest) -> HttpResponse:
     }
 
     template = "scoring/history.html"
+    teams = [(m.team_id, m.team.name) for m in request.memberships]
+    team_ids = [team_id for team_id, _name in teams]
 
-    @cache
-    def choices() -> dict:
-        teams = [(m.team_id, m.team.name) for m in request.memberships]
-        return {**selectors.history_choices(request.user), "teams": teams}
+    def inputs() -> tuple:
+        """What the form is drawn from, told without a query: the teams' names and the
+        generations of their tasks, of their sign-offs (the reviewers) and of their members'
+        names."""
+        return (teams, topic_generations(team_ids, *HISTORY_FILTER_TOPICS))
 
-    @cache
-    def form() -> HistoryFilterForm:
-        form = HistoryFilterForm(
-            request.GET or None,
-            memberships=request.memberships,
-            tasks=choices()["tasks"],
-            reviewers=choices()["reviewers"],
-        )
-        if form.is_bound:
-            form.is_valid()
-        return form
+    def drawn_form() -> HistoryFilterForm:  # every task and reviewer: read only to draw it
+        tasks = history_list.history_tasks(request.user)
+        reviewers = history_list.history_reviewers(request.user)
+        return _history_form(request, tasks=tasks, reviewers=reviewers)
 
     def results() -> dict:
-        snapshots = selectors.history_snapshots(request.user, form().filters())
-        page = Paginator(snapshots, PAGE_SIZE).get_page(request.GET.get("page"))
-        selectors.label_chosen_offers(page.object_list)
+        snapshots = history_list.history_snapshots(request.user, _checked_filters(request))
+        page = page_by_ids(snapshots, request.GET.get("page"), PAGE_SIZE)
+        history_list.label_chosen_offers(page.object_list)
         rows = drawn_rows(request, template, "history-row", page.object_list, name="s")
         return {**common, "page_obj": page, "rows_html": rows}
 
     # Snapshots never change; the filters and rows change only when one of the user's teams does,
     # and are the same for everyone in the same teams.
-    page, shared = template, {"team_ids": [m.team_id for m in request.memberships]}
+    page, shared = template, {"team_ids": team_ids}
     context = {
         # Drawn again only when its choices change (a task, a reviewer, a team's name).
         "filters_html": shared_fragment(
             request,
             page,
             "history-filters",
-            lambda: {**common, "form": form()},
-            inputs=choices,
+            lambda: {**common, "form": drawn_form()},
+            inputs=inputs,
             **shared,
         ),
         "results_html": shared_fragment(request, page, "history-results", results, **shared),

@@ -54,3 +54,11 @@ def attach_errors(form: BaseForm, exc: ValidationError) -> None:
         return
     for field, errors in exc.error_dict.items():
         form.add_error(field if field in form.fields else None, errors)
+
+
+def submitted_ids(data, *names: str) -> list[int]:
+    """The ids submitted in the fields `names` of a filter form's data (ASCII digits only): the
+    choices a submitted filter is checked against, without reading every choice. Anything else is
+    no id, and the form says the choice is not valid."""
+    values = (data.get(name, "") for name in names)
+    return [int(v) for v in values if v.isascii() and v.isdigit() and len(v) <= 18]

@@ -6,23 +6,42 @@ htmx: the list answers a GET with htmx with its results fragment (`review-result
 
 from __future__ import annotations
 
-from functools import cache
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from apps.accounts.access import require_current_team
+from apps.accounts.pagecache import topic_generations
 from apps.reviews import selectors
 from apps.reviews.forms import ReviewFilterForm
+from apps.web.forms import submitted_ids
 from apps.web.htmx import render_shape, shared_fragment
+from apps.web.paging import page_by_ids
 from apps.web.rows import drawn_rows
 
 from .common import PAGE_SIZE
+
+# What the filter form's choices are drawn from (pagecache.bump_team_generation): the tasks'
+# names, which reviews there are (their authors) and the members' names.
+FILTER_TOPICS = ("profiles.TaskProfile", "reviews.Review:rows", "auth.User")
+
+
+def _filter_form(request: HttpRequest, tasks, authors) -> ReviewFilterForm:
+    form = ReviewFilterForm(request.GET, tasks=tasks, authors=authors)
+    form.is_valid()  # an invalid filter is dropped; the valid ones still apply
+    return form
+
+
+def _checked_filters(request: HttpRequest, team) -> dict:
+    """The list's valid filters, the task and the author checked against the submitted ones
+    alone (reading every choice to check one cost ~10 ms a cold page)."""
+    tasks = selectors.review_filter_tasks(team, submitted_ids(request.GET, "task"))
+    authors = selectors.review_filter_authors(team, submitted_ids(request.GET, "author"))
+    return _filter_form(request, tasks, authors).cleaned_data
 
 
 @login_required
@@ -33,16 +52,18 @@ def review_list(request: HttpRequest) -> HttpResponse:
     common = {"filtered": bool(kept), "querystring_base": urlencode(kept) + "&" if kept else ""}
 
     template = "reviews/list.html"
-    choices = cache(lambda: selectors.review_filter_choices(team))
 
-    @cache
-    def form() -> ReviewFilterForm:
-        form = ReviewFilterForm(request.GET, tasks=choices()["tasks"], authors=choices()["authors"])
-        form.is_valid()  # an invalid filter is dropped; the valid ones still apply
-        return form
+    def inputs() -> tuple:
+        """What the form is drawn from, told without a query: the generations of the team's
+        tasks, of its set of reviews (their authors) and of its members' names."""
+        return topic_generations([team.pk], *FILTER_TOPICS)
+
+    def drawn_form() -> ReviewFilterForm:  # every task and author: read only to draw it
+        tasks, authors = selectors.review_filter_tasks(team), selectors.review_filter_authors(team)
+        return _filter_form(request, tasks, authors)
 
     def results() -> dict:
-        filters = form().cleaned_data
+        filters = _checked_filters(request, team)
         reviews = selectors.review_list(
             team=team,
             state=filters.get("state") or None,
@@ -50,7 +71,7 @@ def review_list(request: HttpRequest) -> HttpResponse:
             author_id=filters.get("author"),
             q=(filters.get("q") or "").strip() or None,
         )
-        page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
+        page = page_by_ids(reviews, request.GET.get("page"), PAGE_SIZE)
         rows = drawn_rows(request, template, "review-row", page.object_list, name="review")
         return {**common, "page_obj": page, "reviews": page.object_list, "rows_html": rows}
 
@@ -62,8 +83,8 @@ def review_list(request: HttpRequest) -> HttpResponse:
             request,
             page,
             "review-filters",
-            lambda: {**common, "form": form()},
-            inputs=choices,
+            lambda: {**common, "form": drawn_form()},
+            inputs=inputs,
             **shared,
         ),
         "results_html": shared_fragment(request, page, "review-results", results, **shared),
@@ -80,8 +101,8 @@ def approvals(request: HttpRequest) -> HttpResponse:
     minute = timezone.now().replace(second=0, microsecond=0)
 
     def queue() -> dict:
-        page = Paginator(selectors.approvals_queue(request.user), PAGE_SIZE).get_page(
-            request.GET.get("page")
+        page = page_by_ids(
+            selectors.approvals_queue(request.user), request.GET.get("page"), PAGE_SIZE
         )
         rows = drawn_rows(
             request,

@@ -1,0 +1,46 @@
+"""A page of a long list, its ids first.
+
+Paginating the list's own query makes the database join, annotate and sort every row the filters
+keep before it takes the page's 25: on a team with thousands of rows that was most of a cold list
+page (~10 ms for the history). Here the page's ids and the number of rows come from the filtered,
+ordered table alone in one query, which an index on the filter and sort columns answers without
+reading a row; then only those rows are read with their joins and annotations.
+"""
+
+from __future__ import annotations
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, QuerySet, Window
+
+
+class _Counted(Paginator):
+    """A paginator told its number of rows (it does not count them again)."""
+
+    def __init__(self, count: int, per_page: int) -> None:
+        super().__init__((), per_page)
+        self.__dict__["count"] = count  # Paginator.count is a cached_property
+
+
+def _number(value, per_page: int) -> int:
+    """The page asked for: 1 for anything but a whole number, and no further than an offset
+    the database takes (a larger one is past the end)."""
+    try:
+        return min(max(int(value), 1), 2**31 // per_page)
+    except (TypeError, ValueError):
+        return 1
+
+
+def page_by_ids(queryset: QuerySet, number, per_page: int) -> Page:
+    """Page `number` of `queryset` (ordered), as Paginator.get_page gives it (a bad number is the
+    first page, one past the end the last), its rows read by id in a second query. A row that
+    left the list between the two queries is left out of the page."""
+    counted = queryset.annotate(page_total=Window(Count("pk"))).values_list("pk", "page_total")
+    number = _number(number, per_page)
+    found = list(counted[(number - 1) * per_page : number * per_page])
+    if not found and number > 1:  # past the end (or the list is empty): the last page
+        number = max(_Counted(queryset.count(), per_page).num_pages, 1)
+        found = list(counted[(number - 1) * per_page : number * per_page])
+    paginator = _Counted(found[0][1] if found else 0, per_page)
+    ids = [pk for pk, _total in found]
+    rows = {row.pk: row for row in queryset.filter(pk__in=ids).order_by()} if ids else {}
+    return Page([rows[pk] for pk in ids if pk in rows], number, paginator)
