@@ -21,24 +21,25 @@ class _Counted(Paginator):
         self.__dict__["count"] = count  # Paginator.count is a cached_property
 
 
-def _number(value, per_page: int) -> int:
-    """The page asked for: 1 for anything but a whole number, and no further than an offset
-    the database takes (a larger one is past the end)."""
+def _asked(value, per_page: int) -> int:
+    """The page asked for: 1 for anything but a whole number, 0 for one before the first or
+    past any offset the database takes (read as the last page, as Paginator.get_page does)."""
     try:
-        return min(max(int(value), 1), 2**31 // per_page)
+        number = int(value)
     except (TypeError, ValueError):
         return 1
+    return number if 1 <= number <= 2**31 // per_page else 0
 
 
 def page_by_ids(queryset: QuerySet, number, per_page: int) -> Page:
-    """Page `number` of `queryset` (ordered), as Paginator.get_page gives it (a bad number is the
-    first page, one past the end the last), its rows read by id in a second query. A row that
-    left the list between the two queries is left out of the page."""
+    """Page `number` of `queryset` (ordered), as Paginator.get_page gives it (not a number: the
+    first page; out of range: the last), its rows read by id in a second query. A row that left
+    the list between the two queries is left out of the page."""
     counted = queryset.annotate(page_total=Window(Count("pk"))).values_list("pk", "page_total")
-    number = _number(number, per_page)
-    found = list(counted[(number - 1) * per_page : number * per_page])
-    if not found and number > 1:  # past the end (or the list is empty): the last page
-        number = max(_Counted(queryset.count(), per_page).num_pages, 1)
+    number = _asked(number, per_page)
+    found = list(counted[(number - 1) * per_page : number * per_page]) if number else []
+    if not found and number != 1:  # out of range: the last page
+        number = _Counted(queryset.count(), per_page).num_pages
         found = list(counted[(number - 1) * per_page : number * per_page])
     paginator = _Counted(found[0][1] if found else 0, per_page)
     ids = [pk for pk, _total in found]

@@ -7,8 +7,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from apps.accounts.pagecache import bump_team_generation, cached_fragment, team_generations
-from tests.factories import make_review
+from apps.accounts.pagecache import (
+    bump_team_generation,
+    cached_fragment,
+    team_generations,
+    topic_generations,
+)
+from tests.factories import make_profile, make_review
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +49,42 @@ class GenerationTests:
         before = team_generations([team.pk])[team.pk]
         make_review(other_team, outsider)
         assert team_generations([team.pk])[team.pk] == before
+
+    def test_a_row_bumps_its_models_topics_in_its_team(self, team, other_team, owner):
+        """A saved row bumps its model's topic; one added or removed also "<model>:rows"."""
+        topics = ("reviews.Review", "reviews.Review:rows", "profiles.TaskProfile")
+
+        def gens():
+            return topic_generations([team.pk], *topics), topic_generations([other_team.pk], *topics)
+
+        (edit, added, tasks), theirs = gens()
+        review = make_review(team, owner, task=make_profile(team))
+        (edit2, added2, tasks2), theirs2 = gens()
+        assert edit2 > edit and added2 > added and tasks2 > tasks and theirs2 == theirs
+        review.title = "Edited"
+        review.save()
+        (edit3, added3, tasks3), _ = gens()
+        assert edit3 > edit2 and added3 == added2 and tasks3 == tasks2  # edited, none added
+        review.delete()
+        (edit4, added4, _tasks), _ = gens()
+        assert edit4 > edit3 and added4 > added3  # removed
+
+    def test_a_renamed_user_bumps_their_teams_not_a_login(self, team, other_team, owner):
+        from django.contrib.auth.models import update_last_login
+
+        def gens():
+            return (
+                team_generations([team.pk])[team.pk],
+                topic_generations([team.pk, other_team.pk], "auth.User"),
+            )
+
+        before, (users, others) = gens()
+        update_last_login(None, owner)
+        assert gens() == (before, (users, others))
+        owner.first_name = "Olga"
+        owner.save()
+        after, (users2, others2) = gens()
+        assert after > before and users2 > users and others2 == others
 
     def test_a_fragment_is_rendered_once_per_generation(self, team):
         calls = []

@@ -84,3 +84,80 @@ class ListFiltersTests:
         other_team.save()
         filters = _filters(client.get(url).content.decode())
         assert "Team Renamed" in filters and "Team Two" not in filters
+
+
+def _signoff(review, reviewer):
+    from apps.reviews.models import SignOff
+    from apps.scoring.services import snapshot_compute
+
+    snapshot = snapshot_compute(review_id=review.pk)
+    return SignOff.objects.create(
+        review=review, reviewer=reviewer, decision="request_changes", comment="Compress it.",
+        snapshot=snapshot, round=review.round,
+    )
+
+
+class TopicTests:
+    """The filter forms are told changed by the generations of what they show (a task saved, a
+    review or sign-off added or removed, a member renamed), not by reading every choice."""
+
+    def test_review_filters_follow_a_renamed_author(self, client, team, owner, drawn):
+        f.make_review(team, owner, task=f.make_profile(team, name="Nightly eval"))
+        client.force_login(owner)
+        url = reverse("reviews:list")
+        client.get(url)
+        owner.username = "olga"
+        owner.save()
+        drawn.clear()
+        filters = _filters(client.get(url).content.decode())
+        assert ">olga<" in filters and ">owner<" not in filters and "review-filters" in drawn
+
+    def test_history_filters_offer_a_new_reviewer_and_survive_a_snapshot(
+        self, client, team, owner, reviewer, drawn
+    ):
+        from apps.scoring.services import snapshot_compute
+
+        review = f.make_review(team, owner, title="Plan")
+        client.force_login(owner)
+        url = reverse("scoring:history")
+        assert ">reviewer<" not in _filters(client.get(url).content.decode())
+        snapshot_compute(review_id=review.pk)  # a new snapshot: the rows change, not the filters
+        drawn.clear()
+        assert "Plan" in client.get(url).content.decode()
+        assert "history-results" in drawn and "history-filters" not in drawn
+        _signoff(review, reviewer)
+        assert ">reviewer<" in _filters(client.get(url).content.decode())
+
+
+class CheckedFilterTests:
+    """A submitted filter is checked against the submitted choice alone: another team's task or
+    person is not a valid choice, says so on its field and does not filter the list."""
+
+    def test_history_refuses_another_teams_task(self, client, team, other_team, owner, outsider):
+        from apps.scoring.services import snapshot_compute
+
+        snapshot_compute(review_id=f.make_review(team, owner, title="Ours").pk)
+        theirs = f.make_profile(other_team, name="Theirs")
+        client.force_login(owner)
+        page = client.get(reverse("scoring:history"), {"task": theirs.pk}).content.decode()
+        assert "Select a valid choice" in _filters(page) and "Ours" in page
+
+    def test_history_filters_by_a_task_of_ours(self, client, team, owner):
+        from apps.scoring.services import snapshot_compute
+
+        kept, other = f.make_profile(team, name="Kept"), f.make_profile(team, name="Other")
+        snapshot_compute(review_id=f.make_review(team, owner, task=kept, title="Kept plan").pk)
+        snapshot_compute(review_id=f.make_review(team, owner, task=other, title="Other plan").pk)
+        client.force_login(owner)
+        page = client.get(reverse("scoring:history"), {"task": kept.pk}).content.decode()
+        results = page[page.index('id="history-results"') :]
+        assert "Kept plan" in results and "Other plan" not in results
+        assert "Select a valid choice" not in page
+
+    def test_review_list_refuses_an_outsider_as_author(self, client, team, owner, outsider):
+        f.make_review(team, owner, title="Ours")
+        client.force_login(owner)
+        page = client.get(reverse("reviews:list"), {"author": outsider.pk}).content.decode()
+        assert "Select a valid choice" in _filters(page) and "Ours" in page
+        bad = client.get(reverse("reviews:list"), {"task": "１２"}).content.decode()
+        assert "Select a valid choice" in _filters(bad) and "Ours" in bad
