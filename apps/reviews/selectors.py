@@ -63,14 +63,9 @@ def review_list(
     author_id: int | None = None,
     q: str | None = None,
 ) -> QuerySet[Review]:
-    """The team's reviews, newest change first, with counts for the list (one query a page)."""
-    reviews = (
-        Review.objects.for_team(team)
-        .select_related("task", "author")
-        # What a row shows, no more: every column of the task and author made the query cost
-        # more to build and read than the whole row takes to draw.
-        .only(*ROW_FIELDS)
-    )
+    """The team's reviews, filtered, newest change first: their ids (a page's rows are read by
+    `review_rows`, apps.web.paging)."""
+    reviews = Review.objects.for_team(team)
     if state:
         reviews = reviews.filter(state=state)
     if task_id:
@@ -79,7 +74,19 @@ def review_list(
         reviews = reviews.filter(author_id=author_id)
     if q:
         reviews = reviews.filter(Q(title__icontains=q) | Q(task__name__icontains=q))
-    return _with_round_approvals(reviews).order_by("-updated_at", "-id")
+    return reviews.order_by("-updated_at", "-id")
+
+
+def review_rows(ids: Iterable[int]) -> QuerySet[Review]:
+    """The rows of a page of reviews (the list, the queue) by id, with their counts: what a row
+    shows, no more (every column of the task and author cost more to build and read than the
+    whole row takes to draw), and none of the list's filters again (they chose the ids)."""
+    return _as_rows(Review.objects.filter(pk__in=list(ids)))
+
+
+def _as_rows(reviews: QuerySet[Review]) -> QuerySet[Review]:
+    rows = reviews.select_related("task", "author", "team")
+    return _with_round_approvals(rows.only(*ROW_FIELDS, "submitted_at", "team__name"))
 
 
 def _only(rows: QuerySet, ids: Iterable[int] | None) -> QuerySet:
@@ -124,15 +131,16 @@ def approvals_waiting(user) -> QuerySet[Review]:
 
 
 def approvals_queue(user) -> QuerySet[Review]:
-    """The reviewer's queue, oldest submission first (it has waited longest)."""
+    """The reviewer's queue, oldest submission first (it has waited longest): its ids (a page's
+    rows are read by `review_rows`)."""
     if not getattr(user, "is_authenticated", False):
         return Review.objects.none()
-    queue = (
-        _waiting_for(user)
-        .select_related("task", "author", "team")
-        .only(*ROW_FIELDS, "submitted_at", "team__name")
-    )
-    return _with_round_approvals(queue).order_by("submitted_at", "id")
+    return _waiting_for(user).order_by("submitted_at", "id")
+
+
+def approvals_queue_rows(user) -> QuerySet[Review]:
+    """The reviewer's queue as rows (the dashboard): a row's fields and counts."""
+    return _as_rows(approvals_queue(user))
 
 
 def approvals_waiting_count(user) -> int:

@@ -53,12 +53,7 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
     `state` filters on the review's current state (what it is now, not what it was when the
     snapshot was computed); `decision` and `reviewer` on the review's sign-offs.
     """
-    qs = (
-        scoped(EvaluationSnapshot, user)
-        .select_related("team", "review", "task")
-        .only(*HISTORY_ROW_FIELDS)
-        .order_by("-created_at", "-id")
-    )
+    qs = scoped(EvaluationSnapshot, user).order_by("-created_at", "-id")
     if filters.team:
         qs = qs.filter(team_id=filters.team)
     if filters.task:
@@ -77,6 +72,12 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
     if filters.date_to:
         qs = qs.filter(created_at__date__lte=filters.date_to)
     return qs
+
+
+def history_rows(ids: Iterable[int]) -> QuerySet[EvaluationSnapshot]:
+    """The rows of a page of the history by id (apps.web.paging): a row's fields, no more."""
+    rows = EvaluationSnapshot.objects.filter(pk__in=list(ids))
+    return rows.select_related("team", "review", "task").only(*HISTORY_ROW_FIELDS)
 
 
 def label_chosen_offers(snapshots) -> None:

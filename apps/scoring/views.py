@@ -121,7 +121,9 @@ def history(request: HttpRequest) -> HttpResponse:
 
     def results() -> dict:
         snapshots = history_list.history_snapshots(request.user, _checked_filters(request))
-        page = page_by_ids(snapshots, request.GET.get("page"), PAGE_SIZE)
+        page = page_by_ids(
+            snapshots, request.GET.get("page"), PAGE_SIZE, rows=history_list.history_rows
+        )
         history_list.label_chosen_offers(page.object_list)
         rows = drawn_rows(request, template, "history-row", page.object_list, name="s")
         return {**common, "page_obj": page, "rows_html": rows}

@@ -16,7 +16,7 @@ from apps.catalog.models import Offer, Site
 from apps.notifications.selectors import latest_unread
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import Review
-from apps.reviews.selectors import approvals_queue
+from apps.reviews.selectors import approvals_queue_rows
 from apps.scoring.models import EvaluationSnapshot
 
 DASHBOARD_ROWS = 10
@@ -47,7 +47,7 @@ def home_summary(*, user, team: Team | None) -> dict:
 def waiting_for_decision(*, user):
     """Submitted reviews the user may decide on and has not decided in the current round
     (every team where they review; never their own): the reviews app's approvals queue."""
-    return approvals_queue(user)  # the row's fields only (reviews.selectors.ROW_FIELDS)
+    return approvals_queue_rows(user)  # the row's fields only (reviews.selectors.ROW_FIELDS)
 
 
 def _drafts(*, user, team_ids: list[int]) -> tuple[list, int]:

@@ -9,8 +9,10 @@ reading a row; then only those rows are read with their joins and annotations.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, QuerySet, Window
+from django.db.models import Count, Model, QuerySet, Window
 
 
 class _Counted(Paginator):
@@ -31,10 +33,18 @@ def _asked(value, per_page: int) -> int:
     return number if 1 <= number <= 2**31 // per_page else 0
 
 
-def page_by_ids(queryset: QuerySet, number, per_page: int) -> Page:
+def page_by_ids(
+    queryset: QuerySet,
+    number,
+    per_page: int,
+    *,
+    rows: Callable[[list], Iterable[Model]] | None = None,
+) -> Page:
     """Page `number` of `queryset` (ordered), as Paginator.get_page gives it (not a number: the
-    first page; out of range: the last), its rows read by id in a second query. A row that left
-    the list between the two queries is left out of the page."""
+    first page; out of range: the last), its rows read by id in a second query: `rows(ids)`,
+    which reads them with their joins and annotations and without the list's filters again
+    (they cost more to build and plan than to run), or `queryset` filtered by the ids. A row
+    that left the list between the two queries is left out of the page."""
     counted = queryset.annotate(page_total=Window(Count("pk"))).values_list("pk", "page_total")
     number = _asked(number, per_page)
     found = list(counted[(number - 1) * per_page : number * per_page]) if number else []
@@ -43,5 +53,6 @@ def page_by_ids(queryset: QuerySet, number, per_page: int) -> Page:
         found = list(counted[(number - 1) * per_page : number * per_page])
     paginator = _Counted(found[0][1] if found else 0, per_page)
     ids = [pk for pk, _total in found]
-    rows = {row.pk: row for row in queryset.filter(pk__in=ids).order_by()} if ids else {}
-    return Page([rows[pk] for pk in ids if pk in rows], number, paginator)
+    read = rows or (lambda ids: queryset.filter(pk__in=ids).order_by())
+    found_rows = {row.pk: row for row in read(ids)} if ids else {}
+    return Page([found_rows[pk] for pk in ids if pk in found_rows], number, paginator)

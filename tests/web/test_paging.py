@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.reviews.models import Review
-from apps.reviews.selectors import review_list
+from apps.reviews.selectors import review_list, review_rows
 from apps.web.paging import page_by_ids
 from tests.factories import make_review
 
@@ -40,16 +40,17 @@ class PageByIdsTests:
         assert (ours.has_next(), ours.has_previous()) == (django.has_next(), django.has_previous())
 
     def test_newest_change_first_with_the_rows_annotations(self, team, seven):
-        page = page_by_ids(review_list(team=team), 1, 3)
+        page = page_by_ids(review_list(team=team), 1, 3, rows=review_rows)
         # review_list orders by the last change, newest first: the last three made, last first
         assert _titles(page) == ["Review 6", "Review 5", "Review 4"]
         assert all(review.candidate_count == 0 for review in page.object_list)
 
     def test_two_queries_whatever_the_page(self, team, seven):
         for number in (1, 2, 3):
-            with CaptureQueriesContext(connection) as ctx:
-                page_by_ids(review_list(team=team), number, 3)
-            assert len(ctx.captured_queries) == 2
+            for rows in (None, review_rows):
+                with CaptureQueriesContext(connection) as ctx:
+                    page_by_ids(review_list(team=team), number, 3, rows=rows)
+                assert len(ctx.captured_queries) == 2
 
     def test_past_the_end_counts_and_reads_the_last_page(self, team, seven):
         with CaptureQueriesContext(connection) as ctx:
@@ -74,5 +75,5 @@ class PageByIdsTests:
             return real_filter(qs, *args, **kwargs)
 
         monkeypatch.setattr(type(reviews), "filter", filter_after_a_delete)
-        page = page_by_ids(reviews, 1, 3)
+        page = page_by_ids(reviews, 1, 3, rows=review_rows)
         assert _titles(page) == ["Review 5", "Review 4"]

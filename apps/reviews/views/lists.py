@@ -71,7 +71,7 @@ def review_list(request: HttpRequest) -> HttpResponse:
             author_id=filters.get("author"),
             q=(filters.get("q") or "").strip() or None,
         )
-        page = page_by_ids(reviews, request.GET.get("page"), PAGE_SIZE)
+        page = page_by_ids(reviews, request.GET.get("page"), PAGE_SIZE, rows=selectors.review_rows)
         rows = drawn_rows(request, template, "review-row", page.object_list, name="review")
         return {**common, "page_obj": page, "reviews": page.object_list, "rows_html": rows}
 
@@ -101,9 +101,8 @@ def approvals(request: HttpRequest) -> HttpResponse:
     minute = timezone.now().replace(second=0, microsecond=0)
 
     def queue() -> dict:
-        page = page_by_ids(
-            selectors.approvals_queue(request.user), request.GET.get("page"), PAGE_SIZE
-        )
+        queue = selectors.approvals_queue(request.user)
+        page = page_by_ids(queue, request.GET.get("page"), PAGE_SIZE, rows=selectors.review_rows)
         rows = drawn_rows(
             request,
             "reviews/approvals.html",
