@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, QuerySet
@@ -76,8 +77,14 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
 
 def history_rows(ids: Iterable[int]) -> QuerySet[EvaluationSnapshot]:
     """The rows of a page of the history by id (apps.web.paging): a row's fields, no more."""
-    rows = EvaluationSnapshot.objects.filter(pk__in=list(ids))
-    return rows.select_related("team", "review", "task").only(*HISTORY_ROW_FIELDS)
+    return _rows_query().filter(pk__in=list(ids))
+
+
+@cache
+def _rows_query() -> QuerySet[EvaluationSnapshot]:
+    """history_rows' query, built once per process and never run itself (reviews.selectors)."""
+    rows = EvaluationSnapshot.objects.select_related("team", "review", "task")
+    return rows.only(*HISTORY_ROW_FIELDS)
 
 
 def label_chosen_offers(snapshots) -> None:

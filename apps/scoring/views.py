@@ -120,7 +120,8 @@ def history(request: HttpRequest) -> HttpResponse:
         return _history_form(request, tasks=tasks, reviewers=reviewers)
 
     def results() -> dict:
-        snapshots = history_list.history_snapshots(request.user, _checked_filters(request))
+        filters = _checked_filters(request) if common["filtered"] else history_list.HistoryFilters()
+        snapshots = history_list.history_snapshots(request.user, filters)
         page = page_by_ids(
             snapshots, request.GET.get("page"), PAGE_SIZE, rows=history_list.history_rows
         )

@@ -63,7 +63,7 @@ def review_list(request: HttpRequest) -> HttpResponse:
         return _filter_form(request, tasks, authors)
 
     def results() -> dict:
-        filters = _checked_filters(request, team)
+        filters = _checked_filters(request, team) if kept else {}
         reviews = selectors.review_list(
             team=team,
             state=filters.get("state") or None,
