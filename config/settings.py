@@ -367,7 +367,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "apps.web.static_storage.StaticStorage"  # WhiteNoise's, each URL worked out once
             if STATIC_AS_PRODUCTION
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )

@@ -8,13 +8,18 @@ htmx:
 
 from __future__ import annotations
 
+from functools import cache as memoized
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.crypto import salted_hmac
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -85,7 +90,15 @@ SIGNED_PAGE_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def _signed_body_key(pk: int) -> str:
-    return f"review-page:v5:{pk}:{engine.ENGINE_VERSION}:{get_language()}"
+    return f"review-page:v6:{pk}:{engine.ENGINE_VERSION}:{get_language()}"
+
+
+@memoized
+def _csrf_placeholder() -> str:
+    """Stands for the viewer's CSRF token in the cached actions of a signed page (the clone
+    form), put in on every view. Kept in a shared cache, so the same in every process, and
+    derived from the secret key, so no text of a review can be made to look like it."""
+    return "csrf" + salted_hmac("signed-review-page", "csrf-placeholder").hexdigest()[:32]
 
 
 # What the page of an approved review shows of it around the cached parts: not the signed input
@@ -116,13 +129,26 @@ def _cached_signed_parts(request: HttpRequest, pk: int) -> tuple[Review, dict] |
     return review, parts
 
 
+def _signed_parts(request: HttpRequest, context: dict) -> dict[str, str]:
+    """The parts of a signed page every member of its team sees alike: the head, the actions
+    (no edit, a clone form for any member; its CSRF token a placeholder) and the body."""
+    parts = {
+        part: render_to_string(f"reviews/detail.html#review-{part}", context, request=request)
+        for part in ("head", "body")
+    }
+    actions = {"review": context["review"], "can_clone": True, "csrf_token": _csrf_placeholder()}
+    parts["actions"] = render_to_string("reviews/detail.html#review-actions", actions)
+    return parts
+
+
 def _signed_page(request: HttpRequest, review: Review, parts: dict) -> HttpResponse:
+    actions = parts["actions"].replace(_csrf_placeholder(), escape(get_token(request)))
     context = {
         "review": review,
         # Our own rendered and escaped templates, cached by review_detail.
         "cached_head": mark_safe(parts["head"]),  # noqa: S308
+        "cached_actions": mark_safe(actions),  # noqa: S308
         "cached_body": mark_safe(parts["body"]),  # noqa: S308
-        "can_clone": True,  # any member of the review's team (it was found in their scope)
     }
     return render(request, "reviews/detail.html", context)
 
@@ -135,10 +161,7 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
     review = get_review_for_user(request, pk)
     context = _detail_context(request, review)
     if review.state == ReviewState.APPROVED and not wants_fragment(request):
-        parts = {
-            part: render_to_string(f"reviews/detail.html#review-{part}", context, request=request)
-            for part in ("head", "body")
-        }
+        parts = _signed_parts(request, context)
         fields = {name: getattr(review, name) for name in SIGNED_PAGE_FIELDS}
         cache.set(
             _signed_body_key(review.pk), {**parts, "review": fields}, SIGNED_PAGE_CACHE_SECONDS

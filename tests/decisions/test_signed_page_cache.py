@@ -56,6 +56,25 @@ class SignedReviewPageTests:
             client.logout()
         assert tokens[0] != tokens[1]
 
+    def test_the_cached_clone_form_carries_a_token_that_works(self, signed):
+        """The actions are kept with a placeholder for the token; the viewer's own is put in."""
+        from django.test import Client
+
+        from apps.decisions.views import _csrf_placeholder
+
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(get_user_model().objects.get(username="bob"))
+        url, clone = reverse("reviews:detail", args=[signed.pk]), reverse(
+            "reviews:clone", args=[signed.pk]
+        )
+        client.get(url)  # drawn and kept
+        page = client.get(url).content.decode()  # from the cache
+        assert _csrf_placeholder() not in page
+        token = page.split(clone)[1].split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+        assert client.post(clone, {}).status_code == 403  # without a token: refused
+        response = client.post(clone, {"csrfmiddlewaretoken": token})
+        assert response.status_code == 302 and Review.objects.filter(cloned_from=signed).exists()
+
     def test_each_language_has_its_own_cached_body(self, client, signed):
         client.force_login(get_user_model().objects.get(username="bob"))
         url = reverse("reviews:detail", args=[signed.pk])
