@@ -24,18 +24,23 @@ DECIDER_ROLES = (Role.REVIEWER, Role.OWNER)
 ANSWER_STATES = {"answered": _("Answered"), "unanswered": _("Unanswered")}
 
 
-# The fields a review's row shows (lists, queue, dashboard), its counts aside.
+# The fields a review's row shows (lists, queue, dashboard), its counts aside; of its task, author
+# and team only a name each, as values (ROW_JOINED), not as model instances (~1 ms a page).
 ROW_FIELDS = (
     "id",
     "title",
     "state",
     "round",
     "updated_at",
+    "submitted_at",
     "approvals_required",
     "approvals_from_two_roles",
-    "task__name",
-    "author__username",
 )
+ROW_JOINED = {
+    "task_name": "task__name",
+    "author_username": "author__username",
+    "team_name": "team__name",
+}
 
 
 def _count_of(rows: QuerySet) -> Coalesce:
@@ -94,8 +99,10 @@ def _rows_query() -> QuerySet[Review]:
 
 
 def _as_rows(reviews: QuerySet[Review]) -> QuerySet[Review]:
-    rows = reviews.select_related("task", "author", "team")
-    return _with_round_approvals(rows.only(*ROW_FIELDS, "submitted_at", "team__name"))
+    rows = reviews.only(*ROW_FIELDS).annotate(
+        **{name: F(path) for name, path in ROW_JOINED.items()}
+    )
+    return _with_round_approvals(rows)
 
 
 def _only(rows: QuerySet, ids: Iterable[int] | None) -> QuerySet:

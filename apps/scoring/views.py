@@ -125,7 +125,7 @@ def history(request: HttpRequest) -> HttpResponse:
         page = page_by_ids(
             snapshots, request.GET.get("page"), PAGE_SIZE, rows=history_list.history_rows
         )
-        history_list.label_chosen_offers(page.object_list)
+        history_list.label_rows(page.object_list)
         rows = drawn_rows(request, template, "history-row", page.object_list, name="s")
         return {**common, "page_obj": page, "rows_html": rows}
 
