@@ -17,6 +17,8 @@ import logging
 import secrets
 import uuid
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.core.cache import cache
 from django.utils.translation import get_language
@@ -107,6 +109,8 @@ def cached_fragment(
         return render()
     stamp = tuple(found.get(k) for k in (*gen_keys, *versions))
     entry = found.get(key)
+    if pending := _pending.get():  # drawn earlier in this request, not yet written
+        entry = next((kept[key] for kept in pending.values() if key in kept), entry)
     if entry is not None and None not in stamp and entry[0] == stamp:
         return entry[1]
     if None in stamp:  # first use, or the cache lost them: set before rendering
@@ -120,14 +124,54 @@ def cached_fragment(
             return render()
     drawn = _drawn_from(key, inputs) if inputs is not None else None
     html = _read(drawn) if drawn else None
-    if html is None:
+    entries = {key: (stamp, html)}
+    if html is None:  # drawn now (kept under its inputs too, when it has any)
         html = render()
-    entries = {key: (stamp, html), **({drawn: html} if drawn else {})}
-    try:
-        cache.set_many(entries, FRAGMENT_SECONDS)
-    except Exception as exc:  # noqa: BLE001 - the page is served all the same
-        log.warning("cache unavailable, %s not kept: %s", name, exc)
+        entries = {key: (stamp, html), **({drawn: html} if drawn else {})}
+    keep(entries, FRAGMENT_SECONDS)
     return html
+
+
+# What the request being answered has drawn and not yet written (writes_at_end).
+_pending: ContextVar[dict[int, dict] | None] = ContextVar("pagecache_pending", default=None)
+
+
+def keep(entries: dict, seconds: int) -> None:
+    """Write `entries` to the cache for `seconds`: at once, or with everything else a request
+    draws in one write at its end (writes_at_end). A cache outage loses them, nothing else."""
+    pending = _pending.get()
+    if pending is not None:
+        pending.setdefault(seconds, {}).update(entries)
+        return
+    try:
+        cache.set_many(entries, seconds)
+    except Exception as exc:  # noqa: BLE001 - the page is served all the same
+        log.warning("cache unavailable, %d entries not kept: %s", len(entries), exc)
+
+
+@contextmanager
+def writes_at_end():
+    """Within it, what is drawn is kept in one write at the end, not one write per fragment and
+    per set of rows (three to four round trips for a list page after a change)."""
+    token = _pending.set({})
+    try:
+        yield
+    finally:
+        pending = _pending.get()
+        _pending.reset(token)
+        for seconds, entries in (pending or {}).items():
+            keep(entries, seconds)
+
+
+class FragmentWritesMiddleware:
+    """A request's cached fragments and rows are written once, when its view has answered."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with writes_at_end():
+            return self.get_response(request)
 
 
 def _drawn_from(key: str, inputs: Callable[[], object]) -> str:

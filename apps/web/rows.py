@@ -24,6 +24,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 
+from apps.accounts.pagecache import keep
+
 from .htmx import render_shared
 
 log = logging.getLogger(__name__)
@@ -70,8 +72,5 @@ def drawn_rows(
             html = missing[key] = render_shared(request, page, partial, {name: obj, **context})
         drawn.append(mark_safe(html))  # noqa: S308 - our own rendered, escaped template
     if missing:
-        try:
-            cache.set_many(missing, ROW_SECONDS)
-        except Exception as exc:  # noqa: BLE001 - drawn again next time
-            log.warning("cache unavailable, rows of %s not kept: %s", page, exc)
+        keep(missing, ROW_SECONDS)
     return drawn

@@ -179,3 +179,63 @@ class ReviewListCacheTests:
         review.state = "submitted"
         review.save()
         assert "badge--submitted" in _get(client, url)[0]
+
+
+class WritesAtEndTests:
+    """A request's fragments and rows are written in one round trip when its view has answered
+    (pagecache.writes_at_end, FragmentWritesMiddleware)."""
+
+    def _counting(self, monkeypatch):
+        from django.core.cache import cache
+
+        writes = []
+        set_many = cache.set_many
+        monkeypatch.setattr(
+            cache, "set_many", lambda entries, *a, **k: writes.append(set(entries)) or set_many(
+                entries, *a, **k
+            )
+        )
+        return writes
+
+    def test_fragments_are_written_once_at_the_end(self, team, monkeypatch):
+        from apps.accounts.pagecache import writes_at_end
+
+        writes, calls = self._counting(monkeypatch), []
+
+        def render():
+            calls.append(1)
+            return f"<p>{len(calls)}</p>"
+
+        with writes_at_end():
+            first = cached_fragment("a", team_ids=[team.pk], parts=(), render=render)
+            again = cached_fragment("a", team_ids=[team.pk], parts=(), render=render)
+            other = cached_fragment("b", team_ids=[team.pk], parts=(), render=render)
+            assert writes == []  # nothing written yet
+        assert (first, again, other) == ("<p>1</p>", "<p>1</p>", "<p>2</p>")  # "a" drawn once
+        assert len(writes) == 1 and len(writes[0]) == 2
+        assert cached_fragment("a", team_ids=[team.pk], parts=(), render=render) == "<p>1</p>"
+
+    def test_a_list_page_after_a_change_writes_once(self, client, team, owner, monkeypatch):
+        make_review(team, owner, title="First plan")
+        client.force_login(owner)
+        url = reverse("reviews:list")
+        client.get(url)
+        make_review(team, owner, title="Second plan")
+        writes = self._counting(monkeypatch)
+        page, _ = _get(client, url)
+        assert "Second plan" in page
+        # the results, the new row and the navigation counts: one write
+        assert len(writes) == 1 and len(writes[0]) >= 3
+
+    def test_a_cache_gone_at_the_end_loses_the_writes_only(self, team, monkeypatch):
+        from django.core.cache import cache
+
+        from apps.accounts.pagecache import writes_at_end
+
+        def down(*args, **kwargs):
+            raise ConnectionError("cache down")
+
+        with writes_at_end():
+            html = cached_fragment("t", team_ids=[team.pk], parts=(), render=lambda: "<p>x</p>")
+            monkeypatch.setattr(cache, "set_many", down)
+        assert html == "<p>x</p>"
