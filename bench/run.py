@@ -111,6 +111,10 @@ def main() -> int:
     t0 = time.monotonic()
     sh(PY, "manage.py", "bench_seed", *seed_args, env=env)
     seed_seconds = time.monotonic() - t0
+    # Write the seeded pages out now: a checkpoint of a few hundred MB falling due during the
+    # last page's load halved its throughput in two runs of three (history at 0.25 of /ping).
+    # Needs a superuser or pg_checkpoint; without one the run goes on as before.
+    sh("psql", DATABASE_URL, "-qc", "CHECKPOINT", check=False)
     sh(PY, "manage.py", "collectstatic", "--noinput", "-v0", env=django_env(production=True))
 
     print("== queries per page, snapshot task, session", flush=True)
