@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
 from apps.profiles.models import TaskProfile
+from apps.web.forms import only_ids
 
 from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
 
@@ -105,24 +106,15 @@ def _as_rows(reviews: QuerySet[Review]) -> QuerySet[Review]:
     return _with_round_approvals(rows)
 
 
-def _only(rows: QuerySet, ids: Iterable[int] | None) -> QuerySet:
-    """`rows`, or with `ids` only those rows (what a submitted filter is checked against)."""
-    return rows if ids is None else rows.filter(pk__in=list(ids))
-
-
 def review_filter_tasks(team, ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
     """The team's tasks to filter its reviews by, (id, name) by name; given `ids`, only those."""
-    if ids is not None and not (ids := list(ids)):
-        return []
-    tasks = _only(TaskProfile.objects.filter(team=team), ids)
+    tasks = only_ids(TaskProfile.objects.filter(team=team), ids)
     return list(tasks.order_by("name").values_list("pk", "name"))
 
 
 def review_filter_authors(team, ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
     """Who wrote the team's reviews, (id, username) by username; given `ids`, only those."""
-    if ids is not None and not (ids := list(ids)):
-        return []
-    authors = _only(get_user_model().objects.filter(authored_reviews__team=team), ids)
+    authors = only_ids(get_user_model().objects.filter(authored_reviews__team=team), ids)
     return list(authors.distinct().order_by("username").values_list("pk", "username"))
 
 

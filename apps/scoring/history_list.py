@@ -14,6 +14,7 @@ from apps.accounts.access import scoped
 from apps.accounts.models import team_ids_for
 from apps.reviews.models import ReviewState, SignOff
 from apps.scoring.models import EvaluationSnapshot
+from apps.web.forms import only_ids
 
 # What a row of the history shows: not the JSON documents, nor the other columns of the review,
 # the task and the team (reading them cost more than drawing the row), whose few fields shown
@@ -114,22 +115,15 @@ def history_tasks(user, ids: Iterable[int] | None = None) -> list[tuple[int, str
     from apps.profiles.models import TaskProfile
 
     # Plain tuples: a team may have thousands of tasks, and model instances cost ~20 µs each.
-    tasks = scoped(TaskProfile, user)
-    if ids is not None:
-        if not (ids := list(ids)):
-            return []
-        tasks = tasks.filter(pk__in=ids)
+    tasks = only_ids(scoped(TaskProfile, user), ids)
     return list(tasks.order_by("name", "id").values_list("id", "name", "team__name"))
 
 
 def history_reviewers(user, ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
     """Who signed off a review of the user's teams, (id, name) by username; given `ids`, only
     those."""
-    reviewers = get_user_model().objects.filter(signoffs__review__team_id__in=team_ids_for(user))
-    if ids is not None:
-        if not (ids := list(ids)):
-            return []
-        reviewers = reviewers.filter(pk__in=ids)
+    signed = get_user_model().objects.filter(signoffs__review__team_id__in=team_ids_for(user))
+    reviewers = only_ids(signed, ids)
     rows = (
         reviewers.distinct()
         .order_by("username")

@@ -161,3 +161,25 @@ class CheckedFilterTests:
         assert "Select a valid choice" in _filters(page) and "Ours" in page
         bad = client.get(reverse("reviews:list"), {"task": "１２"}).content.decode()
         assert "Select a valid choice" in _filters(bad) and "Ours" in bad
+
+    def test_no_submitted_id_reads_nothing(self, team, owner):
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        from apps.reviews.selectors import review_filter_authors, review_filter_tasks
+        from apps.scoring.history_list import history_reviewers, history_tasks
+
+        from apps.accounts.models import team_ids_for
+
+        task = f.make_profile(team, name="Nightly eval")
+        team_ids_for(owner)  # read once per request (the team scope), not by these
+        with CaptureQueriesContext(connection) as ctx:
+            empty = [
+                history_tasks(owner, []),
+                history_reviewers(owner, []),
+                review_filter_tasks(team, []),
+                review_filter_authors(team, []),
+            ]
+        assert empty == [[], [], [], []] and len(ctx.captured_queries) == 0
+        assert history_tasks(owner, [task.pk]) == [(task.pk, "Nightly eval", team.name)]
+        assert review_filter_tasks(team, [task.pk]) == [(task.pk, "Nightly eval")]
