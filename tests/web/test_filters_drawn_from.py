@@ -166,10 +166,9 @@ class CheckedFilterTests:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
+        from apps.accounts.models import team_ids_for
         from apps.reviews.selectors import review_filter_authors, review_filter_tasks
         from apps.scoring.history_list import history_reviewers, history_tasks
-
-        from apps.accounts.models import team_ids_for
 
         task = f.make_profile(team, name="Nightly eval")
         team_ids_for(owner)  # read once per request (the team scope), not by these
