@@ -191,8 +191,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "apps.accounts.middleware.CurrentTeamMiddleware",
-    # The fragments and rows a view draws are written to the cache in one round trip at its end.
-    "apps.accounts.pagecache.FragmentWritesMiddleware",
+    # One read of the cache for the keys a page read the last time, one write at the end.
+    "apps.accounts.pagecache.PageCacheMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, so that a lockout answers before any view runs.
     "axes.middleware.AxesMiddleware",

@@ -8,6 +8,10 @@ generations (and any other version keys) it was rendered under, read with it in 
 
 Writes that bypass model signals (QuerySet.update, bulk_create without a parent save) must call
 `bump_team_generation` themselves; the app's services do not use them on the cached models.
+
+A request (PageCacheMiddleware) writes what it drew in one round trip at its end, and a GET asks
+at its start, in one round trip, for every key the same page read for the same viewer the last
+time this process answered it (`read_many` answers from that read-ahead).
 """
 
 from __future__ import annotations
@@ -15,10 +19,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.utils.translation import get_language
@@ -44,14 +51,20 @@ def bump_team_generation(team_id: int | None, *topics: str) -> None:
     member's user row saved; accounts.signals)."""
     if team_id is None:
         return
-    for key in (_gen_key(team_id), *(_gen_key(team_id, topic) for topic in topics)):
-        try:
+    drop_read_ahead()
+    keys = [_gen_key(team_id), *(_gen_key(team_id, topic) for topic in topics)]
+    try:
+        # The Redis cache (apps.web.cache) bumps them all in one round trip.
+        if (bump_many := getattr(cache, "incr_or_start_many", None)) is not None:
+            bump_many({key: _fresh() for key in keys})
+            return
+        for key in keys:
             try:
                 cache.incr(key)
             except ValueError:  # not set yet (or evicted): any new value invalidates
                 cache.set(key, _fresh(), None)
-        except Exception as exc:  # noqa: BLE001 - a cache outage must not fail the write
-            log.warning("cache unavailable, generation %s not bumped: %s", key, exc)
+    except Exception as exc:  # noqa: BLE001 - a cache outage must not fail the write
+        log.warning("cache unavailable, generations %s not bumped: %s", keys, exc)
 
 
 def team_generations(team_ids: Iterable[int]) -> dict[int, int]:
@@ -67,7 +80,7 @@ def topic_generations(team_ids: Iterable[int], *topics: str) -> tuple[int, ...]:
     before (so nothing drawn from them is found)."""
     keys = [_gen_key(t, topic) for t in sorted(set(team_ids)) for topic in topics]
     try:
-        found = cache.get_many(keys)
+        found = read_many(keys)
         return tuple(_generation(key, found.get(key)) for key in keys)
     except Exception as exc:  # noqa: BLE001 - drawn again
         log.warning("cache unavailable, generations of %s not read: %s", topics, exc)
@@ -103,7 +116,7 @@ def cached_fragment(
     digest = hashlib.sha256(repr((ids, get_language(), parts)).encode()).hexdigest()
     key = f"fragment:{name}:{digest}"
     try:
-        found = cache.get_many([*gen_keys, *versions, key])
+        found = read_many([*gen_keys, *versions, key])
     except Exception as exc:  # noqa: BLE001 - no cache, no caching
         log.warning("cache unavailable, %s rendered uncached: %s", name, exc)
         return render()
@@ -163,14 +176,87 @@ def writes_at_end():
             keep(entries, seconds)
 
 
-class FragmentWritesMiddleware:
-    """A request's cached fragments and rows are written once, when its view has answered."""
+_ABSENT = object()
+_USUAL_PAGES = 4096  # pages × viewers remembered per process; the oldest is dropped first
+_USUAL_KEYS = 64  # at most this many keys read ahead for a page
+
+
+@dataclass
+class _Reads:
+    ahead: dict[str, object]  # read at the request's start (_ABSENT: not in the cache)
+    read: dict[str, None] = field(default_factory=dict)  # keys read since, in order
+
+
+_reads: ContextVar[_Reads | None] = ContextVar("pagecache_reads", default=None)
+_usual_lock = threading.Lock()
+_usual: OrderedDict[tuple, tuple[str, ...]] = OrderedDict()
+
+
+def read_many(keys: list[str]) -> dict:
+    """`cache.get_many(keys)`, answered from the request's read-ahead when it holds them all."""
+    state = _reads.get()
+    if state is None:
+        return cache.get_many(keys)
+    state.read.update(dict.fromkeys(keys))
+    if all(key in state.ahead for key in keys):
+        return {key: value for key in keys if (value := state.ahead[key]) is not _ABSENT}
+    return cache.get_many(keys)
+
+
+def drop_read_ahead() -> None:
+    """Forget what the request read ahead: a generation or version it holds has just changed
+    (a GET that computes a snapshot, an inbox read)."""
+    if (state := _reads.get()) is not None:
+        state.ahead.clear()
+
+
+@contextmanager
+def reads_ahead(page: tuple | None):
+    """Within it, the keys `page` read the last time are read in one round trip first, and the
+    keys read now are remembered for the next time. `page` None: none read ahead or kept."""
+    keys = None
+    if page is not None:
+        with _usual_lock:
+            keys = _usual.get(page)
+    ahead = {}
+    if keys:
+        try:
+            found = cache.get_many(keys)
+            ahead = {key: found.get(key, _ABSENT) for key in keys}
+        except Exception as exc:  # noqa: BLE001 - each read tries again (and fails alone)
+            log.warning("cache unavailable, nothing read ahead: %s", exc)
+    token = _reads.set(_Reads(ahead))
+    try:
+        yield
+    finally:
+        state = _reads.get()
+        _reads.reset(token)
+        if page is not None and state.read:
+            with _usual_lock:
+                _usual[page] = tuple(state.read)[:_USUAL_KEYS]
+                _usual.move_to_end(page)
+                if len(_usual) > _USUAL_PAGES:
+                    _usual.popitem(last=False)
+
+
+def _usual_page(request) -> tuple | None:
+    """What identifies a page's reads: its path and query, the viewer, language and htmx."""
+    if request.method not in ("GET", "HEAD"):
+        return None  # a write changes what the page reads after it
+    user = getattr(request, "user", None)
+    viewer = user.pk if user is not None and user.is_authenticated else None
+    return (request.get_full_path(), viewer, get_language(), request.headers.get("HX-Request"))
+
+
+class PageCacheMiddleware:
+    """A request's cache reads start with one read of those its page made the last time, and
+    its cached fragments and rows are written once, when its view has answered."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        with writes_at_end():
+        with reads_ahead(_usual_page(request)), writes_at_end():
             return self.get_response(request)
 
 

@@ -15,6 +15,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Func, Subquery
 
+from apps.accounts.pagecache import drop_read_ahead
+
 from .selectors import unread
 
 log = logging.getLogger(__name__)
@@ -33,6 +35,7 @@ def inbox_changed(user_ids: Iterable[int]) -> None:
         return
 
     def bump() -> None:
+        drop_read_ahead()  # this request's bell counts again
         try:
             cache.set_many(versions, None)
         except Exception as exc:  # noqa: BLE001 - a cache that is down caches nothing either

@@ -30,3 +30,15 @@ class ReusedClientRedisCache(RedisCache):
     def __init__(self, server, params) -> None:
         super().__init__(server, params)
         self._class = ReusedClientRedisCacheClient
+
+    def incr_or_start_many(self, starts: dict[str, int]) -> None:
+        """Add one to each key's number, a key not set (or evicted) first set to its value in
+        `starts`, kept with no expiry: one round trip (a pipeline of SET NX and INCR per key)
+        where `incr` and `set` key by key took two to four (apps.accounts.pagecache)."""
+        client = self._cache.get_client(write=True)
+        with client.pipeline(transaction=False) as pipe:
+            for key, start in starts.items():
+                name = self.make_and_validate_key(key)
+                pipe.set(name, start, nx=True)  # an int is stored as itself, so INCR reads it
+                pipe.incr(name)
+            pipe.execute()

@@ -183,7 +183,7 @@ class ReviewListCacheTests:
 
 class WritesAtEndTests:
     """A request's fragments and rows are written in one round trip when its view has answered
-    (pagecache.writes_at_end, FragmentWritesMiddleware)."""
+    (pagecache.writes_at_end, PageCacheMiddleware)."""
 
     def _counting(self, monkeypatch):
         from django.core.cache import cache

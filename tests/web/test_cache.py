@@ -39,3 +39,27 @@ class ReusedClientRedisCacheTests:
         assert isinstance(cache, ReusedClientRedisCache)
         cache.set("probe", "value", 5)
         assert cache.get("probe") == "value"
+
+    def test_it_bumps_counters_in_one_round_trip(self):
+        """incr_or_start_many (the teams' generations, apps.accounts.pagecache): a key that is
+        set goes up by one, one that is not starts at its given value plus one, with no expiry;
+        every key in one pipeline."""
+        cache = _cache()
+        cache.set("kept", 41, None)
+        client = cache._cache.get_client(write=True)
+        executed, make = [], client.pipeline
+
+        def pipeline(*args, **kwargs):
+            pipe = make(*args, **kwargs)
+            run = pipe.execute
+            pipe.execute = lambda *a, **k: executed.append(len(pipe.command_stack)) or run(*a, **k)
+            return pipe
+
+        client.pipeline = pipeline
+        try:
+            cache.incr_or_start_many({"kept": 7, "new": 1000})
+        finally:
+            del client.pipeline
+        assert executed == [4]  # SET NX and INCR for each of the two keys, sent at once
+        assert cache.get_many(["kept", "new"]) == {"kept": 42, "new": 1001}
+        assert client.ttl(cache.make_and_validate_key("new")) == -1  # kept until evicted
