@@ -60,7 +60,7 @@ class SignedReviewPageTests:
         """The actions are kept with a placeholder for the token; the viewer's own is put in."""
         from django.test import Client
 
-        from apps.decisions.views import _csrf_placeholder
+        from apps.decisions.signed_page import _csrf_placeholder
 
         client = Client(enforce_csrf_checks=True)
         client.force_login(get_user_model().objects.get(username="bob"))

@@ -7,9 +7,8 @@ some twenty resolver lookups, thirty translations and eight URL reversals per re
 The two parts that change with every request, the CSRF token and the path to come back to, are
 drawn as placeholders and put in on every request.
 
-The key holds everything the header shows: the language, the section the request is in, the
-counts, the viewer, their memberships (team, name, role) and current team. Anything new drawn in
-the header must be added to `_key`, or it will be shown from another request's markup.
+The key (apps/web/header.header_key) holds everything the header shows: anything new drawn in
+the header must be added to it, or it will be shown from another request's markup.
 """
 
 from __future__ import annotations
@@ -19,11 +18,10 @@ import threading
 from collections import OrderedDict
 
 from django import template
-from django.conf import settings
-from django.urls import get_urlconf
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+
+from apps.web.header import header_key
 
 register = template.Library()
 
@@ -34,34 +32,6 @@ _SIZE = 2048  # viewers × states kept per process; the oldest is dropped first
 
 _lock = threading.Lock()
 _markup: OrderedDict[tuple, str] = OrderedDict()
-
-
-def _value(context, name: str):
-    value = context.get(name)
-    return value() if callable(value) else value
-
-
-def _key(context) -> tuple:
-    request = context["request"]
-    user = context.get("user")
-    match = getattr(request, "resolver_match", None)
-    team = context.get("current_team")
-    membership = context.get("current_membership")
-    return (
-        get_language(),
-        get_urlconf() or settings.ROOT_URLCONF,
-        match.namespace if match else None,
-        match.url_name if match else None,
-        request.path.startswith("/profiles/"),  # base.html marks Profiles by its path
-        getattr(user, "pk", None),
-        user.get_username() if user is not None and user.is_authenticated else None,
-        tuple((m.team_id, m.team.name, m.role) for m in context.get("user_memberships") or ()),
-        (team.pk, team.name) if team is not None else None,
-        membership.role if membership is not None else None,
-        _value(context, "approvals_waiting"),
-        _value(context, "notifications_unread"),
-        bool(context.get("oob")),
-    )
 
 
 class TopbarNode(template.Node):
@@ -75,7 +45,7 @@ class TopbarNode(template.Node):
             # No request or no token (an error page): drawn as it is, nothing kept.
             with context.push(topbar_next=request.get_full_path() if request else ""):
                 return self.nodelist.render(context)
-        key = _key(context)
+        key = header_key(context)
         with _lock:
             html = _markup.get(key)
             if html is not None:
