@@ -93,20 +93,21 @@ def wrk(url: str, cookie: str, connections: int, duration: int) -> dict:
     return result
 
 
-PAIRS, PAIR_SECONDS = 5, 3
+PAIRS, PAIR_SECONDS = 7, 3
 
 
 def paired_with_ping(page_url: str, ping_url: str, cookie: str) -> dict:
-    """The page's c8 throughput against /ping's, taken in turns (page, /ping) five times for
-    three seconds each: the ratio is the median of the five. On a shared machine /ping alone
+    """The page's c8 throughput against /ping's, taken in turns (/ping, page, /ping, ... /ping),
+    seven turns of the page for three seconds each, each against the mean of the /ping turns
+    either side of it: the ratio is the median of the seven. On a shared machine /ping alone
     moved 208-514 req/s between runs and within one, so a page against a /ping measured minutes
     before, or once after it, moved as much."""
-    ratios, pings = [], []
+    pings = [wrk(ping_url, cookie, 8, PAIR_SECONDS)["rps"] or 1]
+    ratios = []
     for _ in range(PAIRS):
         page = wrk(page_url, cookie, 8, PAIR_SECONDS)["rps"]
-        ping = wrk(ping_url, cookie, 8, PAIR_SECONDS)["rps"] or 1
-        ratios.append(page / ping)
-        pings.append(ping)
+        pings.append(wrk(ping_url, cookie, 8, PAIR_SECONDS)["rps"] or 1)
+        ratios.append(page / ((pings[-2] + pings[-1]) / 2))
     return {"ratio": round(statistics.median(ratios), 3), "ratios": [round(r, 3) for r in ratios],
             "ping_rps": round(statistics.median(pings), 1)}
 
@@ -211,8 +212,8 @@ def print_table(r: dict) -> None:
               f"{c1['non2xx'] + c8['non2xx']:>8}"
               f"{p.get('cold_x', '-'):>8}")
     print()
-    print("vs ping: the median of five turns of the page then /ping at c8, 3 s each, of the page's"
-          " req/s against /ping's; ping rps: /ping's median in those turns")
+    print("vs ping: the median of seven 3 s turns of the page at c8, each against the mean of the"
+          " /ping turns either side of it; ping rps: /ping's median in those turns")
     print("cold x: a view right after a change of the team's data against a warm one "
           "(in-process, bench/probe.py)")
     print(f"Engine: {r['engine']}")
