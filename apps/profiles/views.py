@@ -26,6 +26,7 @@ from apps.accounts.access import (
     require_role,
 )
 from apps.accounts.models import Role
+from apps.accounts.pagecache import topic_generations
 from apps.catalog.services import InUseError
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
@@ -59,7 +60,9 @@ def profile_list(request: HttpRequest) -> HttpResponse:
             page,
             "profile-filters",
             lambda: {"filters_form": filters_form(), "filtered": bool(filters())},
-            inputs=sites,  # drawn again only when a site changes, not with every profile
+            # Drawn again only when a site is saved or deleted (its topic generation,
+            # pagecache.bump_team_generation), not with every profile; no site read to tell.
+            inputs=lambda: topic_generations([team.pk], "catalog.Site"),
             **shared,
         )
     }
