@@ -20,3 +20,20 @@ def drawn(monkeypatch):
 
     monkeypatch.setattr(htmx, "render_fragment", counting)
     return names
+
+
+@pytest.fixture
+def seen_after(client, drawn):
+    """`seen_after(user, url, row, **changes)`: the page at `url` as `user` sees it once `row`,
+    viewed before, is saved with `changes`; `drawn` then holds only what that last view drew."""
+
+    def view(user, url: str, row, **changes) -> str:
+        client.force_login(user)
+        client.get(url)
+        for name, value in changes.items():
+            setattr(row, name, value)
+        row.save()
+        drawn.clear()
+        return client.get(url).content.decode()
+
+    return view

@@ -41,17 +41,12 @@ class InputsTests:
 
 class ListFiltersTests:
     def test_review_filters_survive_a_review_edit_and_follow_a_new_author(
-        self, client, team, owner, member, drawn
+        self, client, team, owner, member, drawn, seen_after
     ):
         task = f.make_profile(team, name="Nightly eval")
         review = f.make_review(team, owner, task=task, title="First")
-        client.force_login(owner)
         url = reverse("reviews:list")
-        client.get(url)
-        review.title = "First, edited"
-        review.save()
-        drawn.clear()
-        page = client.get(url).content.decode()
+        page = seen_after(owner, url, review, title="First, edited")
         assert "First, edited" in page
         # the rows were drawn again, the filters came from the cache
         assert "review-results" in drawn and "review-filters" not in drawn
@@ -101,15 +96,9 @@ class TopicTests:
     """The filter forms are told changed by the generations of what they show (a task saved, a
     review or sign-off added or removed, a member renamed), not by reading every choice."""
 
-    def test_review_filters_follow_a_renamed_author(self, client, team, owner, drawn):
+    def test_review_filters_follow_a_renamed_author(self, team, owner, drawn, seen_after):
         f.make_review(team, owner, task=f.make_profile(team, name="Nightly eval"))
-        client.force_login(owner)
-        url = reverse("reviews:list")
-        client.get(url)
-        owner.username = "olga"
-        owner.save()
-        drawn.clear()
-        filters = _filters(client.get(url).content.decode())
+        filters = _filters(seen_after(owner, reverse("reviews:list"), owner, username="olga"))
         assert ">olga<" in filters and ">owner<" not in filters and "review-filters" in drawn
 
     def test_history_filters_offer_a_new_reviewer_and_survive_a_snapshot(

@@ -15,34 +15,21 @@ pytestmark = pytest.mark.django_db
 
 
 class DrawnRowsTests:
-    def test_an_edit_draws_its_row_again_and_no_other(self, client, team, owner, drawn):
+    def test_an_edit_draws_its_row_again_and_no_other(self, team, owner, drawn, seen_after):
         task = f.make_profile(team, name="Nightly eval")
         first = f.make_review(team, owner, task=task, title="First")
         f.make_review(team, owner, task=task, title="Second")
         f.make_review(team, owner, task=task, title="Third")
-        client.force_login(owner)
-        url = reverse("reviews:list")
-        client.get(url)
-        assert drawn.count("review-row") == 3
-        first.title = "First, edited"
-        first.save()
-        drawn.clear()
-        page = client.get(url).content.decode()
+        page = seen_after(owner, reverse("reviews:list"), first, title="First, edited")
         assert drawn.count("review-row") == 1
         assert "First, edited" in page and "Second" in page and "Third" in page
 
-    def test_a_renamed_task_draws_the_rows_that_show_it(self, client, team, owner, drawn):
+    def test_a_renamed_task_draws_the_rows_that_show_it(self, team, owner, drawn, seen_after):
         nightly = f.make_profile(team, name="Nightly eval")
         weekly = f.make_profile(team, name="Weekly train")
         f.make_review(team, owner, task=nightly, title="A")
         f.make_review(team, owner, task=weekly, title="B")
-        client.force_login(owner)
-        url = reverse("reviews:list")
-        client.get(url)
-        nightly.name = "Nightly eval v2"
-        nightly.save()
-        drawn.clear()
-        page = client.get(url).content.decode()
+        page = seen_after(owner, reverse("reviews:list"), nightly, name="Nightly eval v2")
         assert drawn.count("review-row") == 1  # the row of "A", which shows the task's name
         assert "Nightly eval v2" in page and "Weekly train" in page
 
