@@ -90,7 +90,16 @@ def topic_generations(team_ids: Iterable[int], *topics: str) -> tuple[int, ...]:
 def _generation(key: str, value: int | None) -> int:
     if value is None:
         cache.add(key, _fresh(), None)
-        value = cache.get(key)
+        value = _learned(key, cache.get(key))
+    return value
+
+
+def _learned(key: str, value):
+    """A key this request has just set: what it read ahead of it says so from now on (a
+    fragment drawn twice in one request after the cache lost it is then drawn once)."""
+    state = _reads.get()
+    if state is not None and key in state.ahead:
+        state.ahead[key] = _ABSENT if value is None else value
     return value
 
 
@@ -277,5 +286,5 @@ def _version(key: str, value: str | None) -> str:
     with it)."""
     if value is None:
         cache.add(key, uuid.uuid4().hex, None)
-        value = cache.get(key)
+        value = _learned(key, cache.get(key))
     return value

@@ -116,3 +116,19 @@ class ReadAheadTests:
         with reads_ahead(page):
             html = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
         assert html == "<p>1</p>" and len(calls) == 2
+
+    def test_a_fragment_drawn_twice_after_the_cache_was_emptied_is_drawn_once(self, team):
+        """Its first drawing sets the generations the read-ahead found missing: the second
+        reads them as set and takes the drawing not yet written (writes_at_end)."""
+        from django.core.cache import cache
+
+        from apps.accounts.pagecache import writes_at_end
+
+        render, page = _renders(), ("/twice", None, "en", None)
+        with reads_ahead(page), writes_at_end():
+            cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        cache.clear()
+        with reads_ahead(page), writes_at_end():
+            first = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+            again = cached_fragment("t", team_ids=[team.pk], parts=(), render=render)
+        assert (first, again) == ("<p>2</p>", "<p>2</p>")
