@@ -4,12 +4,10 @@ same viewer the last time this process answered it (pagecache.reads_ahead, PageC
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.urls import reverse
 
 from apps.accounts.pagecache import bump_team_generation, cached_fragment, reads_ahead
-from apps.reviews.models import Review
+from tests.actuals.helpers import approved_review
 from tests.factories import make_review
 
 pytestmark = pytest.mark.django_db
@@ -48,11 +46,12 @@ class ReadAheadTests:
         assert "First plan" in client.get(url).content.decode()
         assert reads == ["get_many"]
 
-    def test_the_approved_page_seen_before_is_one_read_of_the_cache(self, client, monkeypatch):
+    def test_the_approved_page_seen_before_is_one_read_of_the_cache(
+        self, client, team, owner, reviewer, monkeypatch
+    ):
         """The signed parts, the plan against actual and the navigation's counts."""
-        call_command("load_demo", verbosity=0)
-        signed = Review.objects.filter(team__slug="aurora", state="approved").first()
-        client.force_login(get_user_model().objects.get(username="bob"))
+        signed = approved_review(team, owner, reviewer)
+        client.force_login(reviewer)
         url = reverse("reviews:detail", args=[signed.pk])
         client.get(url)
         client.get(url)  # the first view rendered the parts; this one reads them
