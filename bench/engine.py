@@ -5,9 +5,10 @@
     python bench/engine.py --seconds 1       # shorter: timed seconds per engine per input
     python bench/engine.py --baseline REV    # compare with the engine of another commit
 
-The current engine is ``apps.scoring.engine`` as it is on disk. The 1.1.0 engine is taken
-from git history: the newest commit touching ``apps/scoring/engine/`` whose ``schema.py``
-says ``ENGINE_VERSION = "1.1.0"``. Its tree is extracted with ``git archive`` into a temporary
+The current engine is the top-level package ``engine`` as it is on disk. The 1.1.0 engine is
+taken from git history: the newest commit touching the engine (``engine/``, or
+``apps/scoring/engine/`` where it lived until engine 2.2) whose ``schema.py`` says
+``ENGINE_VERSION = "1.1.0"``. Its tree is extracted with ``git archive`` into a temporary
 directory and imported standalone as the package ``engine_v1_1_0`` (the engine imports its own
 modules relatively and nothing of Django).
 
@@ -65,11 +66,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-ENGINE_DIR = "apps/scoring/engine"
+ENGINE_DIR = "engine"
+# Where the engine lived before it became a top-level package: older baselines are found there.
+ENGINE_DIRS = (ENGINE_DIR, "apps/scoring/engine")
 BASELINE_VERSION = "1.1.0"
 BASELINE_PACKAGE = "engine_v1_1_0"
 DEFAULT_OUTPUT = ROOT / "var" / "bench" / "engine.json"
 VERSION_RE = re.compile(r"""^ENGINE_VERSION\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+# An absolute import of the engine from inside it (at either of its homes).
+ENGINE_IMPORT_RE = re.compile(r"^(\s*(?:from|import)\s+)(?:apps\.scoring\.)?engine\b", re.MULTILINE)
 # An import of the project from inside the engine: the extracted copy could not resolve it.
 PROJECT_IMPORT_RE = re.compile(r"^\s*(?:from|import)\s+(apps|config|django)\b", re.MULTILINE)
 
@@ -240,18 +245,28 @@ def _git(*args: str) -> str:
     return done.stdout.decode()
 
 
+def engine_dir_at(rev: str) -> str | None:
+    """The engine's folder at `rev` (it moved from apps/scoring/engine to engine), or None."""
+    for folder in ENGINE_DIRS:
+        try:
+            _git("cat-file", "-e", f"{rev}:{folder}/schema.py")
+        except BaselineUnavailable:
+            continue
+        return folder
+    return None
+
+
 def schema_version(rev: str) -> str | None:
-    try:
-        text = _git("show", f"{rev}:{ENGINE_DIR}/schema.py")
-    except BaselineUnavailable:
+    folder = engine_dir_at(rev)
+    if folder is None:
         return None  # no engine at that commit
-    match = VERSION_RE.search(text)
+    match = VERSION_RE.search(_git("show", f"{rev}:{folder}/schema.py"))
     return match.group(1) if match else None
 
 
 def find_baseline_commit(version: str = BASELINE_VERSION) -> str:
     """The newest commit changing the engine whose schema.py says ENGINE_VERSION = version."""
-    for commit in _git("rev-list", "HEAD", "--", ENGINE_DIR).split():
+    for commit in _git("rev-list", "HEAD", "--", *ENGINE_DIRS).split():
         if schema_version(commit) == version:
             return commit
     raise BaselineUnavailable(f"no commit in HEAD's history has ENGINE_VERSION = {version!r}")
@@ -259,9 +274,12 @@ def find_baseline_commit(version: str = BASELINE_VERSION) -> str:
 
 def extract_engine(commit: str, dest: Path, package: str) -> Path:
     """Write the engine tree of `commit` to dest/package, importable as `package`."""
+    engine_dir = engine_dir_at(commit)
+    if engine_dir is None:
+        raise BaselineUnavailable(f"no engine at {commit[:10]}")
     try:
         done = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", "--format=tar", commit, ENGINE_DIR],
+            ["git", "-C", str(ROOT), "archive", "--format=tar", commit, engine_dir],
             capture_output=True,
             check=True,
             timeout=60,
@@ -269,7 +287,7 @@ def extract_engine(commit: str, dest: Path, package: str) -> Path:
     except (OSError, subprocess.SubprocessError) as exc:
         raise BaselineUnavailable(f"git archive {commit}: {exc}") from exc
     target = dest / package
-    prefix = ENGINE_DIR + "/"
+    prefix = engine_dir + "/"
     with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
         for member in tar.getmembers():
             if not member.isfile() or not member.name.startswith(prefix):
@@ -285,10 +303,10 @@ def extract_engine(commit: str, dest: Path, package: str) -> Path:
                 # The engine imports its own modules relatively; should a module name its
                 # package absolutely, point it at the extracted copy. Anything else of the
                 # project cannot be imported standalone.
-                text = re.sub(r"\bapps\.scoring\.engine\b", package, text)
+                text = ENGINE_IMPORT_RE.sub(rf"\g<1>{package}", text)
                 if PROJECT_IMPORT_RE.search(text):
                     raise BaselineUnavailable(
-                        f"{ENGINE_DIR}/{relative} at {commit[:10]} imports the project or "
+                        f"{engine_dir}/{relative} at {commit[:10]} imports the project or "
                         "Django; it cannot be imported standalone"
                     )
                 content = text.encode()
@@ -296,7 +314,7 @@ def extract_engine(commit: str, dest: Path, package: str) -> Path:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(content)
     if not (target / "__init__.py").is_file():
-        raise BaselineUnavailable(f"{ENGINE_DIR}/__init__.py missing at {commit[:10]}")
+        raise BaselineUnavailable(f"{engine_dir}/__init__.py missing at {commit[:10]}")
     return target
 
 
@@ -418,7 +436,7 @@ def run(args: argparse.Namespace, tmp: Path, say: Callable[[str], None]) -> dict
     current: ModuleType | None = None
     current_error = None
     try:
-        current = importlib.import_module("apps.scoring.engine")
+        current = importlib.import_module("engine")
     except Exception as exc:  # the engine being rewritten may not import at all
         current_error = "".join(traceback.format_exception_only(exc)).strip()
         say(f"current engine does not import: {current_error}")

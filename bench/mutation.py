@@ -1,4 +1,4 @@
-"""Mutation score of the scoring engine: mutmut over ``apps/scoring/engine/`` against its tests.
+"""Mutation score of the scoring engine: mutmut over ``engine/`` against its tests.
 
     bench/mutation                       # every engine module; prints the score, writes JSON
     bench/mutation --module bill         # one module (repeatable); merged into the JSON
@@ -8,7 +8,7 @@
     MUTATION_WORKSPACE=m2 bench/mutation --module x   # in var/m2/: runs beside another one
 
 The engine is pure Python (no Django), so the run happens in a scratch copy under
-``var/mutation/``: the engine package, its deterministic tests (``tests/scoring/test_engine_*.py``
+``var/mutation/``: the engine package, its deterministic tests (``tests/engine/test_engine_*.py``
 and ``engine_fixtures.py``), ``docs/engine.md`` (read by the docs test) and a ``pyproject.toml``
 that configures pytest and mutmut for that copy only. The main tree is never touched, and
 ``make test`` neither needs nor runs mutmut (it is in ``requirements-bench.txt``).
@@ -50,14 +50,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = Path("apps/scoring/engine")
+ENGINE = Path("engine")
 # MUTATION_WORKSPACE=NAME runs in var/NAME/ instead (its own lock, see bench/mutation), so two
 # people can measure different modules at once; the JSON merge below takes a lock of its own.
 WORK = ROOT / "var" / os.environ.get("MUTATION_WORKSPACE", "mutation")
 JSON_LOCK = ROOT / "var" / "mutation-json.lock"
 OUTPUT = ROOT / "bench" / "mutation.json"
 EQUIVALENT = ROOT / "bench" / "mutation_equivalent.json"
-TESTS = sorted(p.name for p in (ROOT / "tests" / "scoring").glob("test_engine_*.py"))
+TESTS = sorted(p.name for p in (ROOT / "tests" / "engine").glob("test_engine_*.py"))
 MUTMUT = ROOT / ".venv" / "bin" / "mutmut"
 TARGET = 0.90
 
@@ -73,11 +73,11 @@ testpaths = ["tests"]
 addopts = "-p no:cacheprovider -p no:randomly"
 
 [tool.mutmut]
-source_paths = ["apps"]
+source_paths = ["engine"]
 also_copy = ["docs/"]
 only_mutate = [{only}]
 pytest_add_cli_args = ["-p", "_hypothesis_pytestplugin", "-q", "-m", "not hypothesis"]
-pytest_add_cli_args_test_selection = ["tests/scoring"]
+pytest_add_cli_args_test_selection = ["tests/engine"]
 use_git_change_detection = false
 track_dependencies = false
 """
@@ -88,22 +88,20 @@ track_dependencies = false
 
 
 def copy_tests(target: Path) -> None:
-    (target / "tests" / "scoring").mkdir(parents=True, exist_ok=True)
+    (target / "tests" / "engine").mkdir(parents=True, exist_ok=True)
     for name in [*TESTS, "engine_fixtures.py"]:
-        shutil.copy2(ROOT / "tests" / "scoring" / name, target / "tests" / "scoring" / name)
+        shutil.copy2(ROOT / "tests" / "engine" / name, target / "tests" / "engine" / name)
 
 
 def build_workspace(modules: list[str]) -> None:
     if WORK.exists():
         shutil.rmtree(WORK)
     (WORK / ENGINE).mkdir(parents=True)
-    for package in ("apps", "apps/scoring"):
-        (WORK / package / "__init__.py").write_text("")
     for source in (ROOT / ENGINE).glob("*.py"):
         shutil.copy2(source, WORK / ENGINE / source.name)
     copy_tests(WORK)
     (WORK / "tests" / "__init__.py").write_text("")
-    (WORK / "tests" / "scoring" / "__init__.py").write_text("")
+    (WORK / "tests" / "engine" / "__init__.py").write_text("")
     (WORK / "docs").mkdir()
     shutil.copy2(ROOT / "docs" / "engine.md", WORK / "docs" / "engine.md")
     only = ", ".join(f'"{ENGINE / (m + ".py")}"' for m in modules) if modules else f'"{ENGINE}/*"'
@@ -154,7 +152,7 @@ def mutant_diff(name: str, module_file: str) -> str:
 
 
 def function_of(name: str) -> str:
-    """``apps.scoring.engine.bill.x_leg__mutmut_3`` -> ``leg``; methods -> ``Class.method``."""
+    """``engine.bill.x_leg__mutmut_3`` -> ``leg``; methods -> ``Class.method``."""
     tail = name.rsplit(".", 1)[-1]
     tail = re.sub(r"__mutmut_\d+$", "", tail)
     if tail.startswith("xǁ"):
@@ -284,7 +282,7 @@ def merge(modules: list[str], results: dict, surviving: list[dict], counts: dict
         "tool": "mutmut " + mutmut_version(),
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "engine": str(ENGINE),
-        "tests": [f"tests/scoring/{t}" for t in TESTS] + ["(Hypothesis tests excluded)"],
+        "tests": [f"tests/engine/{t}" for t in TESTS] + ["(Hypothesis tests excluded)"],
         "mutants": total,
         "killed": killed,
         "equivalent": equivalent,

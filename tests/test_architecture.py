@@ -2,6 +2,7 @@
 
 `make test` runs lint-imports on the tree; these tests also run it on a scratch copy of apps/
 with one deliberately wrong import each, and expect the build to fail naming that import.
+The engine is a top-level package of its own (engine/): no contract needs an ignored import.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ def lint(where: Path) -> subprocess.CompletedProcess:
 
 
 def scratch_copy(tmp_path: Path) -> Path:
-    shutil.copytree(ROOT / "apps", tmp_path / "apps", ignore=shutil.ignore_patterns("__pycache__"))
+    for package in ("apps", "engine"):
+        shutil.copytree(
+            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
     shutil.copy(ROOT / ".importlinter", tmp_path / ".importlinter")
     return tmp_path
 
@@ -46,7 +50,7 @@ def test_the_tree_keeps_every_contract():
         # The foundation reaching up to a page app.
         ("apps.accounts.models", "from apps.teams import views", "foundation"),
         # The engine importing Django.
-        ("apps.scoring.engine.bill", "import django.db", "pure Python"),
+        ("engine.bill", "import django.db", "pure Python"),
         # A data-domain app reaching up to the review domain.
         ("apps.catalog.models", "from apps.reviews import services", "only downwards"),
         # Two top apps tied together (they are independent).
@@ -63,6 +67,27 @@ def test_a_wrong_import_breaks_the_build(tmp_path, module, line, contract):
     assert module in broken, result.stdout
 
 
+def test_no_contract_ignores_an_import():
+    assert "ignore_imports" not in (ROOT / ".importlinter").read_text()
+
+
+def test_the_engine_imports_and_evaluates_without_django():
+    """The engine is importable and runs with no Django settings and no app on the path."""
+    code = (
+        "import sys, engine\n"
+        "from tests.engine.engine_fixtures import make_input\n"
+        "out = engine.evaluate(make_input())\n"
+        "assert out['engine_version'] == engine.ENGINE_VERSION, out.get('engine_version')\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'apps'))\n"
+        "assert loaded == [], loaded\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+
+
 def test_the_checklist_gate_is_stated_once():
     """SPEC C (two or more unanswered block, one warns) lives in engine/checklist.py as BLOCK_AT
     and WARN_AT; pages and selectors ask gate_severity / ready_to_sign and draw
@@ -71,7 +96,7 @@ def test_the_checklist_gate_is_stated_once():
 
     pattern = re.compile(r"unanswered\w*\s*(>=|<=|==|<|>)\s*\d")
     found = []
-    for folder, suffix in (("apps", "*.py"), ("templates", "*.html")):
+    for folder, suffix in (("apps", "*.py"), ("engine", "*.py"), ("templates", "*.html")):
         for path in (ROOT / folder).rglob(suffix):
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 if pattern.search(line):
@@ -87,7 +112,7 @@ def test_the_gate_badge_shows_what_the_engine_decides(unanswered, gate, text):
     from django.template.loader import render_to_string
     from django.utils import translation
 
-    from apps.scoring.engine.checklist import gate_severity
+    from engine.checklist import gate_severity
 
     assert gate_severity(unanswered) == gate
     with translation.override("en"):

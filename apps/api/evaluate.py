@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ninja import Router, Status
 
-from apps.scoring import engine
+import engine
 from apps.web.body import (
     BodyTooLarge,
     ErrorsOut,

@@ -10,7 +10,7 @@ from apps.accounts.models import ApiToken, Team
 from apps.catalog.models import NetworkLink, Offer
 from apps.profiles.engine_input import evaluate_profile
 from apps.profiles.models import TaskProfile
-from apps.scoring.engine.bench_verdicts import (
+from engine.bench_verdicts import (
     fastest_per_offer,
     run_scaling_efficiency,
     run_speedup,

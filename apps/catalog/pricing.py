@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from apps.scoring import engine
+import engine
 
 from .models import BillingBasis, Offer
 

@@ -30,9 +30,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+import engine
 from apps.accounts.access import get_scoped_or_404, require_current_team, require_role
 from apps.accounts.models import Role, Team
-from apps.scoring import engine
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, wants_fragment

@@ -10,7 +10,7 @@ from django.db.models import Count, Q
 
 from apps.benchmarks.models import BenchmarkRecord
 from apps.reviews.models import Candidate, Review
-from apps.scoring.engine.checklist import gate_severity, ready_to_sign
+from engine.checklist import gate_severity, ready_to_sign
 
 from .guidance import GUIDES, QuestionGuide
 from .models import AnswerStatus, ChecklistAnswer

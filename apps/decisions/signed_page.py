@@ -29,11 +29,11 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+import engine
 from apps.accounts.access import membership_for
 from apps.accounts.pagecache import read_many
 from apps.actuals.templatetags.actuals import plan_vs_actual
 from apps.reviews.models import Review, ReviewState
-from apps.scoring import engine
 from apps.web.header import header_key
 
 PARTS_SECONDS = 7 * 24 * 3600

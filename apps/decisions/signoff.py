@@ -12,6 +12,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import engine
 from apps.reviews.four_eyes import approver_roles, contribution_reason
 from apps.reviews.models import FINAL_STATES, Decision, Review, ReviewState, SignOff
 from apps.reviews.notices import notice_decided
@@ -23,7 +24,6 @@ from apps.reviews.workflow import (
     lock_review,
     membership_of,
 )
-from apps.scoring import engine
 from apps.scoring.models import EvaluationSnapshot
 from apps.scoring.services.snapshots import build_review_input, current_snapshot
 

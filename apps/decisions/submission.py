@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import engine
 from apps.checklists.models import ChecklistAnswer
 from apps.reviews.models import FINAL_STATES, Candidate, Review, ReviewState
 from apps.reviews.notices import notice_submitted
@@ -25,7 +26,6 @@ from apps.reviews.workflow import (
     require_editable,
     touch,
 )
-from apps.scoring import engine
 from apps.scoring.models import EvaluationSnapshot
 from apps.scoring.services.snapshots import current_snapshot, snapshot_compute
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef
 
+import engine
 from apps.accounts.models import Team
 from apps.catalog.models import NetworkLink, Offer, Site
-from apps.scoring import engine
 
 from .models import AllowedSite, TaskProfile
 

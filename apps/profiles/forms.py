@@ -13,9 +13,9 @@ from apps.accounts.fields import SafeModelMultipleChoiceField
 from apps.accounts.models import Team
 from apps.catalog.forms import TeamSitesMixin, require_at_least
 from apps.catalog.models import Parallelism, Site
-from apps.scoring.engine.presets import PRESETS
 from apps.web.concurrency import VersionedFormMixin
 from apps.web.forms import finite_formfield
+from engine.presets import PRESETS
 
 from .models import SHAPE_FIELDS, Cadence, TaskProfile, Workload
 from .sections import SECTIONS

@@ -7,8 +7,8 @@ from __future__ import annotations
 from django import forms
 from django.db.models import QuerySet
 
+import engine
 from apps.accounts.fields import MAX_PK
-from apps.scoring import engine
 from apps.web.concurrency import VersionField
 
 from .models import TaskProfile

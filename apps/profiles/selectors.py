@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+import engine
 from apps.accounts.models import Team
 from apps.catalog.models import Offer, Site
 from apps.profiles.engine_input import (
@@ -12,7 +13,6 @@ from apps.profiles.engine_input import (
     offer_input,
     site_input,
 )
-from apps.scoring import engine
 
 from .evaluation import present
 from .forms import TaskProfileForm

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from django.utils.translation import get_language
 
+import engine
 from apps.accounts.access import get_scoped_or_404
 from apps.accounts.models import Team
 from apps.profiles.engine_input import fingerprint
 from apps.reviews.models import Review
-from apps.scoring import chart_labels, charts, engine, exclusions, fixes, flips
+from apps.scoring import chart_labels, charts, exclusions, fixes, flips
 from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
 from apps.scoring.services.jobs import snapshot_request
 from apps.scoring.services.snapshots import build_review_input, latest_snapshot, signed_snapshot

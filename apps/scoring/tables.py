@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine.bench_verdicts import fastest_per_offer, run_speedup
+from engine.bench_verdicts import fastest_per_offer, run_speedup
 
 COLUMNS = [
     # (key, kind) — kind drives formatting and sorting in the page and the exports. The keys are

@@ -11,8 +11,8 @@ import os
 from celery import shared_task
 from django.db import OperationalError as DatabaseOperationalError
 
+import engine
 from apps.accounts.models import Team
-from apps.scoring import engine
 from apps.scoring.services.jobs import (
     snapshot_job_claim,
     snapshot_job_fail,

@@ -20,8 +20,9 @@ from unittest import mock
 from django.db import transaction
 from django.utils import timezone
 
+import engine
 from apps.reviews.models import Review
-from apps.scoring import engine, services
+from apps.scoring import services
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.scoring import engine
+import engine
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.forms import BaseForm
 from django.utils.translation import gettext_lazy as _
 
-from apps.scoring.engine.reader import MAX_MAGNITUDE
+from engine.reader import MAX_MAGNITUDE
 
 
 class FiniteFloatField(forms.FloatField):

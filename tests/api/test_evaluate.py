@@ -7,9 +7,9 @@ import json
 import pytest
 from django.test import Client
 
+import engine
 from apps.accounts.tokens import api_token_create, api_token_revoke
-from apps.scoring import engine
-from tests.scoring.engine_fixtures import make_input, offer, task
+from tests.engine.engine_fixtures import make_input, offer, task
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/evaluate"

@@ -90,7 +90,7 @@ class SignedReviewPageTests:
     def test_an_engine_upgrade_renders_the_body_again_and_says_what_was_signed(
         self, client, signed, monkeypatch
     ):
-        from apps.scoring import engine
+        import engine
 
         client.force_login(get_user_model().objects.get(username="bob"))
         url = reverse("reviews:detail", args=[signed.pk])

@@ -219,7 +219,7 @@ class SignedEngineVersionTests:
     def test_the_page_names_the_engine_of_a_snapshot_signed_on_the_current_one(
         self, client, signed, reviewer
     ):
-        from apps.scoring import engine
+        import engine
 
         client.force_login(reviewer)
         html = client.get(reverse("reviews:detail", args=[signed.pk])).content.decode()
@@ -229,7 +229,7 @@ class SignedEngineVersionTests:
     def test_an_older_engine_is_said_plainly_and_nothing_is_recomputed(
         self, client, signed, reviewer
     ):
-        from apps.scoring import engine
+        import engine
 
         signed_pk = _signed_under(signed, "1.1.0")
         count = signed.snapshots.count()
@@ -248,7 +248,7 @@ class SignedEngineVersionTests:
     def test_the_htmx_fragments_show_the_signed_snapshot_and_its_engine(
         self, client, signed, reviewer
     ):
-        from apps.scoring import engine
+        import engine
 
         signed_pk = _signed_under(signed, "1.1.0")
         client.force_login(reviewer)
@@ -264,7 +264,7 @@ class SignedEngineVersionTests:
         assert signed.snapshots.count() == 1
 
     def test_it_says_so_in_chinese(self, client, signed, reviewer):
-        from apps.scoring import engine
+        import engine
 
         _signed_under(signed, "1.1.0")
         client.force_login(reviewer)

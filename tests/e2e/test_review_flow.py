@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from apps.reviews.models import Review
-from apps.scoring.engine import ENGINE_VERSION
+from engine import ENGINE_VERSION
 from tests.e2e.conftest import LAUNCH_ARGS, log_in
 from tests.factories import (
     make_membership,

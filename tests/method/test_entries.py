@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+import engine
 from apps.catalog.models import Tier
 from apps.method.entries import (
     ARTICLES,
@@ -22,10 +23,9 @@ from apps.method.entries import (
     entry_for,
     formula_for,
 )
-from apps.scoring import engine
-from apps.scoring.engine import findings as engine_findings
 from apps.teams import thresholds as team_thresholds
 from apps.web import labels
+from engine import findings as engine_findings
 
 ENGINE_DIR = Path(engine.__file__).resolve().parent
 SEEDS_DIR = Path(os.environ.get("METHOD_SEEDS_DIR", "/work/shared/seeds"))

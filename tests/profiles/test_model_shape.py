@@ -11,7 +11,7 @@ from django.utils import translation
 from apps.profiles.engine_input import build_profile_input, fingerprint
 from apps.profiles.forms import TaskProfileForm, preset_options
 from apps.profiles.models import TaskProfile
-from apps.scoring.engine.presets import PRESETS
+from engine.presets import PRESETS
 from tests.factories import make_offer, make_profile, make_site
 from tests.profiles.helpers import HX, profile_data
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from apps.profiles.engine_input import task_input
 from apps.profiles.forms import TaskProfileForm
 from apps.profiles.models import TaskProfile
-from apps.scoring import engine
 from tests.factories import make_profile, make_site
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from apps.scoring import engine
-from tests.scoring.engine_fixtures import make_input, offer, task
+import engine
+from tests.engine.engine_fixtures import make_input, offer, task
 from tests.workers import ROOT
 
 

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from apps.scoring import charts, engine
+import engine
+from apps.scoring import charts
 from apps.scoring.exclusions import annotate_rows, excluded_options, option_causes, rule_costs
 from apps.scoring.services.snapshots import build_review_input, snapshot_compute
 from apps.scoring.tables import comparison_rows

@@ -9,8 +9,8 @@ import io
 import pytest
 from django.urls import reverse
 
+import engine
 from apps.catalog.models import Offer
-from apps.scoring import engine
 from apps.scoring.services.snapshots import build_review_input, snapshot_compute
 from apps.scoring.tables import COLUMN_KEYS, comparison_rows
 from tests.scoring.helpers import make_world

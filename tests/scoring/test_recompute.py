@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+import engine
 from apps.reviews.models import Review, SignOff
-from apps.scoring import engine
 from apps.scoring.models import EvaluationSnapshot
 from apps.scoring.services import recompute
 from apps.scoring.services.snapshots import (

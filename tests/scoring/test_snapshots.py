@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+import engine
 from apps.accounts.pagecache import bump_team_generation
-from apps.scoring import engine
 from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
 from apps.scoring.services import snapshots
 from apps.scoring.services.jobs import (

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+import engine
 from apps.catalog.models import NetworkLink
-from apps.scoring import chart_labels, charts, engine
+from apps.scoring import chart_labels, charts
 from apps.scoring.services.snapshots import build_review_input
 from apps.scoring.tables import COLUMN_KEYS, comparison_rows
 from tests.scoring.helpers import make_world

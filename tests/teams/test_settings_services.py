@@ -456,7 +456,7 @@ class ThresholdTests:
         assert team.thresholds == {"data_compute_high": 50.0, "data_compute_low": 40.0}
 
     def test_every_key_of_the_engine_accepts_its_default(self, team, owner):
-        from apps.scoring import engine
+        import engine
 
         for key, value in engine.DEFAULT_THRESHOLDS.items():
             services.team_threshold_set(team=team, actor=owner, key=key, value=value)

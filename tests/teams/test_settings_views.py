@@ -27,7 +27,7 @@ class ThresholdRowTests:
     def test_the_page_lists_every_threshold_with_its_default(self, client, team, owner):
         client.force_login(owner)
         html = client.get(reverse("teams:settings")).content.decode()
-        from apps.scoring import engine
+        import engine
 
         for key in engine.DEFAULT_THRESHOLDS:
             assert f'id="threshold-{key}"' in html

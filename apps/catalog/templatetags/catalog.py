@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from apps.scoring import engine
+import engine
 
 from ..models import Tier
 from ..pricing import GpuHourPrice, gpu_hour_price

@@ -4,7 +4,7 @@ tier the engine can name, and the glossary of the method's words.
 Each entry says what it checks, its formula (team thresholds as `%(key)s`, filled in by
 `formula_for`), the seed passages it follows (quoted in Chinese exactly as the seed articles
 have them, with an English rendering) and how to fix what it flags. Rule ids and message keys
-come from apps.scoring.engine (findings.RULE_ORDER, messages.MESSAGES); tests/method checks
+come from engine (findings.RULE_ORDER, messages.MESSAGES); tests/method checks
 that every id the engine can emit has an entry here.
 
 The entries are data, in modules by group; `index` puts them in order. This package's face hands

@@ -3,7 +3,7 @@ compute budget; the story of the spot review in the reviews demo (see __init__).
 
 from __future__ import annotations
 
-from apps.scoring.engine.presets import PRESETS
+from engine.presets import PRESETS
 
 from .method1 import PORTABLE
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+import engine
 from apps.reviews.models import FINAL_STATES, Review, ReviewState
-from apps.scoring import engine
 from apps.scoring.models import EvaluationSnapshot
 
 from .snapshots import snapshot_compute

@@ -16,11 +16,11 @@ from pathlib import Path
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+import engine
 from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.profiles.engine_input import build_profile_input, fingerprint, input_hash
 from apps.reviews.models import Decision, Review, ReviewState, SignOff
 from apps.reviews.notices import notice_stale
-from apps.scoring import engine
 from apps.scoring.charts import build_charts
 from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
 from apps.scoring.tables import comparison_rows

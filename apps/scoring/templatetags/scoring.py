@@ -6,7 +6,8 @@ from django import template
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _lazy
 
-from apps.scoring import engine, flips
+import engine
+from apps.scoring import flips
 from apps.scoring.chart_labels import localize_figure
 from apps.scoring.exclusions import finding_text
 from apps.web.labels import PLACEMENTS, PLATFORMS, REASONS, VERDICTS, label

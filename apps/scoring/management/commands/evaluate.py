@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from apps.scoring import engine
+import engine
 
 # Far above any input within SPEC 6.2's list limits, even pretty-printed; still a bound, so a
 # wrong path (a device, a dump) fails with exit 2 instead of filling memory.

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+import engine
 from apps.accounts.models import Team
-from apps.scoring import engine
 from apps.scoring.services.recompute import snapshot_recompute_outdated
 
 
