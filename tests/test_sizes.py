@@ -1,5 +1,5 @@
-"""No module under apps/ or engine/ over 400 lines, no function over 60 (issue 18; STYLE.md "split a module
-when it passes about 400 lines, by topic").
+"""No module under apps/ or engine/ over 400 lines, no function over 60 (docs/decisions.md, "Code
+layout": split a module when it passes about 400 lines, by topic).
 
 Data seeding is exempt from the function limit: a demo world or a benchmark fixture reads best as
 one list of rows. Migrations are generated and exempt from both.
