@@ -325,3 +325,23 @@ class Offer(models.Model):
         if self.site_id and self.team_id is not None and self.site.team_id != self.team_id:
             add("site", _("Choose a site of this team."), "other_team")
         raise_if(errors)
+
+
+class OfferPriceChange(models.Model):
+    """An offer's price as a catalog import changed it: the offer's price history."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, related_name="price_changes")
+    price_before = models.FloatField(_("price before"))
+    price_after = models.FloatField(_("price after"))
+    source = models.CharField(_("source"), max_length=200)
+    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.offer}: {self.price_before:g} -> {self.price_after:g}"
