@@ -349,7 +349,11 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
 
 # Where the site is reached, for links in emails sent outside a request (notifications).
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# Without SITE_URL: the address `make run` serves on (its PORT), so links in emails work locally.
+_port = os.environ.get("PORT", "").strip() or "8000"
+if not (_port.isascii() and _port.isdigit() and 0 < int(_port) < 65536):
+    raise ImproperlyConfigured(f"PORT must be a port number (1 to 65535), got {_port!r}")
+SITE_URL = (os.environ.get("SITE_URL", "").strip() or f"http://localhost:{_port}").rstrip("/")
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
