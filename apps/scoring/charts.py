@@ -287,7 +287,8 @@ def build_charts(rows: list[dict], output: dict, data: dict | None = None) -> di
 
 
 def task_history(points: list[tuple]) -> dict[str, Any] | None:
-    """The chosen option's total cost and hours across a task's snapshots.
+    """The chosen option's total cost and hours across a task's snapshots: two panels on one time
+    axis (cost above, hours below), not two scales over one plot, where the lines read as one.
 
     `points`: (created_at, chosen_total_cost, chosen_total_hours) oldest first.
     """
@@ -313,6 +314,7 @@ def task_history(points: list[tuple]) -> dict[str, Any] | None:
                 "name": "@total_hours",
                 "x": xs,
                 "y": [p[2] for p in points],
+                "xaxis": "x2",
                 "yaxis": "y2",
                 "line": {"color": PALETTE["hours"], "dash": "dot"},
                 "hovertemplate": "%{y:.2f} h<extra>%{fullData.name}</extra>",
@@ -320,11 +322,14 @@ def task_history(points: list[tuple]) -> dict[str, Any] | None:
         ],
         "title": "@task_history",
         "layout": layout(
-            xaxis={"type": "date", "nticks": 5},
-            yaxis={"title": {"text": "@cost"}},
-            yaxis2={"title": {"text": "@hours"}, "overlaying": "y", "side": "right",
-                    "rangemode": "tozero", "automargin": True},
-            margin={"t": 40, "r": 56, "b": 80, "l": 56},
+            # The top panel's dates are the bottom one's: shown once, under the hours.
+            xaxis={"type": "date", "matches": "x2", "showticklabels": False, "anchor": "y"},
+            xaxis2={"type": "date", "nticks": 5, "anchor": "y2", "automargin": True},
+            yaxis={"title": {"text": "@cost"}, "domain": [0.55, 1], "automargin": True},
+            yaxis2={"title": {"text": "@hours"}, "domain": [0, 0.45], "rangemode": "tozero",
+                    "automargin": True},
+            height=420,
+            margin={"t": 40, "r": 24, "b": 60, "l": 56},
         ),
     }
 

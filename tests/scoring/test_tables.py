@@ -134,6 +134,18 @@ class ChartTests:
         assert figure["data"][1]["yaxis"] == "y2"
         assert charts.task_history([]) is None
 
+    def test_the_task_history_draws_cost_and_hours_in_two_panels(self, team, owner):
+        """Issue 39: two scales over one plot read as one line; two panels on one time axis."""
+        from datetime import UTC, datetime
+
+        figure = charts.task_history([(datetime(2026, 1, 1, tzinfo=UTC), 300.0, 30.0)])
+        cost, hours = figure["layout"]["yaxis"], figure["layout"]["yaxis2"]
+        assert "overlaying" not in hours
+        # Cost above hours, the panels apart.
+        assert cost["domain"][0] > hours["domain"][1]
+        assert figure["data"][1]["xaxis"] == "x2"
+        assert figure["layout"]["xaxis"]["matches"] == "x2"
+
 
 class StagedPlanRowTests:
     """SPEC 6.4 (engine 2.2) in the table and the charts: a staged plan's preprocessing."""
