@@ -212,9 +212,20 @@ def _finding_key(finding: dict) -> tuple:
     return (finding.get("rule"), str(finding.get("offer") or ""), finding.get("key") or "")
 
 
-def snapshot_comparison(a: EvaluationSnapshot, b: EvaluationSnapshot) -> dict:
+def _chosen_offer_label(snapshot: EvaluationSnapshot) -> str:
+    """The chosen offer as people name it (its table row's label), not its id."""
+    for row in snapshot.table_rows or []:
+        if row.get("chosen") and row.get("offer_label"):
+            return row["offer_label"]
+    return snapshot.chosen_offer
+
+
+def snapshot_comparison(
+    a: EvaluationSnapshot, b: EvaluationSnapshot, *, differences_only: bool = False
+) -> dict:
     """Aligned table rows with changed cells, the headline differences and the findings added
-    (in b, not in a) and removed (in a, not in b)."""
+    (in b, not in a) and removed (in a, not in b). `differences_only` keeps the headline figures
+    and rows that differ (a row in one snapshot only differs)."""
     rows_a, rows_b = _keyed(a.table_rows or []), _keyed(b.table_rows or [])
     keys = list(rows_a) + [k for k in rows_b if k not in rows_a]
     aligned = []
@@ -243,20 +254,31 @@ def snapshot_comparison(a: EvaluationSnapshot, b: EvaluationSnapshot) -> dict:
         ("engine_version", "text"),
         ("input_hash", "hash"),
     ):
-        va, vb = getattr(a, field), getattr(b, field)
+        if field == "chosen_offer":
+            va, vb = _chosen_offer_label(a), _chosen_offer_label(b)
+        else:
+            va, vb = getattr(a, field), getattr(b, field)
         headline.append({"field": field, "kind": kind, "a": va, "b": vb,
                          "changed": _differs(va, vb)})
+    changed_cells = sum(1 for r in aligned for c in r["cells"] if c["changed"])
+    shown = aligned
+    if differences_only:
+        headline = [h for h in headline if h["changed"]]
+        shown = [r for r in aligned
+                 if r["added"] or r["removed"] or any(c["changed"] for c in r["cells"])]  # fmt: skip
     findings_a = {_finding_key(f): f for f in (a.output or {}).get("findings", [])}
     findings_b = {_finding_key(f): f for f in (b.output or {}).get("findings", [])}
     return {
         "a": a,
         "b": b,
         "columns": COMPARE_COLUMNS,
-        "aligned": aligned,
+        "aligned": shown,
+        "rows_alike": len(aligned) - len(shown),
+        "differences_only": differences_only,
         "headline": headline,
         "added": [f for k, f in findings_b.items() if k not in findings_a],
         "removed": [f for k, f in findings_a.items() if k not in findings_b],
-        "changed_cells": sum(1 for r in aligned for c in r["cells"] if c["changed"]),
+        "changed_cells": changed_cells,
         # SPEC 6.3: inputs that moved past the value at which the decision flips.
         "crossed_flips": flips.crossed_flips(a.input, a.output, b.input, b.output),
     }

@@ -169,7 +169,8 @@ def _picked(request: HttpRequest) -> list[str]:
 @login_required
 @require_GET
 def compare(request: HttpRequest) -> HttpResponse:
-    """Two snapshots side by side: ?a=<pk>&b=<pk> (or two ?s= from the history checkboxes)."""
+    """Two snapshots side by side: ?a=<pk>&b=<pk> (or two ?s= from the history checkboxes);
+    &differences=1 shows only what differs."""
     picked = _picked(request)
     if len(picked) < 2:
         return render(request, "scoring/compare.html", {"comparison": None}, status=200)
@@ -177,9 +178,10 @@ def compare(request: HttpRequest) -> HttpResponse:
     b = selectors.snapshot_for_user(request.user, picked[1])
     if a.created_at > b.created_at or (a.created_at == b.created_at and a.pk > b.pk):
         a, b = b, a  # older on the left
-    return render(
-        request, "scoring/compare.html", {"comparison": selectors.snapshot_comparison(a, b)}
+    comparison = selectors.snapshot_comparison(
+        a, b, differences_only=request.GET.get("differences") == "1"
     )
+    return render(request, "scoring/compare.html", {"comparison": comparison})
 
 
 @login_required

@@ -230,6 +230,40 @@ class CompareTests:
         assert headline["chosen_kind"]["changed"] and headline["input_hash"]["changed"]
         assert not headline["engine_version"]["changed"]
 
+    def test_it_names_the_chosen_offer_and_shows_only_differences_on_request(
+        self, client, owner, world, snapshot
+    ):
+        """Issue 39: "Chosen offer: 1" and raw field names; nothing showed only what differs."""
+        from apps.catalog.models import NetworkLink
+
+        NetworkLink.objects.filter(from_site=world.data, to_site=world.far).update(
+            price_per_gb=0.5
+        )
+        newer = snapshot_compute(review_id=world.review.pk)
+        client.force_login(owner)
+        url = reverse("scoring:compare")
+        whole = client.get(url, {"a": snapshot.pk, "b": newer.pk})
+        headline = {h["field"]: h for h in whole.context["comparison"]["headline"]}
+        chosen = next(r for r in snapshot.table_rows if r.get("chosen"))
+        assert headline["chosen_offer"]["a"] == chosen["offer_label"] != snapshot.chosen_offer
+        html = whole.content.decode()
+        assert "preprocess_cost" not in html and "Preprocessing" in html
+        assert f"?a={snapshot.pk}&amp;b={newer.pk}&amp;differences=1" in html
+
+        diff = client.get(url, {"a": snapshot.pk, "b": newer.pk, "differences": "1"})
+        comparison = diff.context["comparison"]
+        assert comparison["headline"] and all(h["changed"] for h in comparison["headline"])
+        assert all(
+            r["added"] or r["removed"] or any(c["changed"] for c in r["cells"])
+            for r in comparison["aligned"]
+        )
+        everything = whole.context["comparison"]
+        assert comparison["rows_alike"] == len(everything["aligned"]) - len(comparison["aligned"])
+        assert comparison["rows_alike"] > 0
+        # The count of changed cells is the whole comparison's, whatever is shown.
+        assert comparison["changed_cells"] == everything["changed_cells"]
+        assert "Show everything" in diff.content.decode()
+
     def test_it_takes_two_ticked_checkboxes(self, client, owner, world, snapshot):
         world.task.compute_hours = 30
         world.task.save()
