@@ -264,8 +264,10 @@ def snapshot_comparison(
     shown = aligned
     if differences_only:
         headline = [h for h in headline if h["changed"]]
-        shown = [r for r in aligned
-                 if r["added"] or r["removed"] or any(c["changed"] for c in r["cells"])]  # fmt: skip
+        shown = [
+            r for r in aligned
+            if r["added"] or r["removed"] or any(c["changed"] for c in r["cells"])
+        ]  # fmt: skip
     findings_a = {_finding_key(f): f for f in (a.output or {}).get("findings", [])}
     findings_b = {_finding_key(f): f for f in (b.output or {}).get("findings", [])}
     return {
