@@ -34,6 +34,7 @@ class CatalogImportError(Exception):
 @dataclass
 class PlannedOffer:
     name: str
+    instance_type: str
     gpu_model: str
     gpus_per_machine: int
     gpu_mem_gb: float
@@ -54,7 +55,8 @@ class PlannedOffer:
         data = {
             "name": self.name, "gpu_model": self.gpu_model,
             "gpus_per_machine": self.gpus_per_machine, "gpu_mem_gb": self.gpu_mem_gb,
-            "price": self.price, "billing_basis": BillingBasis.MACHINE_HOUR.value,
+            "instance_type": self.instance_type, "price": self.price,
+            "billing_basis": BillingBasis.MACHINE_HOUR.value,
             "preemptible": self.preemptible,
         }  # fmt: skip
         if self.existing is not None:
@@ -89,6 +91,7 @@ def _planned(row: CatalogOffer, spot_rate: float | None) -> list[PlannedOffer]:
     shape = dict(
         gpu_model=row.gpu_model, gpus_per_machine=row.gpus_per_machine, gpu_mem_gb=row.gpu_mem_gb
     )
+    shape["instance_type"] = row.name
     planned = [PlannedOffer(name=row.name, price=row.price, preemptible=False, **shape)]
     if spot_rate is not None and row.spot_price is not None:
         planned.append(
@@ -143,6 +146,7 @@ def offers_import_catalog(
                 billing_basis=BillingBasis.MACHINE_HOUR, price=planned.price,
                 parallelism=list(ALL_PARALLELISM), preemptible=planned.preemptible,
                 preemptions_per_day=spot_preemptions_per_day if planned.preemptible else None,
+                region=plan.region or "", instance_type=planned.instance_type,
             )  # fmt: skip
         elif planned.action == "update":
             # Claims the version the plan read: an offer edited since then stops the import.

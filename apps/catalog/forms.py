@@ -142,6 +142,8 @@ class OfferForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
             "checkpoint_resume",
             "relative_speed",
             "boot_hours",
+            "region",
+            "instance_type",
             "exit_path",
         ]
         formfield_callback = finite_formfield
@@ -154,6 +156,8 @@ class OfferForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
             "relative_speed": _("1.0 = reference speed; 1.5 finishes the same job 1.5× faster."),
             "boot_hours": _("Time from order to a usable machine; counts in the queue segment."),
             "max_machines": _("Blank = no limit."),
+            "region": _("The provider's region, e.g. us-east-1 (to launch the plan with SkyPilot)."),
+            "instance_type": _("The provider's machine type, e.g. p5.48xlarge."),
         }
         widgets = {"exit_path": forms.Textarea(attrs={"rows": 2})}
 

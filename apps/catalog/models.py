@@ -227,6 +227,9 @@ class Offer(models.Model):
             "otherwise. Expected preemptions = this × compute hours / 24."
         ),
     )
+    # Where a launcher finds the machine (a provider's catalog names both); blank when unknown.
+    region = models.CharField(_("region"), max_length=80, blank=True)
+    instance_type = models.CharField(_("instance type"), max_length=120, blank=True)
     exit_path = models.TextField(
         _("exit path"),
         blank=True,

@@ -117,7 +117,7 @@ OFFERS = Kind(
     noun=gettext_lazy("offer"),
     title=gettext_lazy("Offers"),
     fieldsets=(
-        (gettext_lazy("Offer"), ("provider", "name", "kind", "site")),
+        (gettext_lazy("Offer"), ("provider", "name", "kind", "site", "region", "instance_type")),
         (
             gettext_lazy("Hardware"),
             ("gpu_model", "gpu_mem_gb", "gpus_per_machine", "max_machines", "relative_speed"),
@@ -281,6 +281,7 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
         obj=offer,
         price=gpu_hour_price(offer, offer.team.currency),
         reviews=list(selectors.offer_reviews(offer=offer)[:50]),
+        price_changes=list(offer.price_changes.all()[:10]),
     )
     return render(request, "catalog/offer_detail.html", context)
 

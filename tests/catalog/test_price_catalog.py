@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from apps.catalog.models import Offer, OfferPriceChange
 from apps.catalog.price_catalog import read_catalog
@@ -120,6 +121,8 @@ class ImportOffersCommandTests:
         )  # fmt: skip
         assert (offer.gpus_per_machine, offer.gpu_mem_gb, offer.price) == (8, 40.0, 10.32)
         assert offer.preemptible is False and offer.preemptions_per_day is None
+        # Where a launcher finds the machine.
+        assert (offer.region, offer.instance_type) == ("us-east-1", "gpu_8x_a100")
 
     def test_reimporting_updates_prices_in_place_and_keeps_the_change(self, team, tmp_path):
         make_site(team, "lambda-use1")
@@ -136,6 +139,20 @@ class ImportOffersCommandTests:
         change = OfferPriceChange.objects.get(offer__name="gpu_8x_a100")
         assert (change.price_before, change.price_after, change.team) == (10.32, 9.98, team)
         assert "vms.csv" in change.source
+
+    def test_the_offer_page_shows_its_price_history(self, client, team, owner, tmp_path):
+        make_site(team, "lambda-use1")
+        args = ("--team", team.name, "--site", "lambda-use1", "--region", "us-east-1",
+                "--provider", "Lambda")  # fmt: skip
+        run(str(LAMBDA), *args)
+        newer = tmp_path / "vms.csv"
+        newer.write_text(LAMBDA.read_text().replace(",10.32,us-east-1,", ",9.98,us-east-1,"))
+        run(str(newer), *args)
+        offer = Offer.objects.get(name="gpu_8x_a100")
+        client.force_login(owner)
+        html = client.get(reverse("catalog:offer_detail", args=[offer.pk])).content.decode()
+        assert 'id="price-history"' in html and "9.98" in html and "10.32" in html
+        assert "<code>gpu_8x_a100</code>" in html
 
     def test_spot_prices_become_preemptible_offers_when_a_rate_is_stated(self, team):
         make_site(team, "nebius-eun1")
