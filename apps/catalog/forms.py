@@ -156,7 +156,9 @@ class OfferForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
             "relative_speed": _("1.0 = reference speed; 1.5 finishes the same job 1.5× faster."),
             "boot_hours": _("Time from order to a usable machine; counts in the queue segment."),
             "max_machines": _("Blank = no limit."),
-            "region": _("The provider's region, e.g. us-east-1 (to launch the plan with SkyPilot)."),
+            "region": _(
+                "The provider's region, e.g. us-east-1 (to launch the plan with SkyPilot)."
+            ),
             "instance_type": _("The provider's machine type, e.g. p5.48xlarge."),
         }
         widgets = {"exit_path": forms.Textarea(attrs={"rows": 2})}
