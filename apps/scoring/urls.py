@@ -15,6 +15,7 @@ urlpatterns = [
     path("snapshots/<int:pk>/", views.snapshot_detail, name="snapshot_detail"),
     path("snapshots/<int:pk>/comparison.csv", views.snapshot_csv, name="snapshot_csv"),
     path("snapshots/<int:pk>/comparison.xlsx", views.snapshot_xlsx, name="snapshot_xlsx"),
+    path("snapshots/<int:pk>/skypilot.yaml", views.snapshot_skypilot, name="snapshot_skypilot"),
     path("compare/", views.compare, name="compare"),
     path("quarterly/", views.quarterly, name="quarterly"),
     path("quarterly/refresh", views.quarterly_refresh, name="quarterly_refresh"),

@@ -20,7 +20,7 @@ from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
 from apps.web.paging import page_by_ids
 from apps.web.rows import drawn_rows
 
-from . import exports, history_list, record, selectors
+from . import exports, history_list, launch, record, selectors
 from .forms import HistoryFilterForm
 from .quarterly import actuals_summary
 from .services.quarterly_review import quarterly_refresh_request
@@ -197,6 +197,21 @@ def snapshot_csv(request: HttpRequest, pk: int) -> HttpResponse:
         exports.snapshot_csv(snapshot, part), content_type="text/csv; charset=utf-8"
     )
     name = exports.filename(snapshot, "csv", part)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_GET
+def snapshot_skypilot(request: HttpRequest, pk: int) -> HttpResponse:
+    """The chosen plan as a SkyPilot task YAML (apps/scoring/launch.py); 422 saying why not."""
+    snapshot = selectors.snapshot_for_user(request.user, pk)
+    try:
+        text = launch.skypilot_yaml(snapshot)
+    except launch.NotLaunchable as exc:
+        return HttpResponse(exc.message, status=422, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(text, content_type="application/yaml; charset=utf-8")
+    name = f"review-{snapshot.review_id}-snapshot-{snapshot.pk}-skypilot.yaml"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
