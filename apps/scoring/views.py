@@ -204,12 +204,14 @@ def snapshot_csv(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def snapshot_skypilot(request: HttpRequest, pk: int) -> HttpResponse:
-    """The chosen plan as a SkyPilot task YAML (apps/scoring/launch.py); 422 saying why not."""
+    """The chosen plan as a SkyPilot task YAML (apps/scoring/launch.py); when it cannot be, back
+    to the snapshot's page saying why."""
     snapshot = selectors.snapshot_for_user(request.user, pk)
     try:
         text = launch.skypilot_yaml(snapshot)
     except launch.NotLaunchable as exc:
-        return HttpResponse(exc.message, status=422, content_type="text/plain; charset=utf-8")
+        messages.error(request, exc.message)
+        return redirect("scoring:snapshot_detail", pk=snapshot.pk)
     response = HttpResponse(text, content_type="application/yaml; charset=utf-8")
     name = f"review-{snapshot.review_id}-snapshot-{snapshot.pk}-skypilot.yaml"
     response["Content-Disposition"] = f'attachment; filename="{name}"'

@@ -112,12 +112,13 @@ def test_the_page_download_and_the_api_answer_for_the_team_only(
     assert client.get(f"/api/v1/snapshots/{snapshot.pk}/skypilot").status_code == 404
 
 
-def test_a_plan_that_cannot_be_launched_answers_422_saying_why(client, world, owner):
+def test_a_plan_that_cannot_be_launched_says_why(client, world, owner):
     launchable(world, provider="Acme Colo")
     snapshot = snapshot_compute(review_id=world.review.pk)
     client.force_login(owner)
-    page = client.get(reverse("scoring:snapshot_skypilot", args=[snapshot.pk]))
-    assert page.status_code == 422 and "Acme Colo" in page.content.decode()
+    page = client.get(reverse("scoring:snapshot_skypilot", args=[snapshot.pk]), follow=True)
+    assert page.redirect_chain[-1][0] == reverse("scoring:snapshot_detail", args=[snapshot.pk])
+    assert "Acme Colo is not a cloud SkyPilot launches on." in page.content.decode()
     api = client.get(f"/api/v1/snapshots/{snapshot.pk}/skypilot")
     assert api.status_code == 422
     assert api.json()["errors"][0]["field"] == "snapshot_id"

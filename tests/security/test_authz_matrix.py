@@ -279,6 +279,7 @@ MATRIX: dict[str, Route] = {
     "scoring:snapshot_detail": Route(obj=pk("snapshot")),
     "scoring:snapshot_csv": Route(obj=pk("snapshot")),
     "scoring:snapshot_xlsx": Route(obj=pk("snapshot")),
+    "scoring:snapshot_skypilot": Route(obj=pk("snapshot")),
     "scoring:compare": Route(
         query=lambda w: {"a": w.snapshot.pk, "b": w.snapshot.pk}, scoped=True
     ),
@@ -313,6 +314,9 @@ MATRIX: dict[str, Route] = {
     "api:actual_post": Route(
         BENCH_WRITERS | {TOKEN}, POST, api=True, body=actual_body, scoped=True, foreign=422,
         cross={REVIEWER: 403},
+    ),
+    "api:snapshot_skypilot": Route(
+        ALL | {TOKEN}, api=True, obj=pk("snapshot", "snapshot_id"), scoped=True, foreign=404
     ),
     "api:actual_get": Route(
         ALL | {TOKEN}, api=True, query=lambda w: {"review": w.review.pk}, scoped=True,
