@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.validators import MaxValueValidator
+from django.utils.datastructures import MultiValueDict
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -132,3 +133,21 @@ class SizingForm(forms.Form):
                 n: data[n] for n in ("gpus", "compute_hours", "budget_compute_hours")
             }
         return out
+
+
+def sizing_data(profile: TaskProfile) -> MultiValueDict:
+    """The sizing form's data from a saved profile, as if typed: what the profile holds of the
+    model, and deadline sizing when it has all three of its figures."""
+    values: dict[str, list] = {
+        name: [getattr(profile, name)]
+        for name in ("params_b", "precision", "workload", "peak_gpu_mem_gb", *SHAPE_FIELDS,
+                     "kv_heads")
+        if getattr(profile, name) is not None
+    }  # fmt: skip
+    values["parallelism"] = list(profile.parallelism or [])
+    if profile.activation_checkpointing:
+        values["activation_checkpointing"] = ["on"]
+    deadline = ("gpus", "compute_hours", "budget_compute_hours")
+    if all(getattr(profile, name) is not None for name in deadline):
+        values.update({name: [getattr(profile, name)] for name in deadline})
+    return MultiValueDict(values)

@@ -38,7 +38,7 @@ from .forms import ProfileFilterForm, TaskProfileForm, filter_sites
 from .models import TaskProfile
 from .preprocess import PreprocessFillForm, preprocess_latest
 from .sections import profile_sections
-from .sizing_form import SizingForm
+from .sizing_form import SizingForm, sizing_data
 
 PAGE_SIZE = 25
 
@@ -287,7 +287,14 @@ def sizing(request: HttpRequest) -> HttpResponse:
     """How many GPUs does my model need: memory and the fit on each of the team's offers."""
     team = require_current_team(request)
     require_role(request, team)
-    form = SizingForm(request.GET or None)
+    data = request.GET or None
+    if request.GET.get("profile") and len(request.GET) == 1:
+        # Filled from a profile of the team (its page's "Size it"): nothing typed twice.
+        profile = get_scoped_or_404(
+            TaskProfile.objects.for_team(team), request.user, pk=request.GET["profile"]
+        )
+        data = sizing_data(profile)
+    form = SizingForm(data)
     result = None
     if form.is_bound and form.is_valid():
         result = selectors.sizing_estimate(team=team, **form.engine_fields())
