@@ -212,6 +212,10 @@ def _finding_key(finding: dict) -> tuple:
     return (finding.get("rule"), str(finding.get("offer") or ""), finding.get("key") or "")
 
 
+def _row_differs(row: dict) -> bool:
+    return row["added"] or row["removed"] or any(c["changed"] for c in row["cells"])
+
+
 def _chosen_offer_label(snapshot: EvaluationSnapshot) -> str:
     """The chosen offer as people name it (its table row's label), not its id."""
     for row in snapshot.table_rows or []:
@@ -261,13 +265,9 @@ def snapshot_comparison(
         headline.append({"field": field, "kind": kind, "a": va, "b": vb,
                          "changed": _differs(va, vb)})
     changed_cells = sum(1 for r in aligned for c in r["cells"] if c["changed"])
-    shown = aligned
+    shown = [r for r in aligned if not differences_only or _row_differs(r)]
     if differences_only:
         headline = [h for h in headline if h["changed"]]
-        shown = [
-            r for r in aligned
-            if r["added"] or r["removed"] or any(c["changed"] for c in r["cells"])
-        ]  # fmt: skip
     findings_a = {_finding_key(f): f for f in (a.output or {}).get("findings", [])}
     findings_b = {_finding_key(f): f for f in (b.output or {}).get("findings", [])}
     return {
