@@ -88,32 +88,41 @@ def _gated(config: dict, model_type: str) -> ModelShape:
     return ModelShape(model_type, h, layers, a, kv, params)
 
 
-def _gpt2(config: dict) -> ModelShape:
-    h = _int(config, "n_embd", "hidden")
-    layers = _int(config, "n_layer", "layers")
-    a = _int(config, "n_head", "heads")
+# The keys of (hidden size, layers, heads, positions) in each family's config.
+KEYS = {
+    "gpt2": ("n_embd", "n_layer", "n_head", "n_positions"),
+    "bert": ("hidden_size", "num_hidden_layers", "num_attention_heads", "max_position_embeddings"),
+}
+
+
+def _block(config: dict, family: str) -> tuple[int, int, int, int, int]:
+    """(h, layers, heads, vocab, positions) of a GPT-2 or BERT style config."""
+    hidden, layers, heads, positions = KEYS[family]
+    h = _int(config, hidden, "hidden")
+    a = _int(config, heads, "heads")
     if h % a:
-        raise ModelConfigError("'n_head' must divide 'n_embd'")
-    vocab = _int(config, "vocab_size", "vocab")
-    positions = _int(config, "n_positions", "positions")
+        raise ModelConfigError(f"'{heads}' must divide '{hidden}'")
+    return (h, _int(config, layers, "layers"), a, _int(config, "vocab_size", "vocab"),
+            _int(config, positions, "positions"))  # fmt: skip
+
+
+def _layer(h: int, inter: int) -> int:
+    """A GPT-2 or BERT layer: qkv 3(h² + h), output h² + h, MLP 2·h·I + I + h, norms 4h."""
+    return 3 * (h * h + h) + (h * h + h) + (2 * h * inter + inter + h) + 4 * h
+
+
+def _gpt2(config: dict) -> ModelShape:
+    h, layers, a, vocab, positions = _block(config, "gpt2")
     inter = _int(config, "n_inner", "intermediate", default=4 * h)
-    per_layer = 4 * h + (3 * h * h + 3 * h) + (h * h + h) + (2 * h * inter + inter + h)
-    params = (vocab + positions) * h + layers * per_layer + 2 * h
+    params = (vocab + positions) * h + layers * _layer(h, inter) + 2 * h
     return ModelShape("gpt2", h, layers, a, a, params)
 
 
 def _bert(config: dict) -> ModelShape:
-    h = _int(config, "hidden_size", "hidden")
-    layers = _int(config, "num_hidden_layers", "layers")
-    a = _int(config, "num_attention_heads", "heads")
-    if h % a:
-        raise ModelConfigError("'num_attention_heads' must divide 'hidden_size'")
-    vocab = _int(config, "vocab_size", "vocab")
-    positions = _int(config, "max_position_embeddings", "positions")
+    h, layers, a, vocab, positions = _block(config, "bert")
     types = _int(config, "type_vocab_size", "vocab", default=2)
     inter = _int(config, "intermediate_size", "intermediate")
-    per_layer = 3 * (h * h + h) + (h * h + h) + (2 * h * inter + inter + h) + 4 * h
-    params = (vocab + positions + types) * h + 2 * h + layers * per_layer + h * h + h
+    params = (vocab + positions + types) * h + 2 * h + layers * _layer(h, inter) + h * h + h
     return ModelShape("bert", h, layers, a, a, params)
 
 
