@@ -318,17 +318,19 @@ if OIDC_ISSUER:
 
 # Brute-force protection (apps/accounts/lockout.py): failures per address across usernames and
 # per username across addresses, except from an address the user signed in from before; a lock
-# lasts 15 minutes. Behind a reverse proxy, DJANGO_CLIENT_IP_HEADER names the header it sets
-# (e.g. X-Forwarded-For) and DJANGO_TRUSTED_PROXIES how many proxies stand in front.
+# lasts 15 minutes.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = "apps.accounts.lockout.lockout_parameters"
-AXES_CLIENT_IP_CALLABLE = "apps.accounts.lockout.client_ip"
-_client_ip_header = os.environ.get("DJANGO_CLIENT_IP_HEADER", "").strip()
-CLIENT_IP_META_KEY = (
-    "HTTP_" + _client_ip_header.upper().replace("-", "_") if _client_ip_header else ""
-)
-TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXIES", 1)
+AXES_CLIENT_IP_CALLABLE = "apps.accounts.client_ip.client_ip"
+# The client's address (apps/accounts/client_ip.py), for axes, allauth's rate limits and its
+# sessions list alike: how many reverse proxies of ours stand in front, each appending to
+# X-Forwarded-For. 0 (nothing in front): REMOTE_ADDR. docker-compose.yml (Caddy): 1. Behind a load
+# balancer and Caddy: 2. Never more than the proxies you run: the client would choose its address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more")
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)

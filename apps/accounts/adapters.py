@@ -4,6 +4,7 @@
   token is in the session (the accept view puts it there), or, for single sign-on, when the
   identity provider vouches for an address that has a pending invitation.
 - The invited address is verified by the invitation itself (the link reached it).
+- The client's address is apps.accounts.client_ip's, for allauth's rate limits and sessions list.
 - allauth renders its emails (its own templates, in the request's language); the adapter queues
   the rendered message in the outbox instead of sending it in the request. The key is derived from
   the message and a ten-minute window, so a retried request does not send the same email twice.
@@ -18,8 +19,10 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django.contrib.sites.shortcuts import get_current_site
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from .client_ip import client_ip
 from .invitations import (
     SESSION_INVITATION_KEY,
     invitation_accept,
@@ -41,6 +44,14 @@ def session_invitation(request):
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def get_client_ip(self, request) -> str:
+        """allauth's rate limits and sessions list count the client apps.accounts.client_ip
+        names (the one TRUSTED_PROXY_COUNT setting), as django-axes does."""
+        address = client_ip(request)
+        if not address:
+            raise PermissionDenied("Unable to determine the client's address")
+        return address
+
     def is_open_for_signup(self, request) -> bool:
         return session_invitation(request) is not None
 

@@ -1,8 +1,7 @@
 """Sign-in lockout (django-axes) that counts the right things and cannot be turned on a user.
 
-- The client address is REMOTE_ADDR, unless the deployment names the header its reverse proxy
-  sets (`DJANGO_CLIENT_IP_HEADER`, e.g. X-Forwarded-For, with `DJANGO_TRUSTED_PROXIES` proxies in
-  front): then the address the nearest trusted proxy saw, never a value the client wrote itself.
+- The client address is apps.accounts.client_ip's (the one `TRUSTED_PROXY_COUNT` setting), the
+  same one allauth's rate limits and sessions list use.
 - Failures are counted per address across usernames (one password tried on many accounts) and
   per username across addresses (one account guessed from many places); five of either lock for
   15 minutes, then the failures expire (no captcha, no lock for ever).
@@ -14,20 +13,8 @@
 from __future__ import annotations
 
 from axes.models import AccessLog
-from django.conf import settings
 
-
-def client_ip(request) -> str | None:
-    """The client's address as the deployment trusts it (AXES_CLIENT_IP_CALLABLE)."""
-    header = getattr(settings, "CLIENT_IP_META_KEY", "")
-    if header:
-        hops = [hop.strip() for hop in request.META.get(header, "").split(",") if hop.strip()]
-        trusted = max(1, getattr(settings, "TRUSTED_PROXY_COUNT", 1))
-        if len(hops) >= trusted:
-            # Each trusted proxy appends the address it received from; the client may have sent
-            # anything before that, so take the one the outermost trusted proxy appended.
-            return hops[-trusted]
-    return request.META.get("REMOTE_ADDR")
+from .client_ip import client_ip
 
 
 def _who_and_where(request_or_attempt, credentials) -> tuple[str | None, str | None]:

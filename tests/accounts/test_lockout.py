@@ -84,7 +84,6 @@ class ClientAddressTests:
         assert locked(sign_in(client, "u-last", "x", HTTP_X_FORWARDED_FOR="198.51.100.200"))
 
     def test_behind_a_trusted_proxy_each_client_counts_on_its_own(self, client, settings):
-        settings.CLIENT_IP_META_KEY = "HTTP_X_FORWARDED_FOR"
         settings.TRUSTED_PROXY_COUNT = 1
         proxy = "10.9.9.9"
         # Four failures from one client behind the proxy do not lock another client out.
