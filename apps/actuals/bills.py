@@ -31,6 +31,7 @@ from apps.accounts.models import Team
 from apps.benchmarks.validation import parse_float
 from apps.reviews.models import ReviewState
 from apps.web.csv_file import CsvShape, ImportResult, RowError, parse_csv
+from apps.web.limits import MAX_ERRORS
 
 from .models import ActualCost, BillLine, Source
 from .validation import ReviewLookup, parse_date
@@ -101,6 +102,15 @@ class BillResult(ImportResult):
     @property
     def ok(self) -> bool:
         return bool(self.groups) and not self.errors_by_line
+
+    @property
+    def shown_unmatched(self) -> list[BillLineIn]:
+        """The unmatched lines offered for assignment: the first MAX_ERRORS."""
+        return self.unmatched[:MAX_ERRORS]
+
+    @property
+    def more_unmatched(self) -> int:
+        return max(0, len(self.unmatched) - MAX_ERRORS)
 
 
 def bill_format(content: str) -> str | None:
@@ -206,9 +216,12 @@ def read_bill(
         return result
     parsed = parse_csv(content, CUR_SHAPE if fmt == "cur" else GENERIC_SHAPE)
     result.rows, result.errors_by_line = parsed.rows, parsed.errors_by_line
+    result.deadline, result.records_read = parsed.deadline, parsed.records_read
     lookup = ReviewLookup(team).preload()
     seen: dict[str, int] = {}
     for row in result.rows:
+        if result.out_of_time():
+            break
         if row.errors:
             continue
         line = _read_line(row, fmt, team, row.errors)
