@@ -323,6 +323,7 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = "apps.accounts.lockout.lockout_parameters"
 AXES_CLIENT_IP_CALLABLE = "apps.accounts.client_ip.client_ip"
+AXES_USERNAME_CALLABLE = "apps.accounts.lockout.account_username"  # DAVE and dave@… are dave
 # The client's address (apps/accounts/client_ip.py), for axes, allauth's rate limits and its
 # sessions list alike: how many reverse proxies of ours stand in front, each appending to
 # X-Forwarded-For. 0 (nothing in front): REMOTE_ADDR. docker-compose.yml (Caddy): 1. Behind a load
