@@ -215,8 +215,8 @@ def read_bill(
         ))]
         return result
     parsed = parse_csv(content, CUR_SHAPE if fmt == "cur" else GENERIC_SHAPE)
-    result.rows, result.errors_by_line = parsed.rows, parsed.errors_by_line
-    result.deadline, result.records_read = parsed.deadline, parsed.records_read
+    result.rows, result.errors_by_line, result.deadline = (
+        parsed.rows, parsed.errors_by_line, parsed.deadline)
     lookup = ReviewLookup(team).preload()
     seen: dict[str, int] = {}
     for row in result.rows:
@@ -246,6 +246,12 @@ def read_bill(
                     "Already imported into record #%(id)s; nothing of this bill is saved twice."
                 ) % {"id": imported[line.fingerprint]}))
     result.collect_errors()
+    _make_groups(result)
+    return result
+
+
+def _make_groups(result: BillResult) -> None:
+    """One group per review and month of the matched lines; unmatched ones are counted."""
     groups: dict[tuple[int, dt.date], BillGroup] = {}
     for line in result.lines:
         if line.review_id is None:
@@ -261,7 +267,6 @@ def read_bill(
             result.errors_by_line.setdefault(group.lines[0].line, []).append(RowError(
                 "amount", _("Review #%(id)s's lines of %(month)s add up below zero.") % {
                     "id": group.review_id, "month": f"{group.period:%Y-%m}"}))
-    return result
 
 
 def _reference(group: BillGroup) -> str:
