@@ -279,6 +279,8 @@ SOCIALACCOUNT_ADAPTER = "apps.accounts.adapters.SocialAccountAdapter"
 ACCOUNT_FORMS = {
     "login": "apps.accounts.forms.LoginForm",
     "signup": "apps.accounts.forms.InvitationSignupForm",
+    # The reset mail is made in the worker, known address or not: one answer time (issue 34).
+    "reset_password": "apps.accounts.password_reset.ResetPasswordForm",
 }
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
@@ -416,6 +418,7 @@ if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True  # every cookie the site sets is Secure (issue 34)
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -424,6 +427,7 @@ if PRODUCTION:
     X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # Celery. No task is lost: a message is acknowledged only after its task finished, a worker that
 # dies returns its message to the queue, each worker reserves one message at a time, and Redis

@@ -1,19 +1,22 @@
 """Attach the user's memberships and current team to each request (one query).
 
 - The current team is the one the person chose (the team switcher, or accepting an invitation),
-  kept in the session. Without a choice it is the team they joined first, and that fallback is
-  written to the session: a membership made later (an invitation accepted elsewhere, a team
-  created) never changes which team someone is working in.
+  kept in the session. Without a choice it is the team they joined first (never the first by
+  name): a membership made later (an invitation accepted elsewhere, a team created) never
+  changes which team someone is working in.
 - "Single sign-on only" (Team.sso_only) holds per team: a person who signed in with a password
   keeps their other teams, but the teams that ask for single sign-on are left out of
   `request.memberships` and of every team-scoped query, and while such a team is the current one
   its pages answer with a page asking for single sign-on (SSO_REQUIRED_TEMPLATE), nothing else.
+- Every answer to a signed-in person is `Cache-Control: private, no-store` unless its view said
+  otherwise.
 """
 
 from __future__ import annotations
 
 from allauth.account.authentication import get_authentication_records
 from django.shortcuts import render
+from django.utils.cache import patch_cache_control
 
 from .models import Membership
 
@@ -51,12 +54,18 @@ class CurrentTeamMiddleware:
         request.membership = None
         request.sso_required_team = None
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            blocked = self._attach(request, user)
-            if blocked is not None and not request.path_info.startswith(SSO_EXEMPT_PREFIXES):
-                context = {"sso_team": blocked, "memberships": request.memberships}
-                return render(request, SSO_REQUIRED_TEMPLATE, context, status=403)
-        return self.get_response(request)
+        if user is None or not user.is_authenticated:
+            return self.get_response(request)
+        blocked = self._attach(request, user)
+        if blocked is not None and not request.path_info.startswith(SSO_EXEMPT_PREFIXES):
+            context = {"sso_team": blocked, "memberships": request.memberships}
+            response = render(request, SSO_REQUIRED_TEMPLATE, context, status=403)
+        else:
+            response = self.get_response(request)
+        if response is not None and "Cache-Control" not in response:
+            # A signed-in page is the person's own: no shared cache or browser disk keeps it.
+            patch_cache_control(response, private=True, no_store=True)
+        return response
 
     def _attach(self, request, user):
         """Set the request's memberships and team; the team that asks for single sign-on first,
@@ -80,6 +89,4 @@ class CurrentTeamMiddleware:
         if chosen is not None:
             request.membership = chosen
             request.team = chosen.team
-            if wanted != chosen.team_id:
-                request.session[SESSION_TEAM_KEY] = chosen.team_id
         return None

@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from apps.accounts.fields import CONTROL_CHARACTERS
 from apps.accounts.models import Team
 from apps.benchmarks.validation import parse_float
 from apps.reviews.models import ReviewState
 from apps.web.csv_file import CsvShape, ImportResult, RowError, parse_csv
-from apps.web.limits import MAX_ERRORS
+from apps.web.limits import MAX_ERRORS, MAX_MAGNITUDE
 
 from .models import ActualCost, BillLine, Source
 from .validation import ReviewLookup, parse_date
@@ -174,8 +175,9 @@ def _read_line(row, fmt: str, team: Team, errors: list[RowError]) -> BillLineIn 
         errors.append(RowError("kind", str(exc)))
         kind = COMPUTE
     texts = {name: get(name).strip() for name in ("provider", "resource", "reference")}
-    if any("\x00" in t or len(t) > 200 for t in texts.values()):
-        errors.append(RowError("", _("A text cell is longer than 200 characters or holds NUL.")))
+    if any(CONTROL_CHARACTERS.search(t) or len(t) > 200 for t in texts.values()):
+        errors.append(RowError("", _(
+            "A text cell is longer than 200 characters or holds a control character.")))
     if errors or date is None or amount is None:
         return None
     line = BillLineIn(
@@ -267,6 +269,13 @@ def _make_groups(result: BillResult) -> None:
             result.errors_by_line.setdefault(group.lines[0].line, []).append(RowError(
                 "amount", _("Review #%(id)s's lines of %(month)s add up below zero.") % {
                     "id": group.review_id, "month": f"{group.period:%Y-%m}"}))
+        if max(abs(group.compute_cost), abs(group.transfer_cost)) > MAX_MAGNITUDE:
+            # Each line is within 10¹², but one record is the sum of its group (issue 34).
+            result.errors_by_line.setdefault(group.lines[0].line, []).append(RowError(
+                "amount", _(
+                    "Review #%(id)s's lines of %(month)s add up to more than 10¹²: check the "
+                    "amounts."
+                ) % {"id": group.review_id, "month": f"{group.period:%Y-%m}"}))
 
 
 def _reference(group: BillGroup) -> str:
