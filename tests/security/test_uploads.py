@@ -115,3 +115,12 @@ class ReaderTests:
         shape = csv_file.CsvShape(columns=("a",), required=("a",), max_rows=10)
         result = csv_file.parse_csv("a\n" + "x\n" * 10 + "\n\n", shape)
         assert len(result.rows) == 10 and result.ok
+
+
+class AnswerSizeTests:
+    def test_a_bill_refused_whole_is_not_sent_back(self, client, member):
+        client.force_login(member)
+        content = bad_file("actuals:bill")
+        response = upload(client, "actuals:bill", content)
+        assert response.status_code == 200
+        assert len(response.content) < len(content) // 10  # the 2 MB file is not echoed
