@@ -4,6 +4,7 @@
   token is in the session (the accept view puts it there), or, for single sign-on, when the
   identity provider vouches for an address that has a pending invitation.
 - The invited address is verified by the invitation itself (the link reached it).
+- The client's address is apps.accounts.client_ip's, for allauth's rate limits and sessions list.
 - allauth renders its emails (its own templates, in the request's language); the adapter queues
   the rendered message in the outbox instead of sending it in the request. The key is derived from
   the message and a ten-minute window, so a retried request does not send the same email twice.
@@ -18,8 +19,10 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django.contrib.sites.shortcuts import get_current_site
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from .client_ip import client_ip
 from .invitations import (
     SESSION_INVITATION_KEY,
     invitation_accept,
@@ -40,9 +43,45 @@ def session_invitation(request):
     return invitation if invitation_problem(invitation) is None else None
 
 
+def _asking_user_id(request) -> int | None:
+    """The account this browser is signed in as, or is in the middle of signing in as."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return user.pk
+    from allauth.account.stages import EmailVerificationStage, LoginStageController
+
+    stage = LoginStageController.enter(request, EmailVerificationStage.key)
+    pending = getattr(getattr(stage, "login", None), "user", None)
+    return getattr(pending, "pk", None)
+
+
 class AccountAdapter(DefaultAccountAdapter):
+    def get_client_ip(self, request) -> str:
+        """allauth's rate limits and sessions list count the client apps.accounts.client_ip
+        names (the one TRUSTED_PROXY_COUNT setting), as django-axes does."""
+        address = client_ip(request)
+        if not address:
+            raise PermissionDenied("Unable to determine the client's address")
+        return address
+
     def is_open_for_signup(self, request) -> bool:
         return session_invitation(request) is not None
+
+    def confirm_email(self, request, email_address) -> bool:
+        """A confirmation link verifies an address only for the account that asked for it: the
+        one signed in, or the one signing in (allauth's pending login). Anyone else who opens
+        it, signed in or not, verifies nothing (issue 34: a squatter's confirmation mail reached
+        the invitee, whose click verified the squatter's claim)."""
+        if _asking_user_id(request) != email_address.user_id:
+            from django.contrib import messages
+            from django.utils.translation import gettext as _
+
+            messages.error(request, _(
+                "This confirmation link belongs to another account: sign in as the account that "
+                "asked for it, then open the link again."
+            ))
+            return False
+        return super().confirm_email(request, email_address)
 
     def is_email_verified(self, request, email: str) -> bool:
         invitation = session_invitation(request)

@@ -7,5 +7,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals
+        from .fields import install_text_validator
 
         signals.connect_generation_bumps()
+        install_text_validator()  # control characters refused in every text form field

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 # Primary keys are 64-bit; a larger number is no id at all (and SQLite cannot even bind it).
 MAX_PK = 2**63 - 1
@@ -41,3 +44,34 @@ class SafeModelMultipleChoiceField(forms.ModelMultipleChoiceField):
                     params={"pk": pk},
                 )
         return super()._check_values(value)
+
+
+# Control characters other than tab and line breaks: no text field holds them (PostgreSQL refuses
+# NUL, an XLSX cell refuses the rest), so a form refuses them on the field (issue 34).
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+CONTROL_CHARACTER_MESSAGE = _("Remove the control character (U+%(code)s) from this text.")
+
+
+def refuse_control_characters(value) -> None:
+    """A validator for every text form field (installed on forms.CharField by the accounts app's
+    ready(), so no form of any app can leave it out)."""
+    found = CONTROL_CHARACTERS.search(value) if isinstance(value, str) else None
+    if found is not None:
+        raise ValidationError(
+            CONTROL_CHARACTER_MESSAGE, code="control_character",
+            params={"code": f"{ord(found.group()):04X}"},
+        )
+
+
+def install_text_validator() -> None:
+    if refuse_control_characters not in forms.CharField.default_validators:
+        forms.CharField.default_validators = [
+            *forms.CharField.default_validators, refuse_control_characters
+        ]
+
+
+class FileTextField(forms.CharField):
+    """The text of an uploaded file posted back for confirmation: its lines are checked one by
+    one by the import (a control character is an error of its line), not refused whole here."""
+
+    default_validators: list = []

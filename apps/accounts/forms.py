@@ -9,14 +9,20 @@ from django.db import transaction
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from .invitations import SESSION_INVITATION_KEY, InvitationError, invitation_accept
+from .invitations import (
+    SESSION_INVITATION_KEY,
+    InvitationError,
+    drop_unverified_claims,
+    invitation_accept,
+)
 from .models import Membership, Role
 
 
 class LoginForm(AllauthLoginForm):
     """Username or email and password. The first field keeps its historical name `username`
-    (allauth calls it `login`), so password managers and scripts keep working. Members of a team
-    that signs in with single sign-on only are sent to the identity provider instead."""
+    (allauth calls it `login`), so password managers and scripts keep working. A member of a team
+    that signs in with single sign-on only may still sign in with a password: that team's pages
+    then ask for single sign-on (apps.accounts.middleware); their other teams do not."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -33,25 +39,11 @@ class LoginForm(AllauthLoginForm):
         self.cleaned_data["login"] = self.cleaned_data.get("username", "")
         return super().user_credentials()
 
-    def clean(self):
-        cleaned = super().clean()
-        user = getattr(self, "user", None)
-        if user is not None and sso_only(user):
-            self.user = None
-            raise forms.ValidationError(
-                _(
-                    "Your team signs in with single sign-on only: use the button "
-                    "“Sign in with %(name)s” below."
-                )
-                % {"name": sso_name()},
-                code="sso_only",
-            )
-        return cleaned
-
 
 class AdminLoginForm(AdminAuthenticationForm):
     """The admin's sign-in: staff members of a team that signs in with single sign-on only are
-    refused a password here too (the site's own sign-in form refuses them above)."""
+    refused a password here (the admin reaches every team's data, so it asks for the strictest
+    rule of the person's teams)."""
 
     def confirm_login_allowed(self, user) -> None:
         super().confirm_login_allowed(user)
@@ -87,6 +79,13 @@ class InvitationSignupForm(SignupForm):
             self.fields["email"].initial = self.invitation.email
             self.fields["email"].disabled = True
             self.fields["email"].help_text = _("The address you were invited at.")
+
+    def validate_unique_email(self, value):
+        """The invited address wins over another account's unverified claim on it (dropped
+        here, before allauth's uniqueness check); an account that verified it still counts."""
+        if self.invitation is not None and (value or "").lower() == self.invitation.email.lower():
+            drop_unverified_claims(self.invitation.email)
+        return super().validate_unique_email(value)
 
     def clean(self):
         if self.invitation is None:

@@ -15,6 +15,7 @@ from datetime import timedelta
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -66,6 +67,26 @@ def email_matches(user, email: str) -> bool:
     return EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists()
 
 
+def drop_unverified_claims(email: str, keep_user=None) -> int:
+    """The invitation's address wins: other accounts' unverified claims on it (an address row
+    never confirmed, or an account email no verified row backs) are dropped, so nobody can hold
+    an invitee's address to block their sign-up. Returns how many claims were dropped."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    keep = getattr(keep_user, "pk", None)
+    rows = EmailAddress.objects.filter(email__iexact=email, verified=False).exclude(user_id=keep)
+    dropped, _ = rows.delete()
+    verified_owners = EmailAddress.objects.filter(email__iexact=email, verified=True).values(
+        "user_id"
+    )
+    dropped += (
+        get_user_model().objects.filter(email__iexact=email)
+        .exclude(pk=keep).exclude(pk__in=verified_owners).update(email="")
+    )
+    return dropped
+
+
 def accept_path(token: str) -> str:
     return reverse("accounts:invitation_accept", args=[token])
 
@@ -75,9 +96,12 @@ def _already_pending() -> str:
 
 
 def invitation_create(
-    *, team: Team, email: str, role: str, invited_by, base_url: str, language: str | None = None
+    *, team: Team, email: str, role: str, invited_by, base_url: str, language: str | None = None,
+    invited_name: str = "", send: bool = True,
 ) -> tuple[Invitation, str]:
-    """Invite `email` to `team` as `role` and queue the email; returns the invitation and token."""
+    """Invite `email` to `team` as `role` and queue the email; returns the invitation and token.
+    `send=False` (a username no account has) keeps the row and sends nothing: its link exists
+    nowhere, so it can never be accepted."""
     email = (email or "").strip().lower()
     try:
         validate_email(email)
@@ -90,9 +114,12 @@ def invitation_create(
     now = timezone.now()
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
+        same = Q(email__iexact=email)
+        if invited_name:
+            same |= Q(invited_name__iexact=invited_name)
         earlier = (
             Invitation.objects.select_for_update()
-            .filter(team=team, email__iexact=email, accepted_at=None, revoked_at=None)
+            .filter(same, team=team, accepted_at=None, revoked_at=None)
             .first()
         )
         if earlier is not None and not earlier.is_expired(now):
@@ -102,6 +129,7 @@ def invitation_create(
         invitation = Invitation(
             team=team,
             email=email,
+            invited_name=invited_name,
             role=role,
             invited_by=invited_by,
             token_hash=token_hash(token),
@@ -113,8 +141,48 @@ def invitation_create(
                 invitation.save()
         except IntegrityError as exc:  # another owner invited the address at the same moment
             raise ValidationError({"email": _already_pending()}) from exc
-        _invitation_send(invitation, base_url.rstrip("/") + accept_path(token), language)
+        if send:
+            _invitation_send(invitation, base_url.rstrip("/") + accept_path(token), language)
     return invitation, token
+
+
+def _account_address(user) -> str:
+    """Where an account is reached: its primary verified address, else its account email."""
+    from allauth.account.models import EmailAddress
+
+    address = (
+        EmailAddress.objects.filter(user=user, verified=True).order_by("-primary", "pk").first()
+    )
+    return address.email if address is not None else (user.email or "")
+
+
+def invitation_for_person(
+    *, team: Team, username_or_email: str, role: str, invited_by, base_url: str,
+    language: str | None = None,
+) -> Invitation:
+    """An owner adds someone: always an invitation, which the person accepts (nothing changes
+    until then), and the same outcome whether or not the name has an account. An address is
+    invited as such. A username with an account is invited at that account's address, shown to
+    the team as the username; a username without one gets a row that nothing is sent for (its
+    address is in the reserved .invalid domain and its link exists nowhere)."""
+    from django.contrib.auth import get_user_model
+
+    text = (username_or_email or "").strip()
+    if not text:
+        raise ValidationError({"email": _("Enter a username or an email address.")})
+    common = {"team": team, "role": role, "invited_by": invited_by, "base_url": base_url,
+              "language": language}
+    if "@" in text:
+        return invitation_create(email=text, **common)[0]
+    user = get_user_model().objects.filter(username__iexact=text).first()
+    if user is not None and Membership.objects.filter(team=team, user=user).exists():
+        raise ValidationError({"email": _("%(user)s is already a member of the team.") % {
+            "user": user.get_username()}})
+    address = _account_address(user) if user is not None else ""
+    if address:
+        return invitation_create(email=address, invited_name=text[:150], **common)[0]
+    nowhere = f"{secrets.token_hex(8)}@unknown.invalid"
+    return invitation_create(email=nowhere, invited_name=text[:150], send=False, **common)[0]
 
 
 def _invitation_send(invitation: Invitation, url: str, language: str | None) -> None:
@@ -158,6 +226,7 @@ def invitation_accept(*, invitation_id: int, user) -> tuple[Membership, bool]:
             raise InvitationError(problem)
         if not email_matches(user, invitation.email):
             raise InvitationError("wrong_email")
+        drop_unverified_claims(invitation.email, keep_user=user)
         membership, created = Membership.objects.get_or_create(
             user=user, team_id=invitation.team_id, defaults={"role": invitation.role}
         )

@@ -191,6 +191,9 @@ class Invitation(models.Model):
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField(_("email"), max_length=254)
+    # When the owner invited by username: that name, shown to the team instead of the address
+    # (apps.accounts.invitations.invitation_for_person).
+    invited_name = models.CharField(_("invited as"), max_length=150, blank=True, default="")
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

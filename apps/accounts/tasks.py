@@ -34,3 +34,11 @@ def send_email_task(self, email_id: int) -> int | None:
 def sweep_outbox_task() -> int:
     """Beat: re-queue emails left pending or sending too long."""
     return len(email_sweep())
+
+
+@shared_task(name="accounts.password_reset_mail_task")
+def password_reset_mail_task(*, email: str, base_url: str, language: str) -> None:
+    """A password reset's mail, known address or not (apps.accounts.password_reset)."""
+    from .password_reset import password_reset_mail
+
+    password_reset_mail(email=email, base_url=base_url, language=language)

@@ -46,7 +46,9 @@ def team_switch(request: HttpRequest) -> HttpResponse:
         team_id = int(request.POST.get("team", ""))
     except ValueError:
         team_id = 0
-    membership = membership_for(request, team_id)
+    membership = membership_for(request, team_id) or next(
+        (m for m in getattr(request, "sso_memberships", []) if m.team_id == team_id), None
+    )  # a team that asks for single sign-on may be chosen: its pages then ask for it
     if membership is None:
         messages.error(request, _("You are not a member of that team."))
     else:

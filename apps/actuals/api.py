@@ -28,7 +28,9 @@ router = Router(tags=["actuals"], auth=[token_auth, session_auth])
 
 
 class ActualIn(Schema):
-    model_config = ConfigDict(extra="forbid")  # a misspelt field is a 422, never dropped
+    # A misspelt field is a 422, never dropped; a number is a JSON number (no true for 1.0, no
+    # "1e3" for 1000: strict types, issue 34), a date an ISO date with nothing after it.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     review: int = Field(description="Id of an approved review of the token's team.")
     period: str = Field(description="YYYY-MM-DD: the day the run started.")

@@ -27,10 +27,12 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from apps.accounts.fields import CONTROL_CHARACTERS
 from apps.accounts.models import Team
 from apps.benchmarks.validation import parse_float
 from apps.reviews.models import ReviewState
 from apps.web.csv_file import CsvShape, ImportResult, RowError, parse_csv
+from apps.web.limits import MAX_ERRORS, MAX_MAGNITUDE
 
 from .models import ActualCost, BillLine, Source
 from .validation import ReviewLookup, parse_date
@@ -102,6 +104,15 @@ class BillResult(ImportResult):
     def ok(self) -> bool:
         return bool(self.groups) and not self.errors_by_line
 
+    @property
+    def shown_unmatched(self) -> list[BillLineIn]:
+        """The unmatched lines offered for assignment: the first MAX_ERRORS."""
+        return self.unmatched[:MAX_ERRORS]
+
+    @property
+    def more_unmatched(self) -> int:
+        return max(0, len(self.unmatched) - MAX_ERRORS)
+
 
 def bill_format(content: str) -> str | None:
     head = content.lstrip("\ufeff").split("\n", 1)[0].lower()
@@ -164,8 +175,9 @@ def _read_line(row, fmt: str, team: Team, errors: list[RowError]) -> BillLineIn 
         errors.append(RowError("kind", str(exc)))
         kind = COMPUTE
     texts = {name: get(name).strip() for name in ("provider", "resource", "reference")}
-    if any("\x00" in t or len(t) > 200 for t in texts.values()):
-        errors.append(RowError("", _("A text cell is longer than 200 characters or holds NUL.")))
+    if any(CONTROL_CHARACTERS.search(t) or len(t) > 200 for t in texts.values()):
+        errors.append(RowError("", _(
+            "A text cell is longer than 200 characters or holds a control character.")))
     if errors or date is None or amount is None:
         return None
     line = BillLineIn(
@@ -205,10 +217,13 @@ def read_bill(
         ))]
         return result
     parsed = parse_csv(content, CUR_SHAPE if fmt == "cur" else GENERIC_SHAPE)
-    result.rows, result.errors_by_line = parsed.rows, parsed.errors_by_line
+    result.rows, result.errors_by_line, result.deadline = (
+        parsed.rows, parsed.errors_by_line, parsed.deadline)
     lookup = ReviewLookup(team).preload()
     seen: dict[str, int] = {}
     for row in result.rows:
+        if result.out_of_time():
+            break
         if row.errors:
             continue
         line = _read_line(row, fmt, team, row.errors)
@@ -233,6 +248,12 @@ def read_bill(
                     "Already imported into record #%(id)s; nothing of this bill is saved twice."
                 ) % {"id": imported[line.fingerprint]}))
     result.collect_errors()
+    _make_groups(result)
+    return result
+
+
+def _make_groups(result: BillResult) -> None:
+    """One group per review and month of the matched lines; unmatched ones are counted."""
     groups: dict[tuple[int, dt.date], BillGroup] = {}
     for line in result.lines:
         if line.review_id is None:
@@ -248,7 +269,13 @@ def read_bill(
             result.errors_by_line.setdefault(group.lines[0].line, []).append(RowError(
                 "amount", _("Review #%(id)s's lines of %(month)s add up below zero.") % {
                     "id": group.review_id, "month": f"{group.period:%Y-%m}"}))
-    return result
+        if max(abs(group.compute_cost), abs(group.transfer_cost)) > MAX_MAGNITUDE:
+            # Each line is within 10¹², but one record is the sum of its group (issue 34).
+            result.errors_by_line.setdefault(group.lines[0].line, []).append(RowError(
+                "amount", _(
+                    "Review #%(id)s's lines of %(month)s add up to more than 10¹²: check the "
+                    "amounts."
+                ) % {"id": group.review_id, "month": f"{group.period:%Y-%m}"}))
 
 
 def _reference(group: BillGroup) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.fields import SafeModelChoiceField
+from apps.accounts.fields import FileTextField, SafeModelChoiceField
 from apps.accounts.models import Team
 from apps.reviews.models import Review
 from apps.web.concurrency import VERSION, VersionField
@@ -80,7 +80,7 @@ class UploadForm(forms.Form):
         label=_("CSV file"), required=False,
         help_text=_("UTF-8, comma-separated, header on line 1."),
     )
-    content = forms.CharField(required=False, widget=forms.Textarea(attrs={"hidden": True}))
+    content = FileTextField(required=False, widget=forms.Textarea(attrs={"hidden": True}))
 
 
 class ThresholdForm(forms.Form):

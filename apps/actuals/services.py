@@ -163,6 +163,8 @@ def actual_import_csv(
     lookup = ReviewLookup(team).preload()
     seen: dict[str, int] = {}
     for row in result.rows:
+        if result.out_of_time():
+            break
         if not row.errors:
             _clean_row(team, row, lookup, seen)
     used = dict(

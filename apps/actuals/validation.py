@@ -10,6 +10,7 @@ converted.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -33,6 +34,7 @@ REFERENCE_MAX_LENGTH = 200
 NOTES_MAX_LENGTH = 2000
 # A run is dated within these years: anything else is a typo (and no DateField holds year 0).
 FIRST_YEAR, LAST_YEAR = 2000, 2100
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 
 
 class ActualValidationError(BenchmarkValidationError):
@@ -97,13 +99,23 @@ def clean_review(value, lookup: ReviewLookup) -> int:
     return pk
 
 
+def _iso_date(text: str) -> dt.date:
+    """YYYY-MM-DD, or an ISO date and time (a provider's bill: 2026-01-05T00:00:00Z); nothing
+    may follow it (issue 34: "2026-01-05 and some text" was read as the 5th)."""
+    if _ISO_DAY.fullmatch(text):
+        return dt.date.fromisoformat(text)
+    if len(text) > 10 and text[10] in "T " and _ISO_DAY.fullmatch(text[:10]):
+        return dt.datetime.fromisoformat(text).date()
+    raise ValueError(text)
+
+
 def parse_date(value) -> dt.date:
     if isinstance(value, dt.datetime):
         value = value.date()
     if not isinstance(value, dt.date):
         text = str(value).strip()
         try:
-            value = dt.date.fromisoformat(text[:10])
+            value = _iso_date(text)
         except ValueError:
             raise ValueError(_("Enter a date as YYYY-MM-DD.")) from None
     if not FIRST_YEAR <= value.year <= LAST_YEAR:

@@ -25,6 +25,7 @@ from apps.reviews.models import Review
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.csv_file import read_upload, template_csv
 from apps.web.htmx import render_shape, vary
+from apps.web.limits import one_import_per_person
 
 from . import bills, selectors, services
 from .forms import ActualForm, ThresholdForm, UploadForm, initial_from_record
@@ -195,6 +196,7 @@ def _upload(request: HttpRequest) -> tuple[UploadForm, str | None]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@one_import_per_person
 def actual_import(request: HttpRequest) -> HttpResponse:
     """Upload → preview with every row's errors → confirm: all rows saved together, or none."""
     team = require_current_team(request)
@@ -240,6 +242,7 @@ def _assignments(request: HttpRequest) -> dict[int, int]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@one_import_per_person
 def bill_import(request: HttpRequest) -> HttpResponse:
     """A provider bill: upload → lines matched by their review:<id> tag, unmatched ones to
     assign by hand → confirm: one record per review and month, all saved together or none."""

@@ -38,8 +38,9 @@ Kind = Literal["single", "multi", "network_probe", "pilot_migration", "preproces
 
 
 class BenchmarkIn(Schema):
-    # An unknown field is a 422 naming it: a misspelt field must not be dropped silently.
-    model_config = ConfigDict(extra="forbid")
+    # An unknown field is a 422 naming it: a misspelt field must not be dropped silently. A
+    # number is a JSON number, never true or "1e3" (strict types, issue 34).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     task: int = Field(description="Id of a task profile of the token's team.")
     kind: Kind

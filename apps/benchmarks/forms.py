@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.fields import FileTextField
 from apps.accounts.models import Team
 from apps.accounts.widgets import FastSelect
 from apps.catalog.models import Offer, Site, Tier
@@ -167,7 +168,7 @@ class CsvUploadForm(forms.Form):
             "UTF-8, comma-separated, header on line 1. Download the template for the columns."
         ),
     )
-    content = forms.CharField(required=False, widget=forms.Textarea(attrs={"hidden": True}))
+    content = FileTextField(required=False, widget=forms.Textarea(attrs={"hidden": True}))
 
 
 class TokenCreateForm(forms.Form):

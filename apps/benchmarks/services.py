@@ -226,7 +226,7 @@ def benchmark_import_csv(
     a retried upload therefore creates nothing new.
     """
     result = parse_csv(content)
-    seen_keys = _clean_rows(team, result.rows)
+    seen_keys = _clean_rows(team, result)
     _refuse_used_keys(team, result.rows, seen_keys)
     result.collect_errors()
     if dry_run or not result.ok:
@@ -260,12 +260,15 @@ def benchmark_import_csv(
     return result
 
 
-def _clean_rows(team: Team, rows: list[ImportRow]) -> dict[str, int]:
-    """Clean each row without errors yet (its values and its idempotency key); returns the line
-    where each key is first used. A key repeated in the file is an error of the later row."""
+def _clean_rows(team: Team, result: ImportResult) -> dict[str, int]:
+    """Clean each row without errors yet (its values and its idempotency key), until the import's
+    time is up; returns the line where each key is first used. A key repeated in the file is an
+    error of the later row."""
     lookups = TeamLookups(team).preload()
     seen_keys: dict[str, int] = {}
-    for row in rows:
+    for row in result.rows:
+        if result.out_of_time():
+            break
         if row.errors:
             continue
         try:

@@ -12,8 +12,10 @@ import math
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext as _
 
+from apps.accounts.fields import CONTROL_CHARACTER_MESSAGE, CONTROL_CHARACTERS
 from apps.accounts.models import Team
 from apps.catalog.models import Tier
+from apps.web.limits import MAX_MAGNITUDE
 
 from .lookups import TeamLookups
 from .models import BenchmarkKind, Recovery
@@ -105,8 +107,7 @@ FLOAT_FIELDS = {
 INT_FIELDS = {"nodes": 1, "gpus_per_node": 1, "failure_reruns": 0}
 # Integers far above any real cluster are typos (and would overflow the column).
 INT_MAX = 1_000_000
-# Larger figures are typos; the engine refuses them too (as the catalog's forms do).
-MAX_MAGNITUDE = 1e12
+# Figures above MAX_MAGNITUDE (apps/web/limits.py, the engine's own limit) are typos.
 KEY_MAX_LENGTH = 120
 NOTES_MAX_LENGTH = 4000
 TRUE_WORDS = {"yes", "y", "true", "1", "on", "succeeded", "success"}
@@ -152,9 +153,13 @@ def parse_float(value) -> float:
 
 
 def refuse_nul(value) -> None:
-    """PostgreSQL text cannot hold NUL: refuse it as bad input rather than fail on save."""
+    """PostgreSQL text cannot hold NUL, nor an XLSX cell other control characters: refuse them
+    as bad input (CSV, bills and API alike) rather than fail on save or on export."""
     if isinstance(value, str) and "\x00" in value:
         raise ValueError(str(ProhibitNullCharactersValidator.message))
+    found = CONTROL_CHARACTERS.search(value) if isinstance(value, str) else None
+    if found is not None:
+        raise ValueError(str(CONTROL_CHARACTER_MESSAGE % {"code": f"{ord(found.group()):04X}"}))
 
 
 def parse_int(value) -> int:

@@ -27,6 +27,7 @@ from apps.profiles.models import TaskProfile
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.csv_file import read_upload
 from apps.web.htmx import render_shape, vary
+from apps.web.limits import one_import_per_person
 
 from . import selectors, services
 from .csv_import import COLUMNS, template_csv
@@ -234,6 +235,7 @@ def probe_apply(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@one_import_per_person
 def benchmark_import(request: HttpRequest) -> HttpResponse:
     """Upload → preview with every row's errors → confirm: all rows saved in one transaction, or
     none. Between preview and confirm the content travels in a hidden field and is re-validated."""

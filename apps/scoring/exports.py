@@ -19,6 +19,7 @@ import io
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounts.fields import CONTROL_CHARACTERS  # what no XLSX cell holds: stripped
 from apps.reviews.models import Decision, SignOff
 from apps.reviews.selectors import review_signoffs
 from apps.scoring.models import EvaluationSnapshot
@@ -57,8 +58,12 @@ SEVERITY_ORDER = ("block", "warn", "info")
 
 
 def _safe(value):
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
+    """A cell that is only ever text: control characters (which no XLSX cell can hold, and which
+    older rows may carry) taken out, a formula-like start defused."""
+    if isinstance(value, str):
+        value = CONTROL_CHARACTERS.sub("", value)
+        if value.startswith(FORMULA_START):
+            return "'" + value
     return value
 
 

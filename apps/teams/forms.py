@@ -16,7 +16,7 @@ class MemberAddForm(forms.Form):
     username_or_email = forms.CharField(
         label=_("Username or email"),
         max_length=254,
-        help_text=_("Someone who already has an account."),
+        help_text=_("They get an invitation and join once they accept it."),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     role = forms.ChoiceField(

@@ -15,12 +15,12 @@ import math
 import re
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils.translation import gettext as _
 
+from apps.accounts.invitations import invitation_for_person
 from apps.accounts.models import Membership, Role, Team
 from apps.reviews.models import AuditEvent
 from apps.web.concurrency import claim
@@ -59,27 +59,6 @@ def _copy_back(locked: Team, team: Team, fields: list[str]) -> None:
 # Members
 
 
-def _find_user(username_or_email: str):
-    User = get_user_model()
-    text = (username_or_email or "").strip()
-    if not text:
-        raise ValidationError({"username_or_email": _("Enter a username or an email address.")})
-    users = list(User.objects.filter(Q(username__iexact=text) | Q(email__iexact=text))[:3])
-    exact = [u for u in users if u.username.lower() == text.lower()]
-    if exact:
-        return exact[0]
-    if len(users) == 1:
-        return users[0]
-    if not users:
-        raise ValidationError(
-            {"username_or_email": _("No user with this username or email: they need an account "
-                                    "first.")}
-        )
-    raise ValidationError(
-        {"username_or_email": _("Several users share this email; enter the username instead.")}
-    )
-
-
 def _check_role(role: str) -> None:
     if role not in Role.values:
         raise ValidationError({"role": _("Choose member, reviewer or owner.")})
@@ -97,24 +76,31 @@ def _own(team: Team, membership: Membership) -> None:
         raise ValidationError(_("This person is not a member of the team."))
 
 
-@transaction.atomic
-def team_member_add(*, team: Team, actor, username_or_email: str, role: str) -> Membership:
+def team_member_invite(
+    *, team: Team, actor, username_or_email: str, role: str, base_url: str,
+    language: str | None = None,
+) -> None:
+    """Add someone by invitation only: they join when they accept it, nothing changes before,
+    and the owner learns nothing about whether the name has an account (same answer, same row;
+    apps.accounts.invitations.invitation_for_person). Audited as `team.member_invited`."""
     _check_role(role)
-    locked = _lock(team)
-    user = _find_user(username_or_email)
-    if Membership.objects.filter(team=locked, user=user).exists():
+    try:
+        with transaction.atomic():
+            locked = _lock(team)
+            invitation_for_person(
+                team=locked, username_or_email=username_or_email, role=role, invited_by=actor,
+                base_url=base_url, language=language,
+            )
+            _audit(
+                team=locked, actor=actor, action="team.member_invited",
+                target=(username_or_email or "").strip()[:200], changes={"role": [None, role]},
+            )
+    except ValidationError as exc:
+        errors = exc.message_dict
         raise ValidationError(
-            {"username_or_email": _("%(user)s is already a member of the team.")
-             % {"user": user.get_username()}}
-        )
-    membership = Membership(team=locked, user=user, role=role)
-    membership.full_clean()
-    membership.save()
-    _audit(
-        team=locked, actor=actor, action="team.member_added", target=user.get_username(),
-        changes={"role": [None, role]},
-    )
-    return membership
+            {("username_or_email" if name == "email" else name): messages
+             for name, messages in errors.items()}
+        ) from None
 
 
 @transaction.atomic

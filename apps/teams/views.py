@@ -104,16 +104,21 @@ def member_add(request: HttpRequest) -> HttpResponse:
     form = MemberAddForm(request.POST)
     if form.is_valid():
         try:
-            membership = services.team_member_add(
-                team=team, actor=request.user, **form.cleaned_data
+            services.team_member_invite(
+                team=team, actor=request.user, base_url=request.build_absolute_uri("/"),
+                **form.cleaned_data,
             )
         except ValidationError as exc:
             attach_errors(form, exc)
         else:
             messages.success(
                 request,
-                _("%(user)s joined the team as %(role)s.")
-                % {"user": membership.user.get_username(), "role": membership.get_role_display()},
+                _(
+                    "%(who)s is invited as %(role)s: they join the team once they accept the "
+                    "invitation sent to their address."
+                )
+                % {"who": form.cleaned_data["username_or_email"].strip(),
+                   "role": Role(form.cleaned_data["role"]).label.lower()},
             )
             return redirect(_settings_url("members"))
     return _render_settings(request, team, add_form=form)

@@ -9,7 +9,7 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer
 from ninja.security.session import SessionAuth
 
-from apps.accounts.models import ApiToken, Membership, Team
+from apps.accounts.models import ApiToken, Team, team_ids_for
 from apps.accounts.tokens import api_token_authenticate
 
 
@@ -50,8 +50,9 @@ class UserSessionAuth(SessionAuth):
         if reason is not None:
             # A signed-in browser call without its CSRF token: refused, not anonymous.
             raise HttpError(403, "CSRF check failed: send the X-CSRFToken header")
-        team_ids = list(Membership.objects.filter(user=user).values_list("team_id", flat=True))
-        return Principal(user=user, team_ids=team_ids)
+        # The teams the session may see (apps.accounts.middleware): a team that signs in with
+        # single sign-on only is left out after a password sign-in.
+        return Principal(user=user, team_ids=list(team_ids_for(user)))
 
 
 token_auth = TeamTokenAuth()

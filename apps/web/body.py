@@ -23,8 +23,11 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse, UnreadablePostError
 from ninja import Schema
 
-MAX_BODY_BYTES = 2 * 1024 * 1024  # SPEC 6.2: "The API refuses bodies over 2 MB with 413."
-MAX_ERRORS = 100  # SPEC 6.2: "at most 100 errors reported (then '… and N more')"
+from .limits import MAX_BYTES, MAX_ERRORS
+
+# SPEC 6.2: "The API refuses bodies over 2 MB with 413", "at most 100 errors reported (then
+# '… and N more')": the caps of every input path, apps/web/limits.py.
+MAX_BODY_BYTES = MAX_BYTES
 API_PREFIX = "/api/"
 EMPTY_BODY = "body is empty: send a JSON object"
 

@@ -1,12 +1,14 @@
 """Reading an uploaded CSV file into rows with their line numbers (header = line 1), for every
 import of the product (benchmark records, actual costs, provider bills).
 
-Only the shape of the file is checked here (columns, values per row, quoting, the caps on columns
-and line length); each import checks the values, row by row, in its own service. Every check is
-linear in the size of the file, and quoting is strict: a quote that does not close where a cell
-ends is an error of the line it opens on, and reading goes on from the next line, so the rows
-counted are the rows of the file. What varies between imports (the columns, which are required,
-whether other columns are refused or passed over) is a `CsvShape`.
+Only the shape of the file is checked here (columns, values per row, quoting, the caps of
+apps/web/limits.py); each import checks the values, row by row, in its own service. The file is
+read line by line as the rows are asked for, and reading stops at the first record past the row cap
+(the file is refused, no row of it checked) or when the import's time is up: a 2 MB file is never
+read past its caps. Quoting is strict: a quote that does not close where a cell ends is an error of
+the line it opens on, and reading goes on from the next line, so the rows counted are the rows of
+the file. What varies between imports (the columns, which are required, whether other columns are
+refused or passed over) is a `CsvShape`.
 """
 
 from __future__ import annotations
@@ -20,12 +22,8 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-MAX_ROWS = 5000
-MAX_BYTES = 2 * 1024 * 1024
-# Caps that keep a hostile file cheap (issue 17): a template has far fewer columns, and a line of
-# a real file, notes included, is far shorter.
-MAX_COLUMNS = 64
-MAX_LINE_CHARS = 20_000
+from .limits import MAX_BYTES, MAX_COLUMNS, MAX_ERRORS, MAX_LINE_CHARS, MAX_ROWS, Deadline
+
 MAX_NAMED = 10  # column names listed in one message
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|[\r\n])|[^\r\n]+\Z")
 
@@ -63,6 +61,8 @@ class ImportResult:
     rows: list[ImportRow] = field(default_factory=list)
     errors_by_line: dict[int, list[RowError]] = field(default_factory=dict)
     saved: bool = False
+    deadline: Deadline = field(default_factory=Deadline)
+    records_read: int = 0  # records the reader parsed (the caps stop it early)
 
     @property
     def ok(self) -> bool:
@@ -72,6 +72,30 @@ class ImportResult:
     def error_count(self) -> int:
         return len(self.errors_by_line)
 
+    @property
+    def shown_errors(self) -> dict[int, list[RowError]]:
+        """The errors of the first MAX_ERRORS lines: what a preview lists."""
+        return dict(list(self.errors_by_line.items())[:MAX_ERRORS])
+
+    @property
+    def more_errors(self) -> int:
+        """How many lines with errors are not listed ("… and N more")."""
+        return max(0, len(self.errors_by_line) - MAX_ERRORS)
+
+    @property
+    def shown_rows(self) -> list[ImportRow]:
+        """Every row of a clean file (to confirm); only the first MAX_ERRORS of a refused one."""
+        return self.rows if self.ok else self.rows[:MAX_ERRORS]
+
+    def out_of_time(self) -> bool:
+        """Whether the import's time is up; the first time, the file is refused saying so."""
+        if not self.deadline.expired():
+            return False
+        errors = self.errors_by_line.setdefault(1, [])
+        if not any(e.field == "" and e.message == _time_message() for e in errors):
+            errors.append(RowError("", _time_message()))
+        return True
+
     def collect_errors(self) -> None:
         """errors_by_line from the file-level errors (line 1) and each row's errors."""
         file_errors = self.errors_by_line.get(1, [])
@@ -79,6 +103,10 @@ class ImportResult:
         for row in self.rows:
             if row.errors:
                 self.errors_by_line[row.line] = list(row.errors)
+
+
+def _time_message() -> str:
+    return _("Checking this file took too long; split it into smaller files.")
 
 
 def template_csv(columns: tuple[str, ...]) -> str:
@@ -122,9 +150,33 @@ def header_errors(header: list[str], shape: CsvShape) -> list[RowError]:
     return errors
 
 
-def _physical_lines(content: str) -> list[str]:
-    """The file's lines with their endings: only CR, LF and CRLF end a line, as for csv."""
-    return _LINE.findall(content)
+class _Lines:
+    """The file's lines with their endings (only CR, LF and CRLF end a line, as for csv), read
+    from the text only as far as the reader asks. A line over MAX_LINE_CHARS is read as a blank
+    line and its number kept in `too_long` (an error of its own)."""
+
+    def __init__(self, content: str) -> None:
+        self._found = _LINE.finditer(content)
+        self._lines: list[str] = []
+        self.too_long: list[int] = []
+
+    def get(self, k: int) -> str | None:
+        """Line k (0 = the header), or None past the end."""
+        while len(self._lines) <= k:
+            match = next(self._found, None)
+            if match is None:
+                return None
+            line = match.group()
+            if len(self._lines) > 0 and len(line) > MAX_LINE_CHARS:
+                self.too_long.append(len(self._lines) + 1)
+                line = "\n"
+            self._lines.append(line)
+        return self._lines[k]
+
+    def from_(self, k: int) -> Iterator[str]:
+        while (line := self.get(k)) is not None:
+            yield line
+            k += 1
 
 
 def _long_line_error(limit: int) -> RowError:
@@ -168,11 +220,11 @@ def _swallow_error(last: int) -> RowError:
     )
 
 
-def _swallowed_rows(lines: list[str], first: int, last: int, width: int) -> bool:
+def _swallowed_rows(lines: _Lines, first: int, last: int, width: int) -> bool:
     """Whether a record spanning lines[first..last] holds a continuation line that alone has as
     many cells as the header: the mark of a stray quote that ate whole rows."""
     for k in range(first + 1, last + 1):
-        cells = next(csv.reader([lines[k]]), [])
+        cells = next(csv.reader([lines.get(k) or ""]), [])
         if len(cells) >= width:
             return True
     return False
@@ -181,14 +233,14 @@ def _swallowed_rows(lines: list[str], first: int, last: int, width: int) -> bool
 Record = tuple[int, list[str] | None, RowError | None]
 
 
-def _records(lines: list[str], width: int) -> Iterator[Record]:
-    """(line number, cells, error) per record after the header, strictly quoted. A record that
-    is not valid CSV is an error of the line where it starts, and reading resumes on the next
-    line, so a stray quote costs one row and never swallows the rest of the file. Each line is
-    read at most twice."""
+def _records(lines: _Lines, width: int) -> Iterator[Record]:
+    """(line number, cells, error) per record after the header, strictly quoted, as they are
+    asked for. A record that is not valid CSV is an error of the line where it starts, and reading
+    resumes on the next line, so a stray quote costs one row and never swallows the rest of the
+    file. Each line is read at most twice."""
     pos = 1
-    while pos < len(lines):
-        reader = csv.reader((lines[k] for k in range(pos, len(lines))), strict=True)
+    while lines.get(pos) is not None:
+        reader = csv.reader(lines.from_(pos), strict=True)
         start = pos
         try:
             for cells in reader:
@@ -207,35 +259,36 @@ def _records(lines: list[str], width: int) -> Iterator[Record]:
 
 def parse_csv(content: str, shape: CsvShape) -> ImportResult:
     result = ImportResult()
-    if len(content.encode("utf-8")) > MAX_BYTES:
+    if len(content) > MAX_BYTES or len(content.encode("utf-8")) > MAX_BYTES:
         result.errors_by_line[1] = [RowError("", _("The file is larger than 2 MB; split it."))]
         return result
-    lines = _physical_lines(content.lstrip("\ufeff"))
-    header, file_errors = _read_header(lines, shape)
+    lines = _Lines(content.lstrip("\ufeff"))
+    header, file_errors = _read_header(lines.get(0), shape)
     if file_errors:
         result.errors_by_line[1] = file_errors
         return result
-    rows = _read_rows(lines, header)
-    if len(rows) > shape.max_rows:
+    rows, over = _read_rows(lines, header, shape.max_rows, result)
+    if over:
+        # Past the cap the file is refused whole: no row of it is checked.
         file_errors.append(
             RowError("", _("More than %(n)s rows; split the file.") % {"n": shape.max_rows})
         )
-        rows = rows[: shape.max_rows]
+        rows = []
     result.rows = rows
-    if not result.rows and not file_errors:
+    if not result.rows and not file_errors and 1 not in result.errors_by_line:
         file_errors.append(RowError("", _("The file has a header but no rows.")))
     if file_errors:
-        result.errors_by_line[1] = file_errors
+        result.errors_by_line.setdefault(1, []).extend(file_errors)
     result.collect_errors()
     return result
 
 
-def _read_header(lines: list[str], shape: CsvShape) -> tuple[list[str], list[RowError]]:
+def _read_header(first: str | None, shape: CsvShape) -> tuple[list[str], list[RowError]]:
     """The header's column names (stripped, lower case), or the errors of line 1."""
-    if lines and len(lines[0]) > MAX_LINE_CHARS:
+    if first is not None and len(first) > MAX_LINE_CHARS:
         return [], [_long_line_error(MAX_LINE_CHARS)]
     try:
-        header = next(csv.reader(lines[:1], strict=True), [])
+        header = next(csv.reader([first] if first is not None else [], strict=True), [])
     except csv.Error as exc:
         return [], [RowError("", _("Not a CSV file: %(e)s") % {"e": exc})]
     if len(header) > shape.max_columns:
@@ -250,23 +303,23 @@ def _read_header(lines: list[str], shape: CsvShape) -> tuple[list[str], list[Row
     return header, list(header_errors(header, shape))
 
 
-def _read_rows(lines: list[str], header: list[str]) -> list[ImportRow]:
+def _read_rows(
+    lines: _Lines, header: list[str], max_rows: int, result: ImportResult
+) -> tuple[list[ImportRow], bool]:
     """The data rows in line order, each with its own errors (a line too long, a bad record, a
-    wrong number of values); blank lines are skipped."""
-    too_long = set()
-    for k in range(1, len(lines)):
-        if len(lines[k]) > MAX_LINE_CHARS:
-            too_long.add(k + 1)
-            lines[k] = "\n"  # read as a blank line; the row is an error of its own below
-    rows: list[ImportRow] = [
-        ImportRow(line=line, values={}, errors=[_long_line_error(MAX_LINE_CHARS)])
-        for line in sorted(too_long)
-    ]
+    wrong number of values); blank lines are skipped. Reading stops at the first record past
+    `max_rows` (then True) or when the import's time is up."""
+    rows: list[ImportRow] = []
     for line, cells, error in _records(lines, len(header)):
+        result.records_read += 1
+        if error is None and not any(cell.strip() for cell in cells):
+            continue
+        if len(rows) + len(lines.too_long) >= max_rows:
+            return rows, True
+        if result.out_of_time():
+            break
         if error is not None:
             rows.append(ImportRow(line=line, values={}, errors=[error]))
-            continue
-        if not any(cell.strip() for cell in cells):
             continue
         row = ImportRow(line=line, values=dict(zip(header, cells, strict=False)))
         if len(cells) != len(header):
@@ -278,8 +331,12 @@ def _read_rows(lines: list[str], header: list[str]) -> list[ImportRow]:
                 )
             )
         rows.append(row)
+    rows.extend(
+        ImportRow(line=line, values={}, errors=[_long_line_error(MAX_LINE_CHARS)])
+        for line in lines.too_long
+    )
     rows.sort(key=lambda row: row.line)
-    return rows
+    return rows, False
 
 
 def read_upload(cleaned_data: dict) -> tuple[str | None, str | None]:

@@ -84,7 +84,6 @@ class ClientAddressTests:
         assert locked(sign_in(client, "u-last", "x", HTTP_X_FORWARDED_FOR="198.51.100.200"))
 
     def test_behind_a_trusted_proxy_each_client_counts_on_its_own(self, client, settings):
-        settings.CLIENT_IP_META_KEY = "HTTP_X_FORWARDED_FOR"
         settings.TRUSTED_PROXY_COUNT = 1
         proxy = "10.9.9.9"
         # Four failures from one client behind the proxy do not lock another client out.
@@ -97,3 +96,30 @@ class ClientAddressTests:
         # A client cannot pick its own address: what it wrote before the proxy's entry is ignored.
         spoofed = "203.0.113.1, 198.51.100.1"
         assert locked(sign_in(client, "u-last", "x", address=proxy, HTTP_X_FORWARDED_FOR=spoofed))
+
+
+class SpellingTests:
+    """Issue 34: with `dave` locked, `DAVE` and `dave@example.com` each got five more guesses."""
+
+    def test_every_spelling_of_the_account_counts_against_it(self, client):
+        make_user("dave", email="dave@example.com")
+        guesses = ["dave", "DAVE", " Dave ", "dave@example.com"]
+        for i in range(LIMIT - 1):
+            typed = guesses[i % len(guesses)]
+            assert not locked(sign_in(client, typed, "wrong", address=f"203.0.113.{i}"))
+        assert locked(sign_in(client, "DAVE@EXAMPLE.COM", "wrong", address="203.0.113.99"))
+
+    def test_with_dave_locked_other_spellings_are_locked_too(self, client):
+        make_user("dave", email="dave@example.com")
+        for i in range(LIMIT):
+            sign_in(client, "dave", "wrong", address=f"203.0.113.{i}")
+        assert locked(sign_in(client, "DAVE", PASSWORD, address="198.51.100.1"))
+        assert locked(sign_in(client, "dave@example.com", PASSWORD, address="198.51.100.2"))
+
+    def test_another_account_is_not_touched(self, client):
+        make_user("dave", email="dave@example.com")
+        make_user("davey", email="davey@example.com")
+        for i in range(LIMIT):
+            sign_in(client, "DAVE", "wrong", address=f"203.0.113.{i}")
+        response = sign_in(client, "davey@example.com", PASSWORD, address="198.51.100.3")
+        assert response.status_code == 302 and "/accounts/login" not in response["Location"]

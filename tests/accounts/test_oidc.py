@@ -125,18 +125,21 @@ class SsoTests:
         assert not Membership.objects.filter(user__email="unsure@corp.example").exists()
         assert Invitation.objects.get(email="unsure@corp.example").accepted_at is None
 
-    def test_an_sso_only_team_member_signs_in_with_sso_but_not_with_a_password(
+    def test_an_sso_only_teams_pages_open_after_sso_but_not_after_a_password(
         self, client, issuer, team, member
     ):
         team.sso_only = True
         team.save()
-        refused = client.post(
+        by_password = client.post(
             reverse("accounts:login"), {"username": member.username, "password": PASSWORD}
         )
-        assert refused.status_code == 200 and "Corp ID" in refused.content.decode()
-        assert "_auth_user_id" not in client.session
+        assert by_password.status_code == 302
+        asked = client.get(reverse("home"))
+        assert asked.status_code == 403 and "Sign in with Corp ID" in asked.content.decode()
+        client.logout()
         assert sso_sign_in(client, issuer, email=member.email, sub="m-1").status_code == 302
         assert int(client.session["_auth_user_id"]) == member.pk
+        assert client.get(reverse("home")).status_code == 200
 
     def test_the_login_page_offers_the_provider(self, client, issuer):
         page = client.get(reverse("accounts:login")).content.decode()
@@ -199,8 +202,11 @@ class SsoOnlySettingTests:
         assert response.status_code == 302
         team.refresh_from_db()
         assert team.sso_only is True
-        page = client.get(reverse("teams:settings")).content.decode()
-        assert "single sign-on only on" in page  # the settings history says who turned it on
+        # This owner signed in with a password: from now on the team's pages ask for single
+        # sign-on, the settings page included.
+        asked = client.get(reverse("teams:settings"))
+        assert asked.status_code == 403
+        assert "signs in with single sign-on only" in asked.content.decode()
 
     def test_it_cannot_be_turned_on_without_an_identity_provider(self, client, team, owner):
         client.force_login(owner)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apps.accounts.models import Membership
+from apps.accounts.models import Invitation, Membership
 from apps.actuals.models import ActualCost
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import NetworkLink, Offer, Site
@@ -149,9 +149,10 @@ CASES = {
         url=lambda w: reverse("teams:member_add"),
         user=lambda w: w.a.owner,
         baseline=lambda w: {"username_or_email": "newcomer", "role": "member"},
-        created=Membership,
-        watched=(AuditEvent,),
-        shown_at=lambda obj: reverse("teams:settings"),
+        # Adding someone is an invitation they accept (issue 34): the row made is the invitation.
+        created=Invitation,
+        watched=(AuditEvent, Membership),
+        shown_at=lambda obj: reverse("accounts:invitations"),
         complete=one_audit_event,
     ),
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from apps.accounts.models import Membership, Team
+from apps.accounts.models import Invitation, Membership, Team
 from apps.reviews.models import AuditEvent
 from tests.factories import make_benchmark, make_membership, make_profile, make_user
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def world(team, owner, member, reviewer, outsider):
-    """The team with a newcomer to add, two successful same_datacenter pilots (the next tier
+    """The team with a newcomer to invite, two successful same_datacenter pilots (the next tier
     to validate) and one override."""
     make_user("newcomer")
     task = make_profile(team)
@@ -37,6 +37,9 @@ def state_of(team: Team) -> tuple:
     team.refresh_from_db()
     return (
         sorted(Membership.objects.filter(team=team).values_list("user__username", "role")),
+        # Adding someone is an invitation (issue 34): it shows as a pending one.
+        sorted(Invitation.objects.filter(team=team, revoked_at=None).values_list(
+            "invited_name", "role")),
         team.approvals_required,
         team.currency,
         sorted(team.validated_tiers),

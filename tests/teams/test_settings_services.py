@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from apps.accounts.models import Membership, Team
+from apps.accounts.models import Invitation, Membership, Team
 from apps.reviews.models import AuditEvent
 from apps.teams import services
 from tests.factories import make_benchmark, make_membership, make_profile, make_team, make_user
@@ -80,53 +80,51 @@ class LastOwnerTests:
 
 
 class MemberTests:
-    def test_it_adds_a_user_by_username_or_email(self, team, owner):
+    def test_adding_by_username_or_email_invites_and_makes_no_member(self, team, owner):
         make_user("erin", email="erin@example.com")
-        make_user("frank", email="Frank@Example.com")
-        services.team_member_add(team=team, actor=owner, username_or_email="ERIN", role="member")
-        services.team_member_add(
-            team=team, actor=owner, username_or_email="frank@example.com", role="reviewer"
-        )
-        roles = dict(Membership.objects.filter(team=team).values_list("user__username", "role"))
-        assert roles == {"owner": "owner", "erin": "member", "frank": "reviewer"}
-        event = AuditEvent.objects.get(action="team.member_added", target="frank")
+        for who, role in (("ERIN", "member"), ("frank@example.com", "reviewer")):
+            services.team_member_invite(
+                team=team, actor=owner, username_or_email=who, role=role,
+                base_url="http://testserver/",
+            )
+        assert list(Membership.objects.filter(team=team).values_list("user__username", flat=True)) == [
+            "owner"
+        ]
+        shown = dict(Invitation.objects.filter(team=team).values_list("email", "invited_name"))
+        assert shown == {"erin@example.com": "ERIN", "frank@example.com": ""}
+        event = AuditEvent.objects.get(action="team.member_invited", target="frank@example.com")
         assert event.changes == {"role": [None, "reviewer"]} and event.actor == owner
 
     @pytest.mark.parametrize(
         ("who", "role", "field", "message"),
         [
-            ("nobody", "member", "username_or_email", "No user with this username or email"),
             ("owner", "member", "username_or_email", "already a member"),
             ("", "member", "username_or_email", "Enter a username or an email"),
             ("erin", "admin", "role", "Choose member, reviewer or owner"),
+            ("not@an@address", "member", "username_or_email", "Enter a valid email address"),
         ],
     )
     def test_it_refuses_bad_additions_on_the_field(self, team, owner, who, role, field, message):
         make_user("erin")
         with pytest.raises(ValidationError) as exc:
-            services.team_member_add(team=team, actor=owner, username_or_email=who, role=role)
+            services.team_member_invite(
+                team=team, actor=owner, username_or_email=who, role=role,
+                base_url="http://testserver/",
+            )
         assert message in " ".join(exc.value.message_dict[field])
         assert Membership.objects.filter(team=team).count() == 1
-
-    def test_a_shared_email_asks_for_the_username(self, team, owner):
-        make_user("twin1", email="twin@example.com")
-        make_user("twin2", email="twin@example.com")
-        with pytest.raises(ValidationError) as exc:
-            services.team_member_add(
-                team=team, actor=owner, username_or_email="twin@example.com", role="member"
-            )
-        assert "username instead" in str(exc.value)
+        assert not Invitation.objects.exists()
 
     def test_the_form_shows_the_error_on_the_field(self, client, team, owner):
         client.force_login(owner)
         response = client.post(
-            reverse("teams:member_add"), {"username_or_email": "ghost", "role": "member"}
+            reverse("teams:member_add"), {"username_or_email": "owner", "role": "member"}
         )
         assert response.status_code == 200
         html = response.content.decode()
         assert 'id="field-username_or_email"' in html
         assert "field--error" in html
-        assert "No user with this username or email" in html
+        assert "already a member" in html
 
     def test_a_membership_of_another_team_is_not_found(self, team, other_team, owner, outsider):
         with pytest.raises(ValidationError):

@@ -179,7 +179,7 @@ class ChineseSettingsTests:
         html = client.get(reverse("teams:settings")).content.decode()
         assert '<html lang="zh-hans">' in html
         for text in ("团队设置", "成员", "审批与币种", "落地层级", "阈值", "网络成本占比",
-                     "恢复默认值", "添加成员"):
+                     "恢复默认值", "邀请成员"):
             assert text in html, text
         for text in ("Network cost share", "Add a member", "Rollout tiers", "Reset to default"):
             assert text not in html, text
