@@ -78,7 +78,7 @@ def topic_generations(team_ids: Iterable[int], *topics: str) -> tuple[int, ...]:
     can name them instead of reading what they stand for (a filter drawn from a thousand tasks,
     the authors of a team's reviews). One read of the cache; without a cache, values never seen
     before (so nothing drawn from them is found)."""
-    keys = [_gen_key(t, topic) for t in sorted(set(team_ids)) for topic in topics]
+    keys = [_gen_key(t) for t in sorted(set(team_ids))]  # topics: one key per team now
     try:
         found = read_many(keys)
         return tuple(_generation(key, found.get(key)) for key in keys)
