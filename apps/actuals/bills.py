@@ -33,6 +33,7 @@ from apps.reviews.models import ReviewState
 from apps.web.csv_file import CsvShape, ImportResult, RowError, parse_csv
 
 from .models import ActualCost, BillLine, Source
+from .services import quarterly_changed
 from .validation import ReviewLookup, parse_date
 
 CUR = {
@@ -293,4 +294,5 @@ def bill_import(
         )
         return result
     result.saved = True
+    quarterly_changed(team)
     return result
