@@ -43,10 +43,8 @@ def _who_and_where(request_or_attempt, credentials) -> tuple[str | None, str | N
 def lockout_parameters(request_or_attempt, credentials=None) -> list:
     """AXES_LOCKOUT_PARAMETERS: what the failures are counted by, for this sign-in."""
     username, address = _who_and_where(request_or_attempt, credentials)
-    if (
-        username
-        and address
-        and AccessLog.objects.filter(username=username, ip_address=address).exists()
-    ):
+    if username and address and AccessLog.objects.filter(
+        username=username, ip_address=address
+    ).exists():
         return ["ip_address", ["username", "ip_address"]]
     return ["ip_address", "username"]

@@ -22,10 +22,7 @@ def api_token_create(*, team: Team, name: str, created_by=None) -> tuple[ApiToke
     """Create a token; returns the row and the raw token, which is never stored or shown again."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(
-        team=team,
-        name=name.strip()[:80] or "token",
-        prefix=raw[:12],
-        key_hash=_hash(raw),
+        team=team, name=name.strip()[:80] or "token", prefix=raw[:12], key_hash=_hash(raw),
         created_by=created_by,
     )
     token.full_clean()

@@ -222,9 +222,7 @@ class TaskProfile(models.Model):
         _("preprocessing (h)"), default=0, db_default=0, validators=[MinValueValidator(0)]
     )
     preprocess_cost_per_hour = models.FloatField(
-        _("preprocessing cost per hour"),
-        default=0,
-        db_default=0,
+        _("preprocessing cost per hour"), default=0, db_default=0,
         validators=[MinValueValidator(0)],
     )
     rounds_per_refresh = models.PositiveIntegerField(

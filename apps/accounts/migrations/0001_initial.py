@@ -7,6 +7,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
@@ -15,140 +16,55 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="Team",
+            name='Team',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("name", models.CharField(max_length=120, verbose_name="name")),
-                ("slug", models.SlugField(max_length=60, unique=True, verbose_name="slug")),
-                (
-                    "currency",
-                    models.CharField(
-                        default="USD",
-                        help_text="One currency per team; no conversion.",
-                        max_length=3,
-                        verbose_name="currency",
-                    ),
-                ),
-                (
-                    "approvals_required",
-                    models.PositiveSmallIntegerField(default=1, verbose_name="approvals required"),
-                ),
-                (
-                    "validated_tiers",
-                    models.JSONField(
-                        default=apps.accounts.models.default_validated_tiers,
-                        verbose_name="validated tiers",
-                    ),
-                ),
-                (
-                    "thresholds",
-                    models.JSONField(blank=True, default=dict, verbose_name="thresholds"),
-                ),
-                ("settings_generation", models.PositiveIntegerField(default=1)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=120, verbose_name='name')),
+                ('slug', models.SlugField(max_length=60, unique=True, verbose_name='slug')),
+                ('currency', models.CharField(default='USD', help_text='One currency per team; no conversion.', max_length=3, verbose_name='currency')),
+                ('approvals_required', models.PositiveSmallIntegerField(default=1, verbose_name='approvals required')),
+                ('validated_tiers', models.JSONField(default=apps.accounts.models.default_validated_tiers, verbose_name='validated tiers')),
+                ('thresholds', models.JSONField(blank=True, default=dict, verbose_name='thresholds')),
+                ('settings_generation', models.PositiveIntegerField(default=1)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                "verbose_name": "team",
-                "verbose_name_plural": "teams",
-                "ordering": ["name"],
-                "constraints": [
-                    models.CheckConstraint(
-                        condition=models.Q(("approvals_required__gte", 1)),
-                        name="team_approvals_at_least_one",
-                    )
-                ],
+                'verbose_name': 'team',
+                'verbose_name_plural': 'teams',
+                'ordering': ['name'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('approvals_required__gte', 1)), name='team_approvals_at_least_one')],
             },
         ),
         migrations.CreateModel(
-            name="ApiToken",
+            name='ApiToken',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("name", models.CharField(max_length=80, verbose_name="name")),
-                ("prefix", models.CharField(db_index=True, max_length=12)),
-                ("key_hash", models.CharField(max_length=64, unique=True)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("last_used_at", models.DateTimeField(blank=True, null=True)),
-                ("revoked_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "created_by",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "team",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="api_tokens",
-                        to="accounts.team",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=80, verbose_name='name')),
+                ('prefix', models.CharField(db_index=True, max_length=12)),
+                ('key_hash', models.CharField(max_length=64, unique=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('last_used_at', models.DateTimeField(blank=True, null=True)),
+                ('revoked_at', models.DateTimeField(blank=True, null=True)),
+                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to='accounts.team')),
             ],
             options={
-                "ordering": ["-created_at"],
+                'ordering': ['-created_at'],
             },
         ),
         migrations.CreateModel(
-            name="Membership",
+            name='Membership',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "role",
-                    models.CharField(
-                        choices=[
-                            ("member", "Member"),
-                            ("reviewer", "Reviewer"),
-                            ("owner", "Owner"),
-                        ],
-                        default="member",
-                        max_length=16,
-                        verbose_name="role",
-                    ),
-                ),
-                ("last_seen_at", models.DateTimeField(blank=True, null=True)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "user",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="memberships",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "team",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="memberships",
-                        to="accounts.team",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('role', models.CharField(choices=[('member', 'Member'), ('reviewer', 'Reviewer'), ('owner', 'Owner')], default='member', max_length=16, verbose_name='role')),
+                ('last_seen_at', models.DateTimeField(blank=True, null=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='accounts.team')),
             ],
             options={
-                "ordering": ["team__name", "user__username"],
-                "constraints": [
-                    models.UniqueConstraint(
-                        fields=("user", "team"), name="membership_unique_user_team"
-                    )
-                ],
+                'ordering': ['team__name', 'user__username'],
+                'constraints': [models.UniqueConstraint(fields=('user', 'team'), name='membership_unique_user_team')],
             },
         ),
     ]

@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("accounts", "0002_apitoken_created_by_blank"),
+        ('accounts', '0002_apitoken_created_by_blank'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="team",
-            name="version",
+            model_name='team',
+            name='version',
             field=models.PositiveIntegerField(db_default=1, default=1, editable=False),
         ),
     ]

@@ -4,16 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("accounts", "0003_team_version"),
+        ('accounts', '0003_team_version'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="team",
-            name="approvals_from_two_roles",
-            field=models.BooleanField(
-                db_default=False, default=False, verbose_name="approvals from two roles"
-            ),
+            model_name='team',
+            name='approvals_from_two_roles',
+            field=models.BooleanField(db_default=False, default=False, verbose_name='approvals from two roles'),
         ),
     ]

@@ -4,13 +4,14 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("accounts", "0007_verified_email_for_existing_users"),
+        ('accounts', '0007_verified_email_for_existing_users'),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name="membership",
-            name="last_seen_at",
+            model_name='membership',
+            name='last_seen_at',
         ),
     ]
