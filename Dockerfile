@@ -3,6 +3,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 RUN apt-get update && apt-get install -y --no-install-recommends gettext curl \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# The release in the cache's keys (config/settings.py): `--build-arg RELEASE_ID=$(git rev-parse
+# HEAD)`; without it, a hash of the templates' modification times.
+ARG RELEASE_ID=""
+ENV RELEASE_ID=$RELEASE_ID
 COPY requirements.txt .
 RUN pip install -r requirements.txt
 COPY . .

@@ -72,11 +72,10 @@ def cold_and_warm(client: Client, path: str, team_ids: list[int]) -> dict:
     bumped, as any saved row does: the cached fragments are rendered again) and of a warm one."""
     from statistics import median
 
-    from apps.accounts.pagecache import bump_team_generation
+    from apps.accounts.generations import bump_generations
 
     def change() -> None:
-        for team_id in team_ids:
-            bump_team_generation(team_id)
+        bump_generations(team_ids)
 
     # Taken in turns, a warm view then a cold one: the machine's speed drifts over seconds, and
     # seven warm views then five cold ones measured the drift as much as the change.

@@ -28,7 +28,7 @@ DATABASE_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 SECRET = "bench-only-secret-key-" + "x" * 40
-TARGETS = {"p95_c1_ms": 100, "p95_c8_ms": 400, "list_ratio": 0.25, "approved_ratio": 0.60,
+TARGETS = {"p95_c1_ms": 100, "p95_c8_ms": 400, "list_ratio": 0.25, "approved_ratio": 0.40,
            "cold_x": 3.0,
            "queries": 15, "snapshot_s": 1.0, "engine_eps": 2000}
 

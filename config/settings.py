@@ -10,8 +10,10 @@ DJANGO_ENV=production refuses to start without DJANGO_SECRET_KEY and DJANGO_ALLO
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
+import subprocess
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -191,8 +193,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "apps.accounts.middleware.CurrentTeamMiddleware",
-    # One read of the cache for the keys a page read the last time, one write at the end.
-    "apps.accounts.pagecache.PageCacheMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, so that a lockout answers before any view runs.
     "axes.middleware.AxesMiddleware",
@@ -218,6 +218,38 @@ TEMPLATES = [
         },
     }
 ]
+
+
+def templates_stamp(*dirs: Path) -> str:
+    """A hash of the templates' paths and modification times (what draws the markup)."""
+    files = sorted(f for d in dirs for f in Path(d).rglob("*.html"))
+    stamp = hashlib.sha256("".join(f"{f}:{f.stat().st_mtime_ns}" for f in files).encode())
+    return stamp.hexdigest()[:12]
+
+
+def _git_head() -> str:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],  # noqa: S607 - git from PATH, no input
+            cwd=BASE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip()
+
+
+# The release whose markup the cache holds: in every cached fragment's key (apps/web/fragments.py),
+# so a deploy never serves the old one. A build sets RELEASE_ID; else the checkout's commit; else
+# (no git) the templates' modification times.
+RELEASE_ID = (
+    os.environ.get("RELEASE_ID", "").strip()
+    or _git_head()
+    or templates_stamp(BASE_DIR / "templates")
+)
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:

@@ -94,3 +94,22 @@ class MakeRunStaticTests:
         assert status == "200"
         assert "immutable" in cache_control and "max-age=315360000" in cache_control
         assert encoding.strip() == "gzip"
+
+
+class ReleaseIdTests:
+    """The release in the cache's keys (apps/web/fragments.py): a build's id, else the commit."""
+
+    def _release(self, **env) -> str:
+        code = "from django.conf import settings; print(settings.RELEASE_ID)"
+        out = run_manage("shell", "-c", code, DJANGO_ENV="test", **env)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip().splitlines()[-1]  # after the shell's own notice
+
+    def test_a_builds_release_id_wins(self):
+        assert self._release(RELEASE_ID="build-42") == "build-42"
+
+    def test_without_one_it_is_the_checkouts_commit(self):
+        head = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+        assert head and self._release(RELEASE_ID="") == head

@@ -8,6 +8,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .generations import TeamOwnedQuerySet
+
 # SPEC 6.1 rollout order: a new team starts with the same site only and validates the wider tiers
 # one by one, each after its own pilots. Existing teams keep the tiers they stored.
 DEFAULT_VALIDATED_TIERS = ["same_site"]
@@ -48,6 +50,8 @@ class Team(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = TeamOwnedQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
         verbose_name = _("team")
@@ -76,6 +80,8 @@ class Membership(models.Model):
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = TeamOwnedQuerySet.as_manager()
+
     class Meta:
         ordering = ["team__name", "user__username"]
         constraints = [
@@ -95,8 +101,8 @@ class Membership(models.Model):
         return self.role in {Role.REVIEWER, Role.OWNER}
 
 
-class TeamScopedQuerySet(models.QuerySet):
-    """Querysets of objects that belong to one team.
+class TeamScopedQuerySet(TeamOwnedQuerySet):
+    """Querysets of objects that belong to one team (their bulk writes move its generation).
 
     Each model names the path to its team in `team_path`; `for_user` keeps only the rows of the
     user's teams, `for_team` the rows of one team. Views reach objects only through these.

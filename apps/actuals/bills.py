@@ -35,6 +35,7 @@ from apps.web.csv_file import CsvShape, ImportResult, RowError, parse_csv
 from apps.web.limits import MAX_ERRORS, MAX_MAGNITUDE
 
 from .models import ActualCost, BillLine, Source
+from .services import quarterly_changed
 from .validation import ReviewLookup, parse_date
 
 CUR = {
@@ -320,4 +321,5 @@ def bill_import(
         )
         return result
     result.saved = True
+    quarterly_changed(team)
     return result

@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.models import Team, TeamScopedQuerySet
+from apps.accounts.models import Team, TeamOwnedQuerySet, TeamScopedQuerySet
 from apps.reviews.models import Review
 
 
@@ -118,6 +118,8 @@ class BillLine(models.Model):
     reference = models.CharField(max_length=200, blank=True)
     kind = models.CharField(max_length=8)  # compute | transfer
     amount = models.FloatField()
+
+    objects = TeamOwnedQuerySet.as_manager()
 
     class Meta:
         constraints = [

@@ -8,6 +8,7 @@ a bill accept and refuse exactly the same records.
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
@@ -31,6 +32,25 @@ COLUMNS = (
     "reference", "idempotency_key", "notes",
 )
 SHAPE = CsvShape(columns=COLUMNS, required=("review", "period", "compute_cost"))
+# The quarterly figures read actual costs (apps.scoring, a floor above: its task called by name).
+QUARTERLY_TASK = "scoring.refresh_quarterly_task"
+log = logging.getLogger(__name__)
+
+
+def quarterly_changed(team: Team) -> None:
+    """Actual costs of the team were saved, imported or deleted: once this commits, its
+    quarterly figures are recomputed through the worker (at once when tasks run eagerly). The
+    quarterly page finds them stale until then, and says so."""
+
+    def enqueue() -> None:
+        from config.celery import app
+
+        try:
+            app.tasks[QUARTERLY_TASK].apply_async(args=[team.pk], retry=False)
+        except Exception as exc:  # noqa: BLE001 - the page recomputes what it finds stale
+            log.warning("quarterly figures of team %s not enqueued: %s", team.pk, exc)
+
+    transaction.on_commit(enqueue)
 
 
 def _key_in_use(team: Team, key: str | None) -> ActualCost | None:
@@ -86,6 +106,7 @@ def actual_create(
     existing = _key_in_use(team, record.idempotency_key) or _save(record)
     if existing is not None:
         raise _key_used(existing)
+    quarterly_changed(team)
     return record
 
 
@@ -114,6 +135,7 @@ def actual_create_idempotent(
     existing = _save(record)
     if existing is not None:
         return _replay(team, existing, data), False
+    quarterly_changed(team)
     return record, True
 
 
@@ -125,11 +147,13 @@ def actual_update(*, record: ActualCost, data: dict, version: int | None = None)
     for name, value in actual_clean(team=record.team, data=data).items():
         setattr(record, name, value)
     record.save()
+    quarterly_changed(record.team)
     return record
 
 
 def actual_delete(*, record: ActualCost) -> None:
     record.delete()
+    quarterly_changed(record.team)
 
 
 def over_plan_threshold_set(*, team: Team, value: float) -> ActualsSettings:
@@ -195,6 +219,7 @@ def actual_import_csv(
     for row, record in zip(result.rows, saved, strict=True):
         row.record = record
     result.saved = True
+    quarterly_changed(team)
     return result
 
 

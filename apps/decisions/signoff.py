@@ -25,6 +25,7 @@ from apps.reviews.workflow import (
     membership_of,
 )
 from apps.scoring.models import EvaluationSnapshot
+from apps.scoring.services.quarterly_review import quarterly_figures_changed
 from apps.scoring.services.snapshots import build_review_input, current_snapshot
 
 
@@ -183,7 +184,7 @@ def signoff_create(
         raise ValidationError({"comment": _("Say why: a comment is required for this decision.")})
     for attempt in (1, 2):
         try:
-            return _signoff_once(
+            signoff = _signoff_once(
                 review_id=review.pk,
                 reviewer=reviewer,
                 decision=decision,
@@ -199,4 +200,7 @@ def signoff_create(
                         "Here it is as it is now."
                     )
                 ) from exc
+            continue
+        quarterly_figures_changed(team_id=review.team_id)  # an approval counts in them
+        return signoff
     raise AssertionError("unreachable")  # pragma: no cover

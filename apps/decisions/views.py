@@ -13,8 +13,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import condition, require_GET, require_POST
 
+import engine
 from apps.accounts.access import membership_for, require_role
 from apps.accounts.models import Role
 from apps.checklists.selectors import checklist_cards
@@ -25,9 +26,11 @@ from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring import selectors as scoring_selectors
 from apps.scoring.services.snapshots import build_review_input
 from apps.web.forms import attach_errors
+from apps.web.fragments import page_etag
 from apps.web.htmx import conflict, go, render_shape, wants_fragment
 
-from . import page, signed_page, submission
+from . import page, submission
+from .approved_page import approved_page
 from .responses import reason_texts
 from .signoff import signoff_create
 
@@ -72,16 +75,29 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
     return context
 
 
+def _review(request: HttpRequest, pk: int) -> Review:
+    """The review, read once per request: its ETag and its page both need it."""
+    review = getattr(request, "review_shown", None)
+    if review is None or review.pk != pk:
+        review = request.review_shown = get_review_for_user(request, pk)
+    return review
+
+
+def _approved_etag(request: HttpRequest, pk: int) -> str | None:
+    """An approved page's ETag (apps/web/fragments.page_etag); other pages answer in full."""
+    if wants_fragment(request) or _review(request, pk).state != ReviewState.APPROVED:
+        return None
+    return page_etag(request, engine.ENGINE_VERSION)
+
+
 @login_required
 @require_GET
+@condition(etag_func=_approved_etag)
 def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    if not wants_fragment(request) and (cached := signed_page.cached_parts(request, pk)):
-        return signed_page.signed_page(request, *cached)
-    review = get_review_for_user(request, pk)
-    context = _detail_context(request, review)
+    review = _review(request, pk)
     if review.state == ReviewState.APPROVED and not wants_fragment(request):
-        parts = signed_page.keep_parts(request, context)
-        return signed_page.signed_page(request, review, parts)
+        return approved_page(request, review, lambda: _detail_context(request, review))
+    context = _detail_context(request, review)
     return render_shape(request, "reviews/detail.html", "decision-panel", context)
 
 

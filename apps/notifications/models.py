@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.models import Team
+from apps.accounts.models import Team, TeamOwnedQuerySet
 
 
 class Kind(models.TextChoices):
@@ -34,6 +34,8 @@ class Notification(models.Model):
     url = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     read_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TeamOwnedQuerySet.as_manager()
 
     class Meta:
         ordering = ("-created_at", "-id")

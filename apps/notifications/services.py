@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import Team
 from apps.accounts.outbox import email_queue
 
-from .bell import inbox_changed
 from .messages import notification_text
 from .models import EmailLanguage, Kind, Notification, Preference
 
@@ -93,7 +92,6 @@ def notify(
     # The unique (recipient, event_key) drops a second fan-out of the same event.
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     told = {row.recipient_id for row in rows}
-    inbox_changed(told)
     mailed = [u for u in users if channels[u.pk][1] and u.email]
     languages = dict(
         EmailLanguage.objects.filter(user__in=mailed).values_list("user_id", "language")
@@ -119,7 +117,6 @@ def notification_mark_read(*, notification: Notification) -> Notification:
         now = timezone.now()
         Notification.objects.filter(pk=notification.pk, read_at__isnull=True).update(read_at=now)
         notification.read_at = now
-        inbox_changed([notification.recipient_id])
     return notification
 
 
@@ -127,7 +124,6 @@ def notifications_mark_all_read(*, user) -> int:
     count = Notification.objects.filter(recipient=user, read_at__isnull=True).update(
         read_at=timezone.now()
     )
-    inbox_changed([user.pk])
     return count
 
 

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.models import Team, TeamScopedQuerySet
+from apps.accounts.models import Team, TeamOwnedQuerySet, TeamScopedQuerySet
 from apps.catalog.models import (
     PARALLELISM_CHOICE_ERROR,
     Parallelism,
@@ -382,14 +382,14 @@ class TaskProfile(models.Model):
 
 
 class AllowedSite(models.Model):
-    """One site where a compliance-restricted profile's data may be processed (SPEC 6.1 X4).
-
-    A site in such a list cannot be deleted: dropping it silently would widen where the data
-    may go (an empty list means the whole datacenter of the data site).
-    """
+    """One site where a compliance-restricted profile's data may be processed (SPEC 6.1 X4). It
+    cannot be deleted: that would silently widen where the data may go (an empty list means the
+    whole datacenter of the data site)."""
 
     profile = models.ForeignKey(TaskProfile, on_delete=models.CASCADE, related_name="+")
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+
+    objects = TeamOwnedQuerySet.as_manager()
 
     class Meta:
         constraints = [

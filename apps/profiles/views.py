@@ -17,7 +17,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    condition,
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 
 from apps.accounts.access import (
     get_scoped_or_404,
@@ -26,12 +31,11 @@ from apps.accounts.access import (
     require_role,
 )
 from apps.accounts.models import Role
-from apps.accounts.pagecache import topic_generations
 from apps.catalog.services import InUseError
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
-from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
-from apps.web.rows import drawn_rows
+from apps.web.fragments import cached_fragments, page_etag
+from apps.web.htmx import render_shape, render_shared, vary, wants_fragment
 
 from . import selectors, services
 from .forms import ProfileFilterForm, TaskProfileForm, filter_sites
@@ -45,40 +49,37 @@ PAGE_SIZE = 25
 
 @login_required
 @require_GET
+@condition(etag_func=lambda request: page_etag(request))
 def profile_list(request: HttpRequest) -> HttpResponse:
     team = require_current_team(request)
     require_role(request, team)
     sites = cache(lambda: filter_sites(team))
     filters_form = cache(lambda: ProfileFilterForm(request.GET, sites=sites()))
     filters = cache(lambda: filters_form().filters())
-    # The filters and the rows are the same for every member until the team's data changes.
-    shared = {"team_ids": [team.pk]}
     page = "profiles/list.html"
-    context = {
-        "filters_html": shared_fragment(
-            request,
-            page,
-            "profile-filters",
-            lambda: {"filters_form": filters_form(), "filtered": bool(filters())},
-            # Drawn again only when a site is saved or deleted (its topic generation,
-            # pagecache.bump_team_generation), not with every profile; no site read to tell.
-            inputs=lambda: topic_generations([team.pk], "catalog.Site"),
-            **shared,
-        )
-    }
 
-    def results() -> dict:
-        rows = selectors.profile_list(team=team, **filters())
+    def form() -> str:
+        context = {"filters_form": filters_form(), "filtered": bool(filters())}
+        return render_shared(request, page, "profile-filters", context)
+
+    def results() -> str:
         query = filters()
-        page_obj = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
-        return {
-            "filtered": bool(filters()),
-            "page_obj": page_obj,
-            "rows_html": drawn_rows(request, page, "profile-row", page_obj, name="p"),
+        rows = selectors.profile_list(team=team, **query)
+        context = {
+            "filtered": bool(query),
+            "page_obj": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
             "querystring_base": urlencode(query) + "&" if query else "",
         }
+        return render_shared(request, page, "profile-results", context)
 
-    context["results_html"] = shared_fragment(request, page, "profile-results", results, **shared)
+    # The same for every member until the team's data changes.
+    html = cached_fragments(
+        page,
+        team_ids=[team.pk],
+        parts=(sorted(request.GET.lists()),),
+        fragments={"filters": form, "results": results},
+    )
+    context = {"filters_html": html["filters"], "results_html": html["results"]}
     return render_shape(request, page, "profile-results", context)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -88,15 +87,7 @@ def review_rows(ids: Iterable[int]) -> QuerySet[Review]:
     """The rows of a page of reviews (the list, the queue) by id, with their counts: what a row
     shows, no more (every column of the task and author cost more to build and read than the
     whole row takes to draw), and none of the list's filters again (they chose the ids)."""
-    return _rows_query().filter(pk__in=list(ids))
-
-
-@cache
-def _rows_query() -> QuerySet[Review]:
-    """review_rows' query, built once per process and never run itself: each page runs a copy
-    filtered by its ids (building it, its subqueries resolved, cost ~0.5 ms a page and made its
-    compiling dearer)."""
-    return _as_rows(Review.objects.all())
+    return _as_rows(Review.objects.filter(pk__in=list(ids)))
 
 
 def _as_rows(reviews: QuerySet[Review]) -> QuerySet[Review]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, F, OuterRef, QuerySet
@@ -81,19 +80,13 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
 
 def history_rows(ids: Iterable[int]) -> QuerySet[EvaluationSnapshot]:
     """The rows of a page of the history by id (apps.web.paging): a row's fields, no more."""
-    return _rows_query().filter(pk__in=list(ids))
-
-
-@cache
-def _rows_query() -> QuerySet[EvaluationSnapshot]:
-    """history_rows' query, built once per process and never run itself (reviews.selectors)."""
-    rows = EvaluationSnapshot.objects.only(*HISTORY_ROW_FIELDS)
+    rows = EvaluationSnapshot.objects.filter(pk__in=list(ids)).only(*HISTORY_ROW_FIELDS)
     return rows.annotate(**{name: F(path) for name, path in HISTORY_ROW_JOINED.items()})
 
 
 def label_rows(snapshots) -> None:
     """Set `chosen_offer_label` ("provider · name") and `review_state_label` on each snapshot of
-    a page: one query. Plain strings, so a row is kept by what it shows (apps/web/rows.py)."""
+    a page: one query."""
     from apps.catalog.models import Offer
 
     snapshots = list(snapshots)

@@ -111,6 +111,9 @@ class QuarterlyCostReview(models.Model):
     planned_transfer = models.FloatField(default=0)
     actual_compute = models.FloatField(default=0)
     actual_transfer = models.FloatField(default=0)
+    # What the figures were computed from (apps.scoring.quarterly.figures_inputs): when the team's
+    # actual costs or sign-offs no longer match it, the figures are stale and recomputed.
+    inputs = models.CharField(max_length=64, blank=True, default="")
     computed_at = models.DateTimeField(auto_now=True)
 
     objects = TeamScopedQuerySet.as_manager()

@@ -30,12 +30,15 @@ actuals of the runs it counts (planned and actual compute and transfer).
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 
+from django.db.models import Count, Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Team
+from apps.actuals.models import ActualCost
 from apps.actuals.selectors import runs_by_review
 from apps.actuals.variance import plan_of
 from apps.reviews.models import Decision, Review, ReviewState, SignOff
@@ -142,6 +145,19 @@ FIGURES = (
     "compute_saved", "transfer_fees", "net", "planned_compute", "planned_transfer",
     "actual_compute", "actual_transfer",
 )
+
+
+def figures_inputs(team: Team) -> str:
+    """What the team's quarterly figures are computed from, in short: its actual cost records
+    (which, their versions and sums) and its reviews' sign-offs (which reviews are approved, on
+    which snapshot). Saving, importing or deleting a record, or a new sign-off, changes it."""
+    actuals = ActualCost.objects.filter(team=team).aggregate(
+        n=Count("pk"), ids=Sum("pk"), versions=Sum("version"), compute=Sum("compute_cost"),
+        transfer=Sum("transfer_cost"),
+    )
+    signoffs = SignOff.objects.filter(review__team=team).aggregate(n=Count("pk"), last=Max("pk"))
+    text = repr((sorted(actuals.items()), sorted(signoffs.items())))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _row(quarters: dict, quarter: str) -> dict:

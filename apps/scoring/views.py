@@ -10,26 +10,22 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import condition, require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team
-from apps.accounts.pagecache import topic_generations
 from apps.reviews.models import Review
 from apps.web.forms import submitted_ids
-from apps.web.htmx import render_shape, shared_fragment, vary, wants_fragment
+from apps.web.fragments import cached_fragments, page_etag
+from apps.web.htmx import render_shape, render_shared, vary, wants_fragment
 from apps.web.paging import page_by_ids
-from apps.web.rows import drawn_rows
 
 from . import exports, history_list, launch, record, selectors
 from .forms import HistoryFilterForm
 from .quarterly import actuals_summary
-from .services.quarterly_review import quarterly_refresh_request
+from .services.quarterly_review import quarterly_refresh_request, quarterly_stale
 
 STOP_POLLING = 286  # htmx: stop polling
 PAGE_SIZE = 25
-# What the history's filter choices are drawn from besides the teams' names
-# (pagecache.bump_team_generation): the tasks, who signed off, the members' names.
-HISTORY_FILTER_TOPICS = ("profiles.TaskProfile", "reviews.SignOff:rows", "auth.User")
 
 
 def _review_url(review_id: int) -> str | None:
@@ -95,6 +91,7 @@ def _checked_filters(request: HttpRequest) -> history_list.HistoryFilters:
 
 @login_required
 @require_GET
+@condition(etag_func=lambda request: page_etag(request))
 def history(request: HttpRequest) -> HttpResponse:
     """Every snapshot of the user's teams, filtered and paginated."""
     query = request.GET.copy()
@@ -104,46 +101,31 @@ def history(request: HttpRequest) -> HttpResponse:
         "filtered": any(v for k, v in request.GET.items() if k != "page"),
     }
 
-    template = "scoring/history.html"
-    teams = [(m.team_id, m.team.name) for m in request.memberships]
-    team_ids = [team_id for team_id, _name in teams]
+    page = "scoring/history.html"
 
-    def inputs() -> tuple:
-        """What the form is drawn from, told without a query: the teams' names and the
-        generations of their tasks, of their sign-offs (the reviewers) and of their members'
-        names."""
-        return (teams, topic_generations(team_ids, *HISTORY_FILTER_TOPICS))
-
-    def drawn_form() -> HistoryFilterForm:  # every task and reviewer: read only to draw it
+    def filters() -> str:  # every task and reviewer: read only to draw the form
         tasks = history_list.history_tasks(request.user)
         reviewers = history_list.history_reviewers(request.user)
-        return _history_form(request, tasks=tasks, reviewers=reviewers)
+        form = _history_form(request, tasks=tasks, reviewers=reviewers)
+        return render_shared(request, page, "history-filters", {**common, "form": form})
 
-    def results() -> dict:
+    def results() -> str:
         filters = _checked_filters(request) if common["filtered"] else history_list.HistoryFilters()
         snapshots = history_list.history_snapshots(request.user, filters)
-        page = page_by_ids(
+        rows = page_by_ids(
             snapshots, request.GET.get("page"), PAGE_SIZE, rows=history_list.history_rows
         )
-        history_list.label_rows(page.object_list)
-        rows = drawn_rows(request, template, "history-row", page.object_list, name="s")
-        return {**common, "page_obj": page, "rows_html": rows}
+        history_list.label_rows(rows.object_list)
+        return render_shared(request, page, "history-results", {**common, "page_obj": rows})
 
-    # Snapshots never change; the filters and rows change only when one of the user's teams does,
-    # and are the same for everyone in the same teams.
-    page, shared = template, {"team_ids": team_ids}
-    context = {
-        # Drawn again only when its choices change (a task, a reviewer, a team's name).
-        "filters_html": shared_fragment(
-            request,
-            page,
-            "history-filters",
-            lambda: {**common, "form": drawn_form()},
-            inputs=inputs,
-            **shared,
-        ),
-        "results_html": shared_fragment(request, page, "history-results", results, **shared),
-    }
+    # The same for everyone in the same teams until one of them changes.
+    html = cached_fragments(
+        page,
+        team_ids=[m.team_id for m in request.memberships],
+        parts=(sorted(request.GET.lists()),),
+        fragments={"filters": filters, "results": results},
+    )
+    context = {"filters_html": html["filters"], "results_html": html["results"]}
     return render_shape(request, page, "history-results", context)
 
 
@@ -249,12 +231,21 @@ def quarterly(request: HttpRequest) -> HttpResponse:
     task_id = request.GET.get("task", "")[:64]
     refreshing = bool(task_id) and not _task_done(task_id)
     figures = selectors.quarterly_for_team(team)
+    # An actual cost or a sign-off since they were computed: recomputed, never shown as current.
+    stale = quarterly_stale(figures["rows"], team)
+    if stale and not refreshing:
+        refresh = quarterly_refresh_request(team=team)
+        if refresh.task_id is None:  # done in this request (no worker)
+            figures, stale = selectors.quarterly_for_team(team), False
+        else:
+            task_id, refreshing = refresh.task_id, True
     context = {
         **figures,
         **actuals_summary(figures["rows"]),
         "team": team,
         "task_id": task_id if refreshing else "",
         "refreshing": refreshing,
+        "stale": stale,
     }
     response = render_shape(request, "scoring/quarterly.html", "quarterly-review", context)
     if wants_fragment(request) and task_id and not refreshing:

@@ -34,7 +34,7 @@ class ReusedClientRedisCache(RedisCache):
     def incr_or_start_many(self, starts: dict[str, int]) -> None:
         """Add one to each key's number, a key not set (or evicted) first set to its value in
         `starts`, kept with no expiry: one round trip (a pipeline of SET NX and INCR per key)
-        where `incr` and `set` key by key took two to four (apps.accounts.pagecache)."""
+        where `incr` and `set` key by key took two to four (apps.accounts.generations)."""
         client = self._cache.get_client(write=True)
         with client.pipeline(transaction=False) as pipe:
             for key, start in starts.items():

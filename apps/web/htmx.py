@@ -10,16 +10,11 @@ Every view that answers htmx goes through these helpers, so that
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
-from django.utils.safestring import SafeString, mark_safe
-
-from apps.accounts.pagecache import cached_fragment
 
 VARY = ("HX-Request",)
 
@@ -50,47 +45,12 @@ def render_fragment(request: HttpRequest, page: str, fragment: str, context: dic
 
 
 def render_shared(request: HttpRequest, page: str, fragment: str, context: dict) -> str:
-    """render_fragment for HTML kept in a cache and served to others: it must hold no CSRF token
-    (a POST form belongs outside it), which this refuses rather than return."""
+    """render_fragment for HTML kept in a cache and served to others (apps/web/fragments.py): it
+    must hold no CSRF token (a POST form belongs outside it), which this refuses to return."""
     html = render_fragment(request, page, fragment, context)
     if "csrfmiddlewaretoken" in html:
         raise ValueError(f"{page}#{fragment} holds a CSRF token: it cannot be cached for others")
     return html
-
-
-def shared_fragment(
-    request: HttpRequest,
-    page: str,
-    fragment: str,
-    context: Callable[[], dict],
-    *,
-    team_ids: Iterable[int],
-    parts: tuple = (),
-    inputs: Callable[[], object] | None = None,
-) -> SafeString:
-    """The HTML of `page#fragment` as every member of `team_ids` sees it, cached under the teams'
-    generations, the language, the query string and `parts` (apps/accounts/pagecache.py); a
-    fragment that depends on the viewer names them in `parts`. `inputs()` returns what else it
-    is drawn from (a filter form's choices), so a change elsewhere in the teams' data does not
-    draw it again (pagecache.cached_fragment).
-
-    `context()` is called on a miss only, so the queries behind the fragment are made once per
-    change of the teams' data. It never holds a CSRF token (a POST form belongs outside it), which
-    this refuses rather than cache.
-    """
-
-    def render_once() -> str:
-        return render_shared(request, page, fragment, context())
-
-    key_parts = (tuple(sorted(request.GET.items())), *parts)
-    html = cached_fragment(
-        f"{page}#{fragment}",
-        team_ids=team_ids,
-        parts=key_parts,
-        render=render_once,
-        inputs=inputs,
-    )
-    return mark_safe(html)  # noqa: S308 - our own rendered, escaped template
 
 
 def go(request: HttpRequest, url: str, *, status: int = 200) -> HttpResponse:

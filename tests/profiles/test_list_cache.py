@@ -1,4 +1,4 @@
-"""The profile list's filters and rows are cached per team (apps/web/htmx.shared_fragment) and a
+"""The profile list's filters and rows are cached per team (apps/web/fragments.py) and a
 change of the team's data shows on the next request."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The filter forms of the review list and the history are cached with their rows
-(apps/web/htmx.shared_fragment): a new task or author is offered on the next request, per team."""
+(apps/web/fragments.py): a new task or author is offered on the next request, per team."""
 
 from __future__ import annotations
 

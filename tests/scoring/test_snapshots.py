@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 import engine
-from apps.accounts.pagecache import bump_team_generation
+from apps.accounts.generations import bump_generations
 from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
 from apps.scoring.services import snapshots
 from apps.scoring.services.jobs import (
@@ -109,7 +109,7 @@ class SnapshotComputeTests:
 def enqueued(callbacks: list) -> list:
     """The on-commit callbacks that publish a task, without the team's cache generation bumps
     (apps.accounts.signals bumps again once a write commits)."""
-    return [c for c in callbacks if getattr(c, "func", None) is not bump_team_generation]
+    return [c for c in callbacks if getattr(c, "func", None) is not bump_generations]
 
 
 class SnapshotRequestTests:

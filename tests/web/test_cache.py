@@ -41,7 +41,7 @@ class ReusedClientRedisCacheTests:
         assert cache.get("probe") == "value"
 
     def test_it_bumps_counters_in_one_round_trip(self):
-        """incr_or_start_many (the teams' generations, apps.accounts.pagecache): a key that is
+        """incr_or_start_many (the teams' generations, apps.accounts.generations): a key that is
         set goes up by one, one that is not starts at its given value plus one, with no expiry;
         every key in one pipeline."""
         cache = _cache()

@@ -14,7 +14,7 @@ from apps.accounts.models import Membership, Team
 from apps.notifications.models import Kind
 from apps.notifications.services import notify
 from apps.scoring.models import QuarterlyCostReview
-from apps.scoring.quarterly import team_quarters
+from apps.scoring.quarterly import figures_inputs, team_quarters
 
 from .jobs import broker_errors
 
@@ -30,11 +30,12 @@ def quarterly_refresh(*, team: Team | None = None) -> int:
     teams = [team] if team is not None else list(Team.objects.all())
     written = 0
     for each in teams:
+        inputs = figures_inputs(each)  # before reading them: a write meanwhile leaves it stale
         figures = team_quarters(each)
         with transaction.atomic():
             for quarter, values in figures.items():
                 _row, created = QuarterlyCostReview.objects.update_or_create(
-                    team=each, quarter=quarter, defaults=values
+                    team=each, quarter=quarter, defaults={**values, "inputs": inputs}
                 )
                 if created:
                     _notice_ready(each, quarter)
@@ -55,6 +56,24 @@ def _notice_ready(team: Team, quarter: str) -> None:
         url=reverse("scoring:quarterly"),
         event_key=f"quarterly-ready:{team.pk}:{quarter}",
     )
+
+
+def quarterly_figures_changed(*, team_id: int) -> None:
+    """The inputs of the team's figures changed (an actual cost, a sign-off): once this commits,
+    recompute them through the worker (in the request on the embedded setup, or without one).
+    Until then the page finds them stale (`quarterly_stale`) and says so."""
+
+    def refresh() -> None:
+        team = Team.objects.filter(pk=team_id).first()
+        if team is not None:
+            quarterly_refresh_request(team=team)
+
+    transaction.on_commit(refresh)
+
+
+def quarterly_stale(rows: list[QuarterlyCostReview], team: Team) -> bool:
+    """Whether the stored figures were computed from other inputs than the team has now."""
+    return bool(rows) and rows[0].inputs != figures_inputs(team)  # all written together
 
 
 @dataclass(frozen=True)

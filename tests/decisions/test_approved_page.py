@@ -1,15 +1,22 @@
-"""The page of an approved review: its immutable body is rendered once per language and cached,
-while the per-user parts (header actions with their CSRF token) are rendered for each request."""
+"""The page of an approved review: its head, body and plan against actual come from the cache
+(apps/decisions/approved_page.py) while they hold; the header, the actions and their CSRF token
+are the viewer's own, and anything the team writes shows at the next view."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.messages.storage.session import SessionStorage
 from django.core.management import call_command
 from django.db import connection
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.notifications.models import Notification
 from apps.reviews.models import Review
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +34,7 @@ def _get(client, url, **extra):
     return response, len(ctx.captured_queries)
 
 
-class SignedReviewPageTests:
+class ApprovedReviewPageTests:
     def test_the_second_view_serves_the_cached_body_with_fewer_queries(self, client, signed):
         bob = get_user_model().objects.get(username="bob")
         client.force_login(bob)
@@ -56,20 +63,14 @@ class SignedReviewPageTests:
             client.logout()
         assert tokens[0] != tokens[1]
 
-    def test_the_cached_clone_form_carries_a_token_that_works(self, signed):
-        """The actions are kept with a placeholder for the token; the viewer's own is put in."""
-        from django.test import Client
-
-        from apps.decisions.signed_page import _csrf_placeholder
-
+    def test_the_clone_form_carries_the_viewers_token_which_works(self, signed):
         client = Client(enforce_csrf_checks=True)
         client.force_login(get_user_model().objects.get(username="bob"))
         url, clone = reverse("reviews:detail", args=[signed.pk]), reverse(
             "reviews:clone", args=[signed.pk]
         )
-        client.get(url)  # drawn and kept
+        client.get(url)  # drawn and cached
         page = client.get(url).content.decode()  # from the cache
-        assert _csrf_placeholder() not in page
         token = page.split(clone)[1].split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
         assert client.post(clone, {}).status_code == 403  # without a token: refused
         response = client.post(clone, {"csrfmiddlewaretoken": token})
@@ -111,17 +112,54 @@ class SignedReviewPageTests:
         client.force_login(get_user_model().objects.get(username="carol"))
         assert client.get(url).status_code == 404
 
-    def test_a_cached_view_reads_no_review_row(self, client, signed):
-        """An approved review can be neither changed nor deleted: its few shown fields are kept
-        with the cached parts, and the viewer's memberships decide who may see them."""
+    def test_another_viewer_sees_their_own_header(self, client, signed):
+        url = reverse("reviews:detail", args=[signed.pk])
+        client.force_login(get_user_model().objects.get(username="bob"))
+        client.get(url)
+        assert ">bob</a>" in client.get(url).content.decode().split("</header>")[0]
+        client.force_login(get_user_model().objects.get(username="alice"))
+        header = client.get(url).content.decode().split("</header>")[0]
+        assert ">alice</a>" in header and ">bob</a>" not in header
+
+    def test_a_new_notification_shows_in_the_bell_at_once(self, client, signed):
+        bob = get_user_model().objects.get(username="bob")
+        client.force_login(bob)
+        url = reverse("reviews:detail", args=[signed.pk])
+        Notification.objects.filter(recipient=bob).delete()
+        assert "unread</span>" not in client.get(url).content.decode()
+        Notification.objects.create(
+            recipient=bob, team=signed.team, kind="review_submitted", event_key="fresh"
+        )
+        after = client.get(url).content.decode()
+        assert re.search(r'badge--accent">1<span class="visually-hidden"> unread', after)
+
+    def test_a_message_is_shown_once(self, client, signed):
         client.force_login(get_user_model().objects.get(username="bob"))
         url = reverse("reviews:detail", args=[signed.pk])
         client.get(url)
-        with CaptureQueriesContext(connection) as ctx:
-            page = client.get(url).content.decode()
-        sql = " ".join(q["sql"] for q in ctx.captured_queries)
-        assert '"reviews_review"' not in sql and "profiles_taskprofile" not in sql
-        assert signed.title in page and "Timeline" in page
+        request = RequestFactory().get(url)
+        request.session = client.session
+        storage = SessionStorage(request)
+        storage.add(messages.SUCCESS, "A new draft was planted here.")
+        storage.update(response=None)
+        request.session.save()
+        assert "A new draft was planted here." in client.get(url).content.decode()
+        assert "A new draft was planted here." not in client.get(url).content.decode()
+
+    def test_an_unchanged_page_answers_304_and_a_new_actual_cost_changes_it(self, client, signed):
+        from apps.actuals.models import ActualCost
+
+        client.force_login(get_user_model().objects.get(username="bob"))
+        url = reverse("reviews:detail", args=[signed.pk])
+        client.get(url)  # the session's first page sets its CSRF cookie, which the ETag holds
+        etag = client.get(url)["ETag"]
+        assert client.get(url, headers={"if-none-match": etag}).status_code == 304
+        ActualCost.objects.bulk_create(
+            [ActualCost(team=signed.team, review=signed, period="2026-02-03", compute_cost=777)]
+        )
+        fresh = client.get(url, headers={"if-none-match": etag})
+        assert fresh.status_code == 200 and fresh["ETag"] != etag
+        assert "777.00" in fresh.content.decode()
 
     def test_a_member_who_left_gets_404_from_a_cached_page(self, client, signed):
         bob = get_user_model().objects.get(username="bob")

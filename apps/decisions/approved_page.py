@@ -1,0 +1,57 @@
+"""The page of an approved review, from the cache.
+
+Its head and body are the same for every member of the team, and its plan against actual for
+every member with the same right to record actuals: all three come from one read of the cache
+under the team's generation (apps/web/fragments.py), so a new actual cost or anything else the
+team writes shows at the next view. The actions carry the viewer's CSRF token and are drawn per
+view, as is the rest of the page around them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+import engine
+from apps.accounts.access import membership_for
+from apps.accounts.models import Role
+from apps.actuals.templatetags.actuals import plan_vs_actual_html
+from apps.reviews.models import Review
+from apps.web.fragments import cached_fragments
+from apps.web.htmx import render_shared
+
+PAGE = "reviews/detail.html"
+
+
+def approved_page(
+    request: HttpRequest, review: Review, detail_context: Callable[[], dict]
+) -> HttpResponse:
+    """`detail_context()` is called only when the head or body must be drawn."""
+    membership = membership_for(request, review.team_id)
+    can_write = bool(membership and membership.role in (Role.MEMBER, Role.OWNER))
+    context = cache(detail_context)
+
+    def part(name: str) -> Callable[[], str]:
+        return lambda: render_shared(request, PAGE, f"review-{name}", context())
+
+    html = cached_fragments(
+        PAGE,
+        team_ids=[review.team_id],
+        parts=(review.pk, can_write, engine.ENGINE_VERSION),
+        fragments={
+            "head": part("head"),
+            "body": part("body"),
+            "plan": lambda: plan_vs_actual_html(review, can_write=can_write),
+        },
+    )
+    page = {
+        "review": review,
+        "can_clone": membership is not None,
+        "cached_head": html["head"],
+        "cached_body": html["body"],
+        "plan_html": html["plan"],
+    }
+    return render(request, PAGE, page)
