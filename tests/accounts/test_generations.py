@@ -121,9 +121,10 @@ def world(db):
     from apps.accounts.models import Invitation
     from apps.accounts.tokens import api_token_create
     from apps.actuals.models import ActualCost, ActualsSettings, BillLine
+    from apps.catalog.models import OfferPriceChange
     from apps.profiles.models import AllowedSite
     from apps.scoring.models import SnapshotJob
-    from tests.factories import make_profile, make_review, make_site
+    from tests.factories import make_offer, make_profile, make_review, make_site
 
     call_command("load_demo", verbosity=0)
     bare, author = make_team("Bare", "bare"), make_user("bare-author")
@@ -143,6 +144,10 @@ def world(db):
     ActualsSettings.objects.create(team=bare)
     expires = timezone.now() + timedelta(days=1)
     Invitation.objects.create(team=bare, email="x@example.com", token_hash="x", expires_at=expires)
+    offer = make_offer(bare, site)
+    OfferPriceChange.objects.create(
+        team=bare, offer=offer, price_before=2.0, price_after=1.5, source="catalog test"
+    )
     make_team("Empty", "empty")  # a team nothing protects
     return Team.objects.get(slug="aurora")
 
