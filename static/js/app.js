@@ -1,6 +1,7 @@
 /* The app's only script. No inline scripts anywhere (CSP): behaviour hangs off data attributes.
  * - [data-autosubmit]: submit the surrounding form on change (team switcher, filters).
- * - [data-confirm]: ask before submitting a destructive form.
+ * - [data-confirm]: ask before submitting a destructive form (on a form, or on one of its
+ *   submit buttons: approve and reject say what is decided).
  * - table[data-sortable]: click a header with data-sort to sort rows (numbers or text).
  * - [data-plotly]: a <script type="application/json"> id holding a Plotly figure, drawn when the
  *   chart comes near the screen (after page load and after every htmx swap). plotly.js (the
@@ -53,6 +54,15 @@
       });
     });
   }
+
+  // A submit button with data-confirm (approve, reject) asks first. In the capture phase, so a
+  // refusal stops htmx's own submit handler too.
+  document.addEventListener("submit", function (event) {
+    var button = event.submitter;
+    if (!button || !button.dataset.confirm || window.confirm(button.dataset.confirm)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
 
   function cellValue(row, index) {
     var cell = row.children[index];
