@@ -54,8 +54,11 @@ def demo(live_server):
 def _context(browser, base: str, language: str, viewport: dict):
     phone = viewport is PHONE
     context = browser.new_context(
-        viewport=viewport, device_scale_factor=2 if phone else 1, is_mobile=phone,
-        has_touch=phone, locale="en-US",
+        viewport=viewport,
+        device_scale_factor=2 if phone else 1,
+        is_mobile=phone,
+        has_touch=phone,
+        locale="en-US",
     )
     use_language(context, base, language)
     return context

@@ -43,7 +43,9 @@ def _figures_pending(review) -> int:
     candidate.machines += 1
     candidate.save(update_fields=["machines"])
     job = SnapshotJob.objects.create(
-        team_id=review.team_id, review=review, fingerprint=current_fingerprint(review),
+        team_id=review.team_id,
+        review=review,
+        fingerprint=current_fingerprint(review),
         status=JobStatus.QUEUED,
     )
     return job.pk

@@ -24,7 +24,9 @@ NOTICE = "No worker has answered for over 30 seconds."
 def _waiting_job(review, *, status=JobStatus.QUEUED, age_seconds: float) -> SnapshotJob:
     """The job of the review's current inputs, as a worker that never came leaves it."""
     job = SnapshotJob.objects.create(
-        team_id=review.team_id, review=review, fingerprint=current_fingerprint(review),
+        team_id=review.team_id,
+        review=review,
+        fingerprint=current_fingerprint(review),
         status=status,
     )
     then = timezone.now() - timedelta(seconds=age_seconds)
@@ -37,9 +39,7 @@ class WorkerNoticeTests:
         world = make_world(team, owner)
         _waiting_job(world.review, age_seconds=WORKER_SILENT_SECONDS - 5)
         client.force_login(owner)
-        response = client.get(
-            reverse("scoring:review_evaluation", args=[world.review.pk]), **HX
-        )
+        response = client.get(reverse("scoring:review_evaluation", args=[world.review.pk]), **HX)
         html = response.content.decode()
         assert response.status_code == 200
         assert 'hx-trigger="every 1s"' in html
@@ -57,9 +57,7 @@ class WorkerNoticeTests:
         world = make_world(team, owner)
         _waiting_job(world.review, status=status, age_seconds=age)
         client.force_login(owner)
-        response = client.get(
-            reverse("scoring:review_evaluation", args=[world.review.pk]), **HX
-        )
+        response = client.get(reverse("scoring:review_evaluation", args=[world.review.pk]), **HX)
         html = response.content.decode()
         assert response.status_code == 286  # htmx: stop polling
         assert NOTICE in html and "start a worker" in html
@@ -70,9 +68,7 @@ class WorkerNoticeTests:
         world = make_world(team, owner)
         _waiting_job(world.review, status=JobStatus.RUNNING, age_seconds=WORKER_SILENT_SECONDS + 5)
         client.force_login(owner)
-        response = client.get(
-            reverse("scoring:review_evaluation", args=[world.review.pk]), **HX
-        )
+        response = client.get(reverse("scoring:review_evaluation", args=[world.review.pk]), **HX)
         assert response.status_code == 200
         assert "Computing the comparison table" in response.content.decode()
 
