@@ -9,7 +9,8 @@
  *   data-plotly-locale-src) is fetched only then: a page whose charts are never scrolled to, or
  *   that has none, never downloads it. Until drawn, the chart's box keeps its size (CSS), so
  *   nothing moves when it appears. Charts inside [data-charts-now] (the decision record, read on
- *   paper) are drawn at once, and before printing every chart of the page is drawn.
+ *   paper) are drawn at once, and before printing every chart of the page is drawn; inside
+ *   [data-chart-height] they are drawn that many pixels high.
  * - [data-print]: a button that opens the browser's print dialog ("Save as PDF").
  * - [data-menu-toggle]: the header's menu button on a narrow screen, a disclosure
  *   (<button aria-expanded aria-controls>): it shows and hides the element it controls; Escape
@@ -133,6 +134,9 @@
     el.dataset.drawn = "1";
     loadPlotly().then(function (Plotly) {
       var layout = Object.assign({ autosize: true, margin: { t: 40, r: 16, b: 48, l: 56 } }, figure.layout || {});
+      // A document (the decision record) draws its charts lower, to print a page's width each.
+      var frame = el.closest("[data-chart-height]");
+      if (frame) layout.height = Number(frame.dataset.chartHeight);
       var config = { responsive: true, displaylogo: false };
       if (document.body.dataset.plotlyLocale) config.locale = document.body.dataset.plotlyLocale;
       Plotly.newPlot(el, figure.data || [], layout, config).then(function () {
