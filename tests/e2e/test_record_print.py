@@ -138,3 +138,28 @@ def _check(page, base: str, pk: int, rules: list[str], signoffs: list[int]) -> l
     if "Click a column to sort" in text or "点击列标题排序" in text:
         out.append("a screen-only hint is printed")
     return out
+
+
+def test_the_appendix_prints_when_ticked(live_server, records):
+    """Ticked, the printout also has each change of a checklist answer ("answered the checklist"
+    entries of the audit trail) and the table's other columns; not ticked, it has neither."""
+    chromium = need_browser()
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    base = live_server.url
+    pk = records[0][0]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(locale="en-US")
+            sign_in(page, base, "bob")
+            page.goto(base + reverse("scoring:review_record", args=[pk]))
+            plain = " ".join(_pages(page.pdf(prefer_css_page_size=True)))
+            page.click("label[for=record-appendix]")
+            assert page.is_checked("#record-appendix")
+            full = " ".join(_pages(page.pdf(prefer_css_page_size=True)))
+        finally:
+            browser.close()
+    assert "answered the checklist" not in plain and "Peak GPU GB" not in plain
+    assert "answered the checklist" in full and "Peak GPU GB" in full
