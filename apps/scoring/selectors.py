@@ -3,6 +3,9 @@ of two snapshots and the quarterly review show. Query counts do not grow with ro
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.utils import timezone
 from django.utils.translation import get_language
 
 import engine
@@ -10,8 +13,8 @@ from apps.accounts.access import get_scoped_or_404
 from apps.accounts.models import Team
 from apps.profiles.engine_input import fingerprint
 from apps.reviews.models import Review
-from apps.scoring import chart_labels, charts, exclusions, fixes, flips
-from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview, SnapshotJob
+from apps.scoring import chart_labels, charts, exclusions, fixes, flips, glance
+from apps.scoring.models import EvaluationSnapshot, JobStatus, QuarterlyCostReview, SnapshotJob
 from apps.scoring.services.jobs import snapshot_request
 from apps.scoring.services.snapshots import build_review_input, latest_snapshot, signed_snapshot
 from apps.scoring.tables import row_key
@@ -81,14 +84,31 @@ def snapshot_display(snapshot: EvaluationSnapshot) -> dict:
     excluded = exclusions.excluded_options(
         rows, snapshot.output or {}, snapshot.input, get_language() or "en"
     )
+    annotated = exclusions.annotate_rows(rows, excluded, snapshot.output or {})
     return {
         "snapshot": snapshot,
-        "rows": exclusions.annotate_rows(rows, excluded, snapshot.output or {}),
+        "rows": annotated,
+        "glance": glance.decision_glance(annotated, excluded, snapshot.output or {}),
         "excluded": excluded,
         "rule_costs": exclusions.rule_costs(excluded),
         "snapshot_charts": snapshot_charts(snapshot),
         "summary": snapshot_summary(snapshot),
     }
+
+
+# Issue 35: a job no worker has taken for this long turns the page's spinner into a notice (and
+# its pollers stop); one running past the task's hard time limit (scoring.tasks) was lost.
+WORKER_SILENT_SECONDS = 30
+RUNNING_LOST_SECONDS = 150
+
+
+def worker_silent(job: SnapshotJob | None) -> bool:
+    """Whether the job waits on a worker that has not answered: pending (no broker) or queued for
+    30 s, or running past the task's time limit."""
+    if job is None or job.status not in (JobStatus.PENDING, JobStatus.QUEUED, JobStatus.RUNNING):
+        return False
+    limit = RUNNING_LOST_SECONDS if job.status == JobStatus.RUNNING else WORKER_SILENT_SECONDS
+    return job.updated_at < timezone.now() - timedelta(seconds=limit)
 
 
 def review_evaluation(
@@ -139,6 +159,7 @@ def review_evaluation(
         "snapshot": snapshot,
         "latest": latest,
         "job": job if snapshot is None else None,
+        "worker_silent": snapshot is None and worker_silent(job),
         "stale": snapshot is None and latest is not None,
         "review": review,
         "current_engine_version": engine.ENGINE_VERSION,

@@ -50,8 +50,10 @@ def review_evaluation(request: HttpRequest, review_id: int) -> HttpResponse:
         if target:
             return redirect(target)
     context = selectors.review_evaluation(review)
+    # The figures arrive: the decision band at the top of the page comes with them (out of band).
+    context["oob_summary"] = True
     response = vary(render(request, "scoring/_review_evaluation.html", context))
-    if context["snapshot"] is not None:
+    if context["snapshot"] is not None or context["worker_silent"]:
         response.status_code = STOP_POLLING
     return response
 

@@ -50,7 +50,10 @@ class ChecklistPageTests:
         ):
             assert title in body
         assert "usable memory (GPU memory × 0.9 headroom)" in body
-        assert body.count('hx-trigger="change delay:400ms, submit"') == 12
+        # Saved as typed (debounced) and on leaving a field; what is pending when the page is
+        # left is sent by static/js/app.js (data-autosave).
+        assert body.count('hx-trigger="input delay:600ms, change, submit"') == 12
+        assert body.count("data-autosave ") == 12
         assert "6 unanswered" in body
         assert "Not ready to sign" in body
         assert 'hx-trigger="checklistChanged from:body"' in body

@@ -67,6 +67,8 @@ def test_an_invited_reviewer_signs_up_hears_of_a_submission_and_approves(
     page.wait_for_url(base + reverse("reviews:detail", args=[review.pk]))
     expect(bell).not_to_contain_text("unread")
     page.fill("#decision-panel textarea[name=comment]", "Data stays put; cheapest plan.")
+    # Approving asks first, showing what is approved (issue 35).
+    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#decision-panel button[value=approve]")
     expect(page.locator("h1 .badge")).to_have_text("Approved")
 

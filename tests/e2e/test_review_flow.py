@@ -128,6 +128,8 @@ def test_checklist_submit_approve_and_outsider(live_server, flow_data):
             row.locator("a.btn").click()
             page.wait_for_url(detail_url + "#decision-panel")
             page.fill("#decision-panel textarea[name=comment]", "Cheapest total, no transfer.")
+            # Approving asks first, showing what is approved (issue 35).
+            page.once("dialog", lambda dialog: dialog.accept())
             page.click("#decision-panel button[value=approve]")
             expect(page.locator("h1 .badge")).to_have_text("Approved")
             expect(page.locator(".flash--success")).to_contain_text("approval is recorded")
