@@ -98,14 +98,10 @@ _OFFER, _KIND, _E2E = attrgetter("offer"), attrgetter("kind"), attrgetter("e2e_h
 def find_pairs(inp: EngineInput) -> list[BenchmarkPair]:
     """SPEC 6.1: one like-for-like pair per offer with both kinds of run, in offer input order.
     Runs on different hardware are never divided by each other."""
-
     def fastest(kind: str) -> dict[str, Benchmark]:
         return fastest_per_offer(
-            inp.benchmarks,
-            kind,
-            offer_of=_OFFER,
-            kind_of=_KIND,
-            e2e_of=_E2E,
+            inp.benchmarks, kind,
+            offer_of=_OFFER, kind_of=_KIND, e2e_of=_E2E,
         )
 
     singles, multis = fastest("single"), fastest("multi")

@@ -14,7 +14,7 @@ WARN_AT = 1
 
 
 def gate_severity(unanswered: int) -> str:
-    """ "block", "warn" or "ok" for a candidate with this many unanswered questions."""
+    """"block", "warn" or "ok" for a candidate with this many unanswered questions."""
     if unanswered >= BLOCK_AT:
         return "block"
     return "warn" if unanswered >= WARN_AT else "ok"

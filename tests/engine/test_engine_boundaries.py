@@ -53,14 +53,8 @@ def quiet_task(**overrides):
     ],
 )
 def test_M1_ratio_at_below_and_above_each_limit(input_gb, expected):
-    out = evaluate(
-        make_input(
-            quiet_task(input_gb=input_gb, data_site="home"),
-            sites=SITES,
-            links=[],
-            offers=[offer("L")],
-        )
-    )
+    out = evaluate(make_input(quiet_task(input_gb=input_gb, data_site="home"), sites=SITES,
+                              links=[], offers=[offer("L")]))
     assert out["metrics"]["data_compute_ratio"] == pytest.approx(input_gb / 10)
     keys = [f["data"]["limit"] for f in findings_of(out, "M1")]
     want = {None: [], "M1.high": [100.0], "M1.low": [10.0]}[expected]
@@ -69,14 +63,8 @@ def test_M1_ratio_at_below_and_above_each_limit(input_gb, expected):
 
 def test_M1_counts_the_compressed_input():
     # 2000 GB × 0.5 = 1000 GB over 10 h = 100: high; without compression it would be 200.
-    out = evaluate(
-        make_input(
-            quiet_task(input_gb=2000, compress_ratio=0.5, data_site="home"),
-            sites=SITES,
-            links=[],
-            offers=[offer("L")],
-        )
-    )
+    out = evaluate(make_input(quiet_task(input_gb=2000, compress_ratio=0.5, data_site="home"),
+                              sites=SITES, links=[], offers=[offer("L")]))
     assert out["metrics"]["data_compute_ratio"] == pytest.approx(100.0)
 
 
@@ -88,8 +76,10 @@ def m4_run(input_gb: float):
     # One option, D at far: the input leg data→far costs input_gb × 0.5; compute
     # 8 GPUs × 10 h × 1.25 = 100.
     t = quiet_task(input_gb=input_gb, data_site="data")
-    links = [{"from": "data", "to": "far", "bandwidth_gbps": 100, "price_per_gb": 0.5, "buffer": 0}]
-    return evaluate(make_input(t, offers=[offer("D", "far", price=1.25)], sites=SITES, links=links))
+    links = [{"from": "data", "to": "far", "bandwidth_gbps": 100, "price_per_gb": 0.5,
+              "buffer": 0}]
+    return evaluate(make_input(t, offers=[offer("D", "far", price=1.25)], sites=SITES,
+                               links=links))
 
 
 @pytest.mark.parametrize(
@@ -182,11 +172,8 @@ def test_each_budget_at_below_and_above_the_hours(segment, budget, over):
     sites = [dict(s) for s in SITES]
     sites[2]["queue_hours"] = 4
     links = [{"from": "data", "to": "far", "bandwidth_gbps": 1, "price_per_gb": 0, "buffer": 0}]
-    t = quiet_task(
-        input_gb=450,
-        data_site="data",
-        latency_budget_hours={"transfer": None, "queue": None, "compute": None},
-    )
+    t = quiet_task(input_gb=450, data_site="data",
+                   latency_budget_hours={"transfer": None, "queue": None, "compute": None})
     t["latency_budget_hours"][segment] = budget
     out = evaluate(make_input(t, offers=[offer("D", "far")], sites=sites, links=links))
     d = option_of(out, "D")
@@ -219,27 +206,15 @@ def test_M3_names_the_cheapest_option_within_budget_and_what_it_costs_more():
     [(1.0, True), (0.5, True), (1.5, False)],  # limit 1.0 h: at or below passes (≤)
 )
 def test_G3_interruption_gate_at_below_and_above_the_limit(hours, passes):
-    out = evaluate(
-        make_input(
-            quiet_task(resumable=False, interruption_cost_hours=hours),
-            sites=SITES,
-            links=[],
-            offers=[offer("L")],
-        )
-    )
+    out = evaluate(make_input(quiet_task(resumable=False, interruption_cost_hours=hours),
+                              sites=SITES, links=[], offers=[offer("L")]))
     assert out["cross_domain"]["gates"]["interruption"] is passes
     assert ("G3" in rules(out)) is (not passes)
 
 
 def test_G3_a_resumable_task_passes_whatever_an_interruption_costs():
-    out = evaluate(
-        make_input(
-            quiet_task(resumable=True, interruption_cost_hours=50),
-            sites=SITES,
-            links=[],
-            offers=[offer("L")],
-        )
-    )
+    out = evaluate(make_input(quiet_task(resumable=True, interruption_cost_hours=50),
+                              sites=SITES, links=[], offers=[offer("L")]))
     assert out["cross_domain"]["gates"]["interruption"] is True
 
 
@@ -286,9 +261,8 @@ def test_loose_coupling_spreads_across_hubs_only_when_long_and_resumable(hours, 
 )
 def test_when_the_fastest_is_not_the_cheapest_the_objective_decides(delay, chosen):
     offers = [offer("F", price=5.0, relative_speed=2), offer("C", price=2.0)]
-    out = evaluate(
-        make_input(quiet_task(delay_cost_per_hour=delay), offers=offers, sites=SITES, links=[])
-    )
+    out = evaluate(make_input(quiet_task(delay_cost_per_hour=delay), offers=offers,
+                              sites=SITES, links=[]))
     assert option_of(out, "F")["total_cost"] == pytest.approx(200.0)
     assert option_of(out, "F")["total_hours"] == pytest.approx(5.0)
     assert option_of(out, "C")["total_cost"] == pytest.approx(160.0)
@@ -347,14 +321,8 @@ def test_the_cheapest_within_budget_breaks_a_cost_tie_by_objective_then_site():
 
 def test_M1_low_is_info_and_a_ratio_exists_below_one_compute_hour():
     # 2 GB over 0.5 h = 4 GB per hour: low (below 10), an info finding.
-    out = evaluate(
-        make_input(
-            quiet_task(input_gb=2, compute_hours=0.5, data_site="home"),
-            sites=SITES,
-            links=[],
-            offers=[offer("L")],
-        )
-    )
+    out = evaluate(make_input(quiet_task(input_gb=2, compute_hours=0.5, data_site="home"),
+                              sites=SITES, links=[], offers=[offer("L")]))
     assert out["metrics"]["data_compute_ratio"] == pytest.approx(4.0)
     (m1,) = findings_of(out, "M1")
     assert (m1["severity"], m1["data"]["ratio"], m1["data"]["limit"]) == ("info", 4.0, 10.0)
@@ -375,18 +343,13 @@ def test_M3_names_the_hours_of_the_segment_over_budget(segment, hours):
     sites = [dict(s) for s in SITES]
     sites[2]["queue_hours"] = 4
     links = [{"from": "data", "to": "far", "bandwidth_gbps": 1, "price_per_gb": 0, "buffer": 0}]
-    t = quiet_task(
-        input_gb=450,
-        data_site="data",
-        latency_budget_hours={"transfer": None, "queue": None, "compute": None},
-    )
+    t = quiet_task(input_gb=450, data_site="data",
+                   latency_budget_hours={"transfer": None, "queue": None, "compute": None})
     t["latency_budget_hours"][segment] = 0.25
     out = evaluate(make_input(t, offers=[offer("D", "far")], sites=sites, links=links))
     (m3,) = findings_of(out, "M3")
     assert (m3["data"]["segment"], m3["data"]["hours"], m3["data"]["budget"]) == (
-        segment,
-        pytest.approx(hours),
-        0.25,
+        segment, pytest.approx(hours), 0.25
     )
 
 
@@ -396,11 +359,8 @@ def test_M3_extra_cost_over_a_free_chosen_option():
     sites = [dict(s) for s in SITES]
     sites[0]["queue_hours"] = 10
     t = quiet_task(latency_budget_hours={"transfer": None, "queue": 5, "compute": None})
-    out = evaluate(
-        make_input(
-            t, offers=[offer("L", price=0), offer("D", "far", price=2.5)], sites=sites, links=[]
-        )
-    )
+    out = evaluate(make_input(t, offers=[offer("L", price=0), offer("D", "far", price=2.5)],
+                              sites=sites, links=[]))
     assert out["chosen"]["offer"] == "L"
     (m3,) = findings_of(out, "M3")
     assert m3["data"]["extra_cost"] == pytest.approx(200.0)

@@ -152,16 +152,8 @@ class NoLegTests:
 
     def test_a_leg_without_a_link_makes_the_option_infeasible_with_unknown_sums(self):
         links = [link for link in LINKS if (link["from"], link["to"]) != ("far", "res")]
-        t = task(
-            workload="data_processing",
-            params_b=None,
-            input_gb=900,
-            image_gb=45,
-            result_gb=90,
-            compress_ratio=0.5,
-            data_site="data",
-            result_site="res",
-        )
+        t = task(workload="data_processing", params_b=None, input_gb=900, image_gb=45,
+                 result_gb=90, compress_ratio=0.5, data_site="data", result_site="res")
         out = evaluate(make_input(t, offers=[offer("D", "far")], sites=SITES, links=links))
         d = option_of(out, "D")
         assert d["feasible"] is False and d["reason"] == "no_link"
@@ -177,17 +169,9 @@ class StreamedInputTests:
     def test_streamed_input_moves_once_per_pass(self):
         sites = [dict(s) for s in SITES]
         sites[2]["storage_tb"] = 0.5  # 500 GB < 900 GB as stored: streamed
-        t = task(
-            workload="data_processing",
-            params_b=None,
-            input_gb=900,
-            image_gb=0,
-            result_gb=0,
-            compress_ratio=0.5,
-            data_site="data",
-            access_pattern="repeated_full_scan",
-            data_passes=3,
-        )
+        t = task(workload="data_processing", params_b=None, input_gb=900, image_gb=0,
+                 result_gb=0, compress_ratio=0.5, data_site="data",
+                 access_pattern="repeated_full_scan", data_passes=3)
         d = option_of(
             evaluate(make_input(t, offers=[offer("D", "far")], sites=sites, links=LINKS)), "D"
         )
@@ -207,17 +191,9 @@ class StreamedInputTests:
     def test_room_for_the_input_at_exactly_just_below_and_above(self, storage_tb, mode, gb):
         sites = [dict(s) for s in SITES]
         sites[2]["storage_tb"] = storage_tb
-        t = task(
-            workload="data_processing",
-            params_b=None,
-            input_gb=900,
-            image_gb=0,
-            result_gb=0,
-            compress_ratio=0.5,
-            data_site="data",
-            access_pattern="repeated_full_scan",
-            data_passes=3,
-        )
+        t = task(workload="data_processing", params_b=None, input_gb=900, image_gb=0,
+                 result_gb=0, compress_ratio=0.5, data_site="data",
+                 access_pattern="repeated_full_scan", data_passes=3)
         d = option_of(
             evaluate(make_input(t, offers=[offer("D", "far")], sites=sites, links=LINKS)), "D"
         )

@@ -42,10 +42,8 @@ class TestFindingsInFull:
         # no machines, recurring, nothing fits one machine, tensor splits → both (R1c);
         # nobody maintains a scheduler → managed delivery: R1e, and J4 on the self-hosted offer
         t = big_training(parallelism=["tensor"], cadence="recurring", has_machines=False)
-        offers = [
-            offer("dist", kind="distributed", parallelism=["tensor"]),
-            offer("man", kind="managed", parallelism=["tensor"]),
-        ]
+        offers = [offer("dist", kind="distributed", parallelism=["tensor"]),
+                  offer("man", kind="managed", parallelism=["tensor"])]
         out = evaluate(make_input(t, offers=offers, checklists=answered("dist", "man")))
         assert core(out, "R1c") == [("R1c", "info", "R1c", None, {})]
         assert core(out, "R-mod") == [("R-mod", "info", "R-mod", None, {"cadence": "recurring"})]
@@ -99,13 +97,11 @@ class TestFindingsInFull:
     def test_R3_and_R4_are_information(self):
         t = task(team={"pain": "queueing", "can_maintain_scheduler": True, "has_machines": True})
         assert core(evaluate(make_input(t)), "R3") == [("R3", "info", "R3.distributed", None, {})]
-        team = {
-            "has_machines": True,
-            "has_scheduler": True,
-            "pain": "slow",
-            "can_maintain_scheduler": True,
-        }
-        assert core(evaluate(make_input(task(team=team))), "R4") == [("R4", "info", "R4", None, {})]
+        team = {"has_machines": True, "has_scheduler": True, "pain": "slow",
+                "can_maintain_scheduler": True}
+        assert core(evaluate(make_input(task(team=team))), "R4") == [
+            ("R4", "info", "R4", None, {})
+        ]
 
     def test_R6_at_exactly_the_scaling_efficiency_minimum(self):
         # single 14 h, multi 2 × 8 GPUs 10 h: speedup 14 / 10 = 1.4, efficiency 1.4 / 2 = 0.7,
@@ -114,13 +110,8 @@ class TestFindingsInFull:
         out = evaluate(make_input(t, benchmarks=[single(14), multi(10)]))
         assert (out["platform"], out["platform_rule"]) == ("distributed_platform", "R6")
         assert core(out, "R6") == [
-            (
-                "R6",
-                "info",
-                "R6",
-                None,
-                {"offer": "local", "speedup": 1.4, "scaling_efficiency": 0.7, "limit": 0.7},
-            )
+            ("R6", "info", "R6", None,
+             {"offer": "local", "speedup": 1.4, "scaling_efficiency": 0.7, "limit": 0.7})
         ]
 
 
@@ -140,13 +131,7 @@ class TestBoundaries:
     def test_R7_not_without_a_chosen_plan_when_the_task_fits_one_machine(self):
         # nothing feasible (X4 with restricted results, as in the eligibility tests), a 12 h
         # non-resumable job that fits one machine: it does not span machines → no R7
-        out = evaluate(
-            three_way_input(
-                compliance_restricted=True,
-                results_restricted=True,
-                compute_hours=12,
-                resumable=False,
-            )
-        )
+        out = evaluate(three_way_input(compliance_restricted=True, results_restricted=True,
+                                       compute_hours=12, resumable=False))
         assert out["chosen"] is None
         assert "R7" not in rules(out)
