@@ -17,11 +17,11 @@ class BillRow:
     compute_cost: float
     scheduling_cost: float
     transfer_cost: float | None
-    rerun_loss: float
+    rerun_cost: float  # SPEC 7.2: expected rerun loss of this run (was 2.x's rerun_loss)
     migration_effort_hours: float | None
     migration_cost: float  # SPEC 6.1: its own line (Q5), spread over the runs
-    preemption_cost: float  # SPEC 6.3: expected loss to preemptions (spot capacity)
-    total: float | None  # None when a transfer leg has no link
+    preemption_cost: float | None  # SPEC 7.3: expected loss to preemptions (spot capacity)
+    total: float | None  # SPEC 7.2: the option's total_cost; None when it cannot be costed
     preprocess_cost: float = 0.0  # SPEC 6.4: a staged plan's preprocessing, per run
     rank_unit: int | None = None
     rank_total: int | None = None
@@ -39,77 +39,27 @@ def _ranks(values: dict[str, float]) -> dict[str, int]:
 def total_bill(
     inp: EngineInput, options: list[PlacementOption]
 ) -> tuple[list[BillRow], list[Finding]]:
-    reruns, pilot_effort = _reruns_and_pilot_effort(inp)
-    runs = _runs_served(inp)
-    hour_cost = inp.thresholds["engineer_hour_cost"]
-    rows = [_bill_row(option, reruns, pilot_effort, hour_cost, runs) for option in options]
+    """SPEC T as corrected by 7.2: one row per option, its total the option's total_cost (the
+    rerun and migration lines are the option's, so the choice and T read the same numbers)."""
+    rows = [_bill_row(option) for option in options]
     ranked = _rank(rows)
     return rows, _bill_findings(ranked)
 
 
-def _reruns_and_pilot_effort(inp: EngineInput) -> tuple[dict[str, float], dict[str, float]]:
-    """Per offer: rerun hours lost over its benchmarks, and its largest pilot migration effort."""
-    reruns: dict[str, float] = {}
-    pilot_effort: dict[str, float] = {}
-    for b in inp.benchmarks:
-        if b.offer is not None:
-            reruns[b.offer] = reruns.get(b.offer, 0.0) + b.failure_reruns * b.hours_lost_per_rerun
-            if b.kind == "pilot_migration" and b.migration_effort_hours:
-                pilot_effort[b.offer] = max(
-                    pilot_effort.get(b.offer, 0.0), b.migration_effort_hours
-                )
-    return reruns, pilot_effort
-
-
-def _runs_served(inp: EngineInput) -> float:
-    """SPEC 6.1: the runs a migration cost is spread over (a year of a recurring job)."""
-    task = inp.task
-    return (
-        1.0
-        if task.cadence == "one_off" or task.runs_per_quarter <= 0
-        else (task.runs_per_quarter * 4)
-    )
-
-
-def _bill_row(
-    option: PlacementOption,
-    reruns: dict[str, float],
-    pilot_effort: dict[str, float],
-    hour_cost: float,
-    runs: float,
-) -> BillRow:
-    oid = option.offer.id
-    # SPEC T: expected rerun loss = reruns × hours lost × hourly burn (billed GPUs × price).
-    rerun_loss = reruns.get(oid, 0.0) * option.hourly_burn
-    # SPEC 6.1: the candidate's Q5 effort, else the largest of its pilot migration records.
-    effort = option.offer.migration_effort_hours
-    if effort is None:
-        effort = pilot_effort.get(oid)
-    migration = (effort or 0.0) * hour_cost / runs
-    total = None
-    if option.transfer_cost is not None:
-        total = (
-            option.compute_cost
-            + option.scheduling_cost
-            + option.transfer_cost
-            + option.preemption_cost
-            + option.preprocess_cost
-            + rerun_loss
-            + migration
-        )
+def _bill_row(option: PlacementOption) -> BillRow:
     # Positional, in BillRow's field order: a third of the cost of keywords.
     return BillRow(
-        oid,
+        option.offer.id,
         option.feasible,
         option.effective_price,  # unit price
         option.compute_cost,
         option.scheduling_cost,
         option.transfer_cost,
-        rerun_loss,
-        effort,  # migration_effort_hours
-        migration,  # migration_cost
-        option.preemption_cost,
-        total,
+        option.rerun_cost,
+        option.migration_effort_hours,
+        option.migration_cost,
+        None if option.preemption_hours is None else option.preemption_cost,
+        option.total_cost,
         option.preprocess_cost,
         None,  # rank_unit
         None,  # rank_total

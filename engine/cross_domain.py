@@ -68,8 +68,28 @@ def judge_cross_domain(inp: EngineInput) -> CrossDomain:
     home_only = any(rule in HOME_DOMAIN_EXCLUSIONS for rule in exclusions) or not all(
         gates.values()
     )
+    if home_only and _contract_allows_sites(inp, exclusions, gates):
+        # SPEC 7.8: the sites in allowed_sites are allowed by contract: X4's own limit stands in
+        # for the home-datacenter limit when G1 fails only on offsite_allowed.
+        home_only = False
     found += _data_and_coupling_hints(inp)
     return CrossDomain(eligible, exclusions, gates, home_only, allowed, spread_tier(inp), found)
+
+
+def _contract_allows_sites(inp: EngineInput, exclusions: list[str], gates: dict[str, bool]) -> bool:
+    """SPEC 7.8: X4 (its allowed sites: allowed_sites, else the data site's datacenter), no other
+    exclusion that keeps the task home, the other gates passed, and G1 failing only because
+    off-site execution is not allowed."""
+    task = inp.task
+    return (
+        "X4" in exclusions
+        and not any(rule in HOME_DOMAIN_EXCLUSIONS for rule in exclusions)
+        and gates["latency_tolerance"]
+        and gates["interruption"]
+        and task.env_simple
+        and task.image_packaged
+        and not task.offsite_allowed
+    )
 
 
 def _exclusions(inp: EngineInput) -> tuple[list[str], frozenset[str] | None, list[Finding]]:

@@ -25,6 +25,7 @@ from .output import EngineOutput
 from .placement import PlacementOption, build_option, choose_option
 from .platform import PlatformChoice, choose_platform
 from .rollout import rollout
+from .run_losses import offer_records
 from .schema import ENGINE_VERSION, EngineInput
 from .sensitivity import sensitivity, tell
 from .sizing import Sizing, size_for_budget, size_task
@@ -84,11 +85,16 @@ def _place(
     """P placement of every offer, the chosen option, then the D2 and K2 hints."""
     net = Network(inp.sites, inp.links)
     plans: dict = {}
+    records = offer_records(inp)
     options = [
-        build_option(inp, net, cross, offer, sizing.by_offer[offer.id], plans)
+        build_option(
+            inp, net, cross, offer, sizing.by_offer[offer.id], plans, records.get(offer.id)
+        )
         for offer in inp.offers
     ]
     chosen, found = choose_option(options)
+    if chosen is None:
+        found += too_few_gpus(inp, sizing, options)
     if inp.task.gpus is None:
         # SPEC 6.1 P3: compute hours without the GPU count they were measured on.
         found.append(finding("P3", "block", "P3", {}))
@@ -96,6 +102,21 @@ def _place(
     found += staged_plan_hint(inp, options, chosen)
     found += spread_hint(inp, net, cross, options)
     return options, chosen, found
+
+
+def too_few_gpus(inp: EngineInput, sizing: Sizing, options: list[PlacementOption]) -> list[Finding]:
+    """SPEC 7.1 A2: no option is feasible and some are refused only for too few GPUs: plan at
+    least N GPUs, N the least gpus_needed among those; the fix rounds N up to whole machines of
+    that offer when N exceeds one machine."""
+    short = [o for o in options if o.reasons == ["too_few_gpus"]]
+    if not short:
+        return []
+    best = min(short, key=lambda o: sizing.by_offer[o.offer.id].gpus_needed)
+    need = sizing.by_offer[best.offer.id].gpus_needed
+    per_machine = best.offer.gpus_per_machine
+    fix = need if need <= per_machine else -(-need // per_machine) * per_machine
+    data = {"planned": best.gpus, "gpus": need, "offer": best.offer.id, "fix_gpus": fix}
+    return [finding("A2", "block", "A2", data)]
 
 
 def _platform_and_benchmarks(

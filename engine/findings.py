@@ -11,6 +11,7 @@ from .messages import render
 # the order in which the modules ran.
 RULE_ORDER = (
     "A",
+    "A2",
     "R0",
     "R1a",
     "R1b",

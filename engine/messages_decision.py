@@ -21,6 +21,12 @@ DECISION_MESSAGES: dict[str, dict[str, str]] = {
         "en": "No memory figure (no parameter count or measured peak): memory limits no offer.",
         "zh_Hans": "没有显存数据(无参数量也无实测峰值):显存不限制任何报价。",
     },
+    "A2": {
+        "en": "{planned} planned GPUs cannot hold one replica: it needs {gpus} on {offer}. "
+        "Plan at least {gpus} GPUs ({fix_gpus} in whole machines).",
+        "zh_Hans": "计划的 {planned} 张卡装不下一个副本:在 {offer} 上需要 {gpus} 张。"
+        "请至少计划 {gpus} 张卡(按整机为 {fix_gpus} 张)。",
+    },
     # R. Which platform
     "R0": {
         "en": "Multi-machine is not faster end to end ({multi_e2e} h vs {single_e2e} h on one "

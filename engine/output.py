@@ -99,7 +99,13 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "scheduling_cost": num(o.scheduling_cost),
         "transfer_cost": num(o.transfer_cost),
         "preemptible": o.offer.preemptible,
-        "preemption_cost": num(o.preemption_cost) if o.preemption_cost else 0.0,
+        # SPEC 7.3: the renewal figures, shown even when they refuse the option (null only past
+        # any finite number).
+        "preemption_hours": _lost(o.preemption_hours, o.preemption_hours),
+        "preemption_cost": _lost(o.preemption_hours, o.preemption_cost),
+        # SPEC 7.2: the rerun and migration lines join total_cost.
+        "rerun_cost": num(o.rerun_cost) if o.rerun_cost else 0.0,
+        "migration_cost": num(o.migration_cost) if o.migration_cost else 0.0,
         # SPEC 6.4: raw | staged away from the data when the task has a processed version.
         "plan": o.plan,
         "preprocess_hours": num(o.preprocess_hours) if o.preprocess_hours else 0.0,
@@ -109,6 +115,13 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "within_budget": o.within_budget,
         "legs": shown,
     }
+
+
+def _lost(hours: float | None, figure: float) -> float | None:
+    """A preemption figure: null when its hours are not finite, 0.0 for none."""
+    if hours is None:
+        return None
+    return num(figure) if figure else 0.0
 
 
 def _breakdown(b: Breakdown | None) -> dict[str, Any] | None:
@@ -177,7 +190,7 @@ def _finding(f: Finding) -> dict[str, Any]:
 
 
 def _bill_row(row: BillRow, option: dict[str, Any]) -> dict[str, Any]:
-    # The row's unit price and its compute, scheduling, transfer and preemption costs are its
+    # The row's unit price, its cost lines and its total are its
     # option's (bill.total_bill copies them): shown as the option shows them, rounded once.
     return {
         "offer": row.offer,
@@ -186,12 +199,12 @@ def _bill_row(row: BillRow, option: dict[str, Any]) -> dict[str, Any]:
         "compute_cost": option["compute_cost"],
         "scheduling_cost": option["scheduling_cost"],
         "transfer_cost": option["transfer_cost"],
-        "rerun_loss": num(row.rerun_loss),
+        "rerun_cost": option["rerun_cost"],
         "migration_effort_hours": num(row.migration_effort_hours),
-        "migration_cost": num(row.migration_cost),
+        "migration_cost": option["migration_cost"],
         "preemption_cost": option["preemption_cost"],
         "preprocess_cost": option["preprocess_cost"],
-        "total": num(row.total),
+        "total": option["total_cost"],  # SPEC 7.2: the option's total_cost, the same figure
         "rank_unit": row.rank_unit,
         "rank_total": row.rank_total,
     }

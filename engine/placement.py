@@ -8,6 +8,15 @@ from dataclasses import dataclass
 from .cross_domain import CrossDomain
 from .findings import Finding, finding
 from .network import Network
+from .run_losses import (
+    OfferRecords,
+    failure_terms,
+    migration_line,
+    preempted_before_done,
+    preemption_hours,
+    preemption_rate,
+    rerun_hours,
+)
 from .schema import (
     KIND_ORDER,
     MODEL_SPLITTING,
@@ -23,6 +32,8 @@ from .sizing import OfferSizing
 REASONS = (
     "pool_too_small",  # SPEC 6.1 capacity: more GPUs than max_machines × gpus_per_machine
     "no_shared_parallelism",  # SPEC 6.1 R1a: the model must be split, or spread, and cannot be
+    "too_few_gpus",  # SPEC 7.1: the planned GPUs cannot hold one replica on this offer
+    "preempted_before_done",  # SPEC 7.3: not resumable and λT > 2 preemptions expected
     "compliance_site",  # SPEC 6.1 X4: the site is not among the allowed sites
     "compliance_moves_data",  # SPEC 6.1 X4: the input leg leaves the allowed sites
     "compliance_moves_results",  # SPEC 6.1 X4 with results_restricted
@@ -83,10 +94,25 @@ class PlacementOption:
     plan: str | None = None
     preprocess_hours: float = 0.0
     preprocess_cost: float = 0.0
+    # SPEC 7.3: expected hours lost to preemptions (None when not a finite number).
+    preemption_hours: float | None = 0.0
+    # SPEC 7.2: expected hours lost to failures (× hourly burn = rerun_cost), and the migration
+    # line; both join total_cost.
+    rerun_hours: float = 0.0
+    rerun_cost: float = 0.0
+    migration_effort_hours: float | None = None
+    migration_cost: float = 0.0
 
     @property
     def hourly_burn(self) -> float:
         return self.billed_gpus * self.effective_price
+
+    @property
+    def run_hours(self) -> float | None:
+        """SPEC 7.3: the compute segment budgets read: compute + preemption hours."""
+        if self.preemption_hours is None:
+            return None
+        return self.compute_hours + self.preemption_hours
 
     def segment_hours(self, segment: str) -> float | None:
         if segment == "transfer":
@@ -94,7 +120,7 @@ class PlacementOption:
             if self.transfer_hours is None:
                 return None
             return self.transfer_hours + self.preprocess_hours
-        return self.queue_hours if segment == "queue" else self.compute_hours
+        return self.queue_hours if segment == "queue" else self.run_hours
 
 
 def planned_gpus(inp: EngineInput, offer: Offer, sized: OfferSizing) -> int:
@@ -132,15 +158,16 @@ def build_option(
     offer: Offer,
     sized: OfferSizing,
     plans: dict[tuple[str, bool], SitePlan] | None = None,
+    records: OfferRecords | None = None,
 ) -> PlacementOption:
     """SPEC P for one offer; SPEC 6.4: away from the data, when the task has a processed
     version, the staged variant too, keeping the one of lower objective (the raw one on a tie
-    or when neither can be costed)."""
+    or when neither can be costed). `records`: the offer's benchmark records (SPEC 7.2)."""
     task = inp.task
-    raw = _option(inp, net, cross, offer, sized, plans, staged=False)
+    raw = _option(inp, net, cross, offer, sized, plans, False, records)
     if task.processed_gb is None or offer.site == task.data_site:
         return raw
-    staged = _option(inp, net, cross, offer, sized, plans, staged=True)
+    staged = _option(inp, net, cross, offer, sized, plans, True, records)
     raw.plan = "raw"
     if staged.objective is not None and (raw.objective is None or staged.objective < raw.objective):
         return staged
@@ -155,6 +182,7 @@ def _option(
     sized: OfferSizing,
     plans: dict[tuple[str, bool], SitePlan] | None,
     staged: bool,
+    records: OfferRecords | None,
 ) -> PlacementOption:
     task = inp.task
     site = offer.site
@@ -162,8 +190,17 @@ def _option(
     gpus = planned_gpus(inp, offer, sized)
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
+    if preempted_before_done(task, preemption_rate(offer, gpus), _hours_on(task, offer)):
+        reasons.append("preempted_before_done")  # SPEC 7.3
     reasons += plan.reasons
-    return _priced(inp, plan, offer, reasons, gpus, billed, staged)
+    option = _priced(inp, plan, offer, reasons, gpus, billed, staged)
+    _run_losses(inp, option, records)
+    return option
+
+
+def _hours_on(task: Task, offer: Offer) -> float:
+    """SPEC P: the task's compute hours at the offer's speed."""
+    return task.compute_hours / offer.relative_speed
 
 
 def _priced(
@@ -181,15 +218,10 @@ def _priced(
     price = offer_price(offer)
     # SPEC 6.1: boot time counts in the queue segment.
     queue_hours = inp.sites[site].queue_hours + offer.boot_hours
-    compute_hours, compute_cost, scheduling_cost, preemption_cost = _run_costs(
-        task, offer, billed, price
-    )
+    compute_hours = _hours_on(task, offer)
+    compute_cost = billed * compute_hours * price
+    scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     preprocess_hours, preprocess_cost = _preprocessing(task, staged)
-    # The preprocessing hours are a fourth time segment: added to the total with the queue's.
-    wait_hours = queue_hours + preprocess_hours
-    run_cost = compute_cost + scheduling_cost + preprocess_cost
-    totals = _totals(task, plan, wait_hours, compute_hours, run_cost, preemption_cost)
-    total_hours, total_cost, objective = totals
     # Positional, in PlacementOption's field order: a third of the cost of keywords.
     option = PlacementOption(
         plan.kind,
@@ -208,35 +240,56 @@ def _priced(
         plan.transfer_hours,
         queue_hours,
         compute_hours,
-        total_hours,
+        None,  # total_hours: set by _run_losses
         compute_cost,
         scheduling_cost,
         plan.transfer_cost,
-        total_cost,
-        objective,
+        None,  # total_cost, objective and within_budget: set by _run_losses too
         None,
-        preemption_cost,
+        None,
+        0.0,
         "staged" if staged else None,
         preprocess_hours,
         preprocess_cost,
     )
-    if plan.linked:
-        option.within_budget = not over_budget(inp, option)
     return option
 
 
-def _run_costs(
-    task: Task, offer: Offer, billed: int, price: float
-) -> tuple[float, float, float, float]:
-    """The run on this offer: compute hours at its speed, compute cost on the billed GPUs, the
-    scheduling fee and the expected preemption cost (SPEC 4, 6.1)."""
-    compute_hours = task.compute_hours / offer.relative_speed
-    compute_cost = billed * compute_hours * price
-    scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
-    preemption_cost = 0.0
-    if offer.preemptible:
-        preemption_cost = _preemption_cost(task, offer, compute_hours, billed, price)
-    return compute_hours, compute_cost, scheduling_cost, preemption_cost
+def _run_losses(inp: EngineInput, option: PlacementOption, records: OfferRecords | None) -> None:
+    """SPEC 7.2 and 7.3: the run's expected preemption and rerun losses and its migration line,
+    then its totals (total_cost is the whole bill) and whether it meets every budget."""
+    task = inp.task
+    offer = option.offer
+    burn = option.hourly_burn
+    hours = option.compute_hours
+    lost = preemption_hours(task, preemption_rate(offer, option.gpus), hours)
+    option.preemption_hours = lost
+    rate, per_failure = failure_terms(inp, records)
+    option.rerun_hours = rerun_hours(rate, per_failure, option.billed_gpus, hours)
+    option.rerun_cost = option.rerun_hours * burn
+    option.migration_effort_hours, option.migration_cost = migration_line(inp, offer, records)
+    if lost is None or not math.isfinite(lost * burn):
+        option.preemption_hours = None  # beyond any finite figure: infeasible by λT > 2
+        return
+    option.preemption_cost = lost * burn
+    if option.transfer_hours is None or option.transfer_cost is None:
+        return  # unknown transfer: the sums are unknown too, never guessed
+    # The preprocessing hours are a fourth time segment, waited like the queue (SPEC 6.4).
+    total_hours = option.transfer_hours + (option.queue_hours + option.preprocess_hours) + hours
+    total_hours += lost
+    total_cost = (
+        option.compute_cost
+        + option.scheduling_cost
+        + option.transfer_cost
+        + option.preprocess_cost
+        + option.preemption_cost
+        + option.migration_cost
+        + option.rerun_cost
+    )
+    objective = total_cost + task.delay_cost_per_hour * total_hours
+    if math.isfinite(objective):
+        option.total_hours, option.total_cost, option.objective = total_hours, total_cost, objective
+        option.within_budget = not over_budget(inp, option)
 
 
 def _preprocessing(task: Task, staged: bool) -> tuple[float, float]:
@@ -280,38 +333,10 @@ def _offer_reasons(task: Task, offer: Offer, sized: OfferSizing, gpus: int) -> l
         not sized.fits_single_machine and not shared
     ):
         reasons.append("no_shared_parallelism")  # SPEC 6.1 R1a: plain data copies the model
+    elif gpus < sized.gpus_needed and not shared.isdisjoint(MODEL_SPLITTING):
+        # SPEC 7.1: the plan splits the model over fewer GPUs than one replica needs here.
+        reasons.append("too_few_gpus")
     return reasons
-
-
-def _preemption_cost(
-    task: Task, offer: Offer, compute_hours: float, billed: int, price: float
-) -> float:
-    """Of a preemptible offer."""
-    # SPEC 6.3: expected preemptions (per day × the option's compute hours / 24) × hours
-    # lost by each (the interruption cost, or half a checkpoint interval when resumable) ×
-    # hourly burn (billed GPUs × effective price).
-    resumable = task.resumable
-    lost = task.checkpoint_interval_hours / 2 if resumable else task.interruption_cost_hours
-    return offer.preemptions_per_day * compute_hours / 24 * lost * billed * price
-
-
-def _totals(
-    task: Task,
-    plan: SitePlan,
-    queue_hours: float,
-    compute_hours: float,
-    compute_and_scheduling_cost: float,
-    preemption_cost: float,
-) -> tuple[float | None, float | None, float | None]:
-    """Total hours, total cost and the objective (cost plus delay cost)."""
-    transfer_hours = plan.transfer_hours
-    transfer_cost = plan.transfer_cost
-    if transfer_hours is None or transfer_cost is None:
-        # Unknown transfer: the sums are unknown too, never guessed.
-        return None, None, None
-    total_hours = transfer_hours + queue_hours + compute_hours
-    total_cost = compute_and_scheduling_cost + transfer_cost + preemption_cost
-    return total_hours, total_cost, total_cost + task.delay_cost_per_hour * total_hours
 
 
 def over_budget(inp: EngineInput, option: PlacementOption) -> list[str]:
@@ -328,7 +353,8 @@ def over_budget(inp: EngineInput, option: PlacementOption) -> list[str]:
     if limit is not None and option.queue_hours > limit:
         over.append("queue")
     limit = budget.compute
-    if limit is not None and option.compute_hours > limit:
+    run_hours = option.run_hours  # SPEC 7.3: compute + preemption hours
+    if limit is not None and run_hours is not None and run_hours > limit:
         over.append("compute")
     return over
 

@@ -22,6 +22,7 @@ from .plain_records import (
 from .reader import MISSING
 from .schema import (
     ACCESS_PATTERNS,
+    ATTENTIONS,
     BUDGET_FIELDS,
     CADENCES,
     COUPLINGS,
@@ -80,6 +81,8 @@ def plain_task(t: Any, site_codes: set[str]) -> Task | None:
             0.0,
             0.0,
             1,
+            _choice(get("attention"), ATTENTIONS, "flash"),
+            _amount(get("restart_hours"), 0.0),
         )
     except (NotPlain, KeyError, TypeError):  # KeyError, TypeError: not a known choice
         return None

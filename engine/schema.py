@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENGINE_VERSION = "2.2.0"
+ENGINE_VERSION = "3.0.0"
 
 WORKLOADS = (
     "training",
@@ -30,6 +30,8 @@ PARALLELISM = ("data", "tensor", "pipeline", "sharded")
 # SPEC 6.1: strategies that split one model over GPUs (plain `data` copies it onto every GPU).
 MODEL_SPLITTING = frozenset({"tensor", "pipeline", "sharded"})
 COUPLINGS = ("none", "loose", "tight")
+# SPEC 7.1: how attention is computed; `flash` (FlashAttention, SDPA) never stores the scores.
+ATTENTIONS = ("flash", "eager")
 ACCESS_PATTERNS = ("streaming", "repeated_full_scan")
 PAINS = ("none", "slow", "queueing")
 TIERS = ("same_site", "same_datacenter", "same_city", "cross_hub")
@@ -69,7 +71,8 @@ TASK_FIELDS = frozenset(
         "strict_consistency", "allowed_sites", "results_restricted", "team", "home_site",
         "data_site", "result_site", "batch_size", "seq_len", "hidden_size", "layers", "heads",
         "kv_heads", "activation_checkpointing", "checkpoint_interval_hours", "processed_gb",
-        "preprocess_hours", "preprocess_cost_per_hour", "rounds_per_refresh",
+        "preprocess_hours", "preprocess_cost_per_hour", "rounds_per_refresh", "attention",
+        "restart_hours",
     }
 )  # fmt: skip
 # SPEC 6.4: the staged plan's fields (all optional; without processed_gb none is used).
@@ -110,6 +113,10 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
     "engineer_hour_cost": 0.0,
     # SPEC 6.3 deadline sizing: scaling efficiency assumed beyond one machine when none is measured.
     "multi_machine_efficiency": 0.8,
+    # SPEC 7.2 rerun cost: the team's fleet failure rate per GPU-hour (0 = not priced) and the
+    # GPU-hours an offer's own records must hold before their rate counts instead.
+    "failure_rate_per_gpu_hour": 0.0,
+    "failure_evidence_gpu_hours": 1000.0,
 }
 
 
@@ -205,6 +212,10 @@ class Task:
     preprocess_hours: float = 0.0
     preprocess_cost_per_hour: float = 0.0
     rounds_per_refresh: int = 1
+    # SPEC 7.1: flash (default) stores no attention scores; eager stores 5·a·s/h more per element.
+    attention: str = "flash"
+    # SPEC 7.3: reload and re-queue hours per restart of a resumable run.
+    restart_hours: float = 0.0
 
     @property
     def has_architecture(self) -> bool:

@@ -218,8 +218,8 @@ def _link_flips(
 def _price_flips(
     flips: _Flips, inp: EngineInput, pair: tuple[tuple[int, PlacementOption], ...]
 ) -> None:
-    """Each option's price (chosen and runner-up, in offer order): compute, scheduling and
-    preemption costs are linear in it."""
+    """Each option's price (chosen and runner-up, in offer order): compute, scheduling,
+    preemption and rerun costs are linear in it."""
     first, other = pair
     for at, option in pair if first[1].offer.index < other[1].offer.index else pair[::-1]:
         offer = option.offer
@@ -230,26 +230,16 @@ def _price_flips(
             offer.contract_hours,
             offer.expected_utilization,
         )
-        # What one unit of the offer's price adds to its option's objective.
-        per_unit = (
-            unit * option.billed_gpus * option.compute_hours * (1 + offer.scheduling_fee_pct / 100)
-        )
-        if option.effective_price > 0:
-            per_unit += option.preemption_cost / option.effective_price * unit
-        elif offer.preemptible:
-            per_unit += _preemption_per_price(inp, option) * unit
+        # What one unit of the offer's price adds to its option's objective: the compute and
+        # scheduling costs, and the hours lost to preemptions and failures at the burn (SPEC
+        # 7.2, 7.3); the migration line does not depend on it.
+        lost = (option.preemption_hours or 0.0) + option.rerun_hours
+        run = option.compute_hours * (1 + offer.scheduling_fee_pct / 100) + lost
+        per_unit = unit * option.billed_gpus * run
         slopes = [0.0] * flips.count
         slopes[at] = per_unit
         path = f"offers[{offer.index}].price"
         flips.add(path, "F.price", offer.id, offer.price, slopes, 0.0, MAX_MAGNITUDE)
-
-
-def _preemption_per_price(inp: EngineInput, option: PlacementOption) -> float:
-    """SPEC 6.3 preemption cost per unit of effective price (used when the price is 0)."""
-    task = inp.task
-    lost = task.checkpoint_interval_hours / 2 if task.resumable else task.interruption_cost_hours
-    offer = option.offer
-    return offer.preemptions_per_day * option.compute_hours / 24 * lost * option.billed_gpus
 
 
 def _rank(flips: list[Flip]) -> None:

@@ -66,7 +66,8 @@ class Sizing:
 OVERHEAD_SHARE = 0.2
 # SPEC 6.3 [Korthikanti et al. 2022]: bytes per layer of training activations at 16-bit are
 # seq × batch × hidden × (34 + 5 × heads × seq / hidden); 2 × seq × batch × hidden when only
-# each layer's input is kept (full activation checkpointing).
+# each layer's input is kept (full activation checkpointing). SPEC 7.1 [Dao et al. 2022,
+# FlashAttention]: with `flash` attention the a·s·s score matrix is never stored, so 34 alone.
 ACTIVATION_BYTES_PER_ELEMENT = 34
 ATTENTION_BYTES_PER_HEAD = 5
 GB = 1e9
@@ -78,13 +79,16 @@ def _training_width(precision: str) -> float:
 
 
 def activation_bytes(task: Task) -> float:
-    """SPEC 6.3 [Korthikanti et al. 2022, eq. 2 and §4.3]: training activations of one replica,
-    all layers. The formula is for 16-bit activations; fp32 doubles it."""
+    """SPEC 6.3 [Korthikanti et al. 2022, eq. 2 and §4.3] and 7.1: training activations of one
+    replica, all layers. The formula is for 16-bit activations; fp32 doubles it."""
     s, b, h, a = task.seq_len, task.batch_size, task.hidden_size, task.heads
     assert s is not None and b is not None and h is not None and a is not None
     assert task.layers is not None
     if task.activation_checkpointing:
         per_layer = 2.0 * s * b * h
+    elif task.attention == "flash":
+        # SPEC 7.1: FlashAttention/SDPA recompute the scores in the backward pass.
+        per_layer = s * b * h * ACTIVATION_BYTES_PER_ELEMENT
     else:
         attention = ATTENTION_BYTES_PER_HEAD * a * s / h
         per_layer = s * b * h * (ACTIVATION_BYTES_PER_ELEMENT + attention)

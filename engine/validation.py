@@ -9,6 +9,7 @@ from .reader import MISSING, Reader
 from .schema import (
     ACCESS_PATTERNS,
     ANSWER_STATES,
+    ATTENTIONS,
     BUDGET_FIELDS,
     CADENCES,
     COUPLINGS,
@@ -149,6 +150,8 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
         activation_checkpointing,
         checkpoint_interval_hours,
         *_parse_staged(r, t, p),
+        r.choice(t, "attention", p, ATTENTIONS, default="flash"),  # SPEC 7.1
+        r.amount(t, "restart_hours", p, 0.0),  # SPEC 7.3
     )
 
 
@@ -327,6 +330,9 @@ def _parse_thresholds(r: Reader, raw: Any) -> dict[str, float]:
             value = r.number(data, key, p, above=0.0, maximum=1.0)
         elif key in ("near_capacity_band", "network_cost_share", "scaling_efficiency_min"):
             value = r.number(data, key, p, maximum=1.0)
+        elif key == "failure_evidence_gpu_hours":
+            # SPEC 7.2: less than one GPU-hour of records is no evidence of a rate.
+            value = r.number(data, key, p, minimum=1.0)
         else:
             value = r.number(data, key, p)
         if value is not None:

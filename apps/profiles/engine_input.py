@@ -123,6 +123,11 @@ def _given_only(profile: TaskProfile) -> dict:
         data["activation_checkpointing"] = True
     if profile.checkpoint_interval_hours is not None:
         data["checkpoint_interval_hours"] = float(profile.checkpoint_interval_hours)
+    # SPEC 7.1, 7.3: sent only when they differ from the engine's defaults (flash, 0 h).
+    if profile.attention and profile.attention != "flash":
+        data["attention"] = str(profile.attention)
+    if profile.restart_hours:
+        data["restart_hours"] = float(profile.restart_hours)
     # SPEC 6.4: a staged plan only when the processed size is given.
     if profile.processed_gb is not None:
         data["processed_gb"] = float(profile.processed_gb)

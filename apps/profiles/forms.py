@@ -67,6 +67,11 @@ HELP_TEXTS = {
         "Recompute activations in the backward pass: only each layer's input is kept "
         "(2 × sequence × batch × hidden bytes a layer instead of the full set)."
     ),
+    "attention": _(
+        "How training computes attention. Flash (FlashAttention, PyTorch SDPA, the default of "
+        "current frameworks) never stores the attention scores: 34 bytes an element a layer. "
+        "Eager stores them: 5 × heads × sequence ÷ hidden more (Dao et al. 2022)."
+    ),
     "input_gb": _("Input data the job reads, in GB."),
     "result_gb": _("Results it writes back, in GB."),
     "compress_ratio": _("Size after compression ÷ before: 0 < r ≤ 1 (1 = not compressed)."),
@@ -102,6 +107,10 @@ HELP_TEXTS = {
         "Hours between checkpoints. On preemptible (spot) capacity a resumable job loses half an "
         "interval per preemption. Blank = 1 h."
     ),
+    "restart_hours": _(
+        "Hours to reload and re-queue after each preemption or failure of a resumable run "
+        "(counted with half a checkpoint interval per restart). 0 = instant."
+    ),
     "env_simple": _("Few dependencies: runs elsewhere without rework."),
     "image_packaged": _("Packaged as a container image."),
     "offsite_allowed": _("Policy allows running at another site."),
@@ -123,11 +132,13 @@ HELP_TEXTS = {
 }
 
 
-# SPEC 6.4: what a blank staged-plan figure means (the engine's defaults).
+# SPEC 6.4 and 7.1/7.3: what a blank optional figure means (the engine's defaults).
 STAGED_DEFAULTS = {
     "preprocess_hours": 0.0,
     "preprocess_cost_per_hour": 0.0,
     "rounds_per_refresh": 1,
+    "attention": "flash",
+    "restart_hours": 0.0,
 }
 
 
@@ -196,6 +207,7 @@ class TaskProfileForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
         ):
             require_at_least(self.fields[name], 1)
         require_at_least(self.fields["checkpoint_interval_hours"], 0, above=True)
+        require_at_least(self.fields["restart_hours"], 0)
         # SPEC 6.4: the staged plan is optional; left blank, its figures take their defaults.
         for name in STAGED_DEFAULTS:
             self.fields[name].required = False
@@ -212,6 +224,12 @@ class TaskProfileForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
 
     def clean_rounds_per_refresh(self):
         return self._staged_default("rounds_per_refresh")
+
+    def clean_attention(self):
+        return self.cleaned_data.get("attention") or STAGED_DEFAULTS["attention"]
+
+    def clean_restart_hours(self):
+        return self._staged_default("restart_hours")
 
     def presets(self) -> list[dict]:
         """The engine's model presets (SPEC 6.3), for the picker of the model shape section."""

@@ -18,50 +18,12 @@ from apps.catalog.models import (
     raise_if,
 )
 
+from .choices import AccessPattern, Attention, Cadence, Coupling, Pain, Precision, Workload
 
-class Workload(models.TextChoices):
-    TRAINING = "training", _("Training")
-    # SPEC 6.1: "fine_tuning" is full fine-tuning (sized like training); LoRA/QLoRA is
-    # "adapter_tuning" (v1's "fine_tuning": migration 0003 renamed the stored ones).
-    FINE_TUNING = "fine_tuning", _("Full fine-tuning")
-    ADAPTER_TUNING = "adapter_tuning", _("Adapter tuning (LoRA/QLoRA)")
-    INFERENCE = "inference", _("Inference")
-    BATCH_INFERENCE = "batch_inference", _("Batch inference")
-    DATA_PROCESSING = "data_processing", _("Data processing")
-    RENDERING = "rendering", _("Rendering")
-    SCIENTIFIC_BATCH = "scientific_batch", _("Scientific batch")
-    ONLINE_SERVICE = "online_service", _("Online service")
-
-
-class Cadence(models.TextChoices):
-    ONE_OFF = "one_off", _("One-off")
-    RECURRING = "recurring", _("Recurring")
-
-
-class Precision(models.TextChoices):
-    FP32 = "fp32", "fp32"
-    BF16 = "bf16", "bf16"
-    FP16 = "fp16", "fp16"
-    FP8 = "fp8", "fp8"
-    INT8 = "int8", "int8"
-    INT4 = "int4", "int4"
-
-
-class Coupling(models.TextChoices):
-    NONE = "none", _("None (independent pieces)")
-    LOOSE = "loose", _("Loose (data parallel, moderate gradient traffic)")
-    TIGHT = "tight", _("Tight (tensor parallel, high-frequency exchange)")
-
-
-class AccessPattern(models.TextChoices):
-    STREAMING = "streaming", _("Streaming (read once)")
-    REPEATED_FULL_SCAN = "repeated_full_scan", _("Repeated full scan")
-
-
-class Pain(models.TextChoices):
-    NONE = "none", _("None")
-    SLOW = "slow", _("Too slow")
-    QUEUEING = "queueing", _("Queueing for resources")
+__all__ = [
+    "AccessPattern", "Attention", "Cadence", "Coupling", "Pain", "Precision", "TaskProfile",
+    "Workload",
+]
 
 
 # SPEC 6.3: the model shape's fields. The five the engine needs together, and the largest value
@@ -193,6 +155,10 @@ class TaskProfile(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(SHAPE_MAX["heads"])],
     )
     activation_checkpointing = models.BooleanField(_("activation checkpointing"), default=False)
+    # SPEC 7.1: flash (FlashAttention, SDPA) stores no attention scores; eager does.
+    attention = models.CharField(
+        _("attention"), max_length=8, choices=Attention.choices, default=Attention.FLASH
+    )
 
     # Data
     input_gb = models.FloatField(_("input (GB)"), default=0, validators=[MinValueValidator(0)])
@@ -264,6 +230,10 @@ class TaskProfile(models.Model):
     # Blank: not sent, the engine's default of 1 h.
     checkpoint_interval_hours = models.FloatField(
         _("checkpoint interval (h)"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    # SPEC 7.3: reload and re-queue hours each restart of a resumable run costs.
+    restart_hours = models.FloatField(
+        _("restart time (h)"), default=0, validators=[MinValueValidator(0)]
     )
 
     # Portability and compliance

@@ -36,6 +36,7 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
             "heads",
             "kv_heads",
             "activation_checkpointing",
+            "attention",
         ),
     ),
     (
@@ -78,6 +79,7 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
             "env_aligned",
             "interruption_cost_hours",
             "checkpoint_interval_hours",
+            "restart_hours",
         ),
     ),
     (
@@ -114,6 +116,7 @@ SIZING_FIELDS = (
     *SHAPE_FIELDS,
     "kv_heads",
     "activation_checkpointing",
+    "attention",
 )
 CROSS_DOMAIN_FIELDS = (
     "workload",

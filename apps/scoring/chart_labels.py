@@ -19,7 +19,7 @@ def figure_labels() -> dict[str, str]:
         "queue": _("Queue"),
         "compute": _("Compute"),
         "scheduling": _("Scheduling"),
-        "rerun": _("Rerun loss"),
+        "rerun": _("Rerun cost"),
         "preemption": _("Preemption"),
         "preprocess": _("Preprocessing"),
         "hours": _("Hours"),

@@ -90,7 +90,7 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
         ("compute", "compute_cost"),
         ("scheduling", "scheduling_cost"),
         ("transfer", "transfer_cost"),
-        ("rerun", "rerun_loss"),
+        ("rerun", "rerun_cost"),
     ]
     if any(r.get("preemption_cost") for r in options):
         parts.insert(3, ("preemption", "preemption_cost"))

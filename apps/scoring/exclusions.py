@@ -30,6 +30,8 @@ def finding_text(finding: dict, language: str) -> str:
 REASON_RULES = {
     "pool_too_small": "K2",
     "no_shared_parallelism": "R1a",
+    "too_few_gpus": "A2",  # engine 3.0, SPEC 7.1
+    "preempted_before_done": "G4",  # engine 3.0, SPEC 7.3
     "compliance_site": "X4",
     "compliance_moves_data": "X4",
     "compliance_moves_results": "X4",

@@ -172,7 +172,7 @@ def column_labels(currency: str) -> dict[str, str]:
         "scheduling_cost": _("Scheduling cost") + money,
         "transfer_cost": _("Transfer cost") + money,
         "preemption_cost": _("Preemption cost") + money,
-        "rerun_loss": _("Rerun loss") + money,
+        "rerun_cost": _("Rerun cost") + money,
         "unit_price": _("Unit price per GPU-hour") + money,
         "total_cost": _("Total") + money,
         "rank_unit": _("Rank by unit price"),

@@ -7,8 +7,9 @@ Each fix is {"kind", "label", ...}:
   with `pairs` ("from>to" site codes), posted to reviews:reserve_plan with the review version;
 - "readiness": checkboxes confirming resume verified / environments aligned (H2), written on the
   task profile under its version (`profile_version`), posted to reviews:confirm_readiness;
-- "field": a form setting one task profile field in place (P3 planned GPUs, R1a parallelism, J4 a
-  maintained scheduler), posted to reviews:fix_profile_field with both versions, with `edit_url`
+- "field": a form setting one task profile field in place (P3 planned GPUs, A2 the planned GPUs
+  one replica needs, pre-filled with the engine's `fix_gpus`, R1a parallelism, J4 a maintained
+  scheduler), posted to reviews:fix_profile_field with both versions, with `edit_url`
   opening the whole profile form at that field (it returns to the review once saved);
 - "questions": the candidate's unanswered questions (C), loaded into the finding by htmx from
   `url` (checklists:open_questions) and saved like on the checklist page; `page_url` opens the
@@ -36,16 +37,17 @@ def _profile_field(review: Review, field: str) -> str:
     return reverse("profiles:edit", args=[review.task_id]) + f"?next={back}#id_{field}"
 
 
-def _field(review: Review, field: str, label: str) -> dict[str, Any]:
-    """A form in the finding setting one profile field (P3, R1a, J4), posted to
-    reviews:fix_profile_field; `edit_url` opens the whole profile form at the field instead."""
+def _field(review: Review, field: str, label: str, value: Any = None) -> dict[str, Any]:
+    """A form in the finding setting one profile field (P3, A2, R1a, J4), posted to
+    reviews:fix_profile_field, showing `value` (else the profile's own); `edit_url` opens the
+    whole profile form at the field instead."""
     task = review.task
     form = ProfileFieldForm(
         team=review.team,
         field=field,
         auto_id=f"fix-{field}-%s",
         initial={
-            "value": getattr(task, field),
+            "value": getattr(task, field) if value is None else value,
             "version": review.version,
             "profile_version": task.version,
         },
@@ -106,6 +108,11 @@ def _fixes(review: Review, finding: dict, output: dict):
                  "label": _("Answer the open questions of this candidate")}]
     if rule == "P3":
         return [_field(review, "gpus", _("Save the planned GPU count"))]
+    if rule == "A2":
+        # SPEC 7.1: N GPUs, rounded up to whole machines of the offer beyond one machine.
+        gpus = (finding.get("data") or {}).get("fix_gpus")
+        label = _("Plan %(gpus)s GPUs") % {"gpus": gpus}
+        return [_field(review, "gpus", label, gpus)]
     if rule == "R1a":
         return [
             _field(review, "parallelism", _("Record how the job can be split")),

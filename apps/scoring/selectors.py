@@ -203,7 +203,7 @@ COMPARE_COLUMNS = [
     ("transfer_cost", "money"),
     ("preemption_cost", "money"),
     ("preprocess_cost", "money"),
-    ("rerun_loss", "money"),
+    ("rerun_cost", "money"),
     ("unit_price", "money"),
     ("total_cost", "money"),
     ("speedup", "number"),

@@ -1,10 +1,11 @@
 """The comparison table of a review (SPEC section 5): one row per placement option and one per
 measured benchmark configuration, built from the engine's input and output only.
 
-Costs follow the total bill (SPEC T): `total_cost` of a row is compute + scheduling + transfer +
-expected preemption cost (SPEC 6.3, spot capacity) + preprocessing (SPEC 6.4, a staged plan) +
-expected rerun loss, so the six cost columns add up to it; `placement_cost` keeps the placement
-total of SPEC P (without rerun loss) that decides the chosen option.
+Costs follow the total bill (SPEC T as corrected by 7.2): `total_cost` of a row is compute +
+scheduling + transfer + expected preemption cost (SPEC 7.3, spot capacity) + preprocessing (SPEC
+6.4, a staged plan) + migration (SPEC 6.1, `migration_cost`, not a column of its own) + expected
+rerun cost (SPEC 7.2); since engine 3.0 `placement_cost`, the option's total that decides the
+choice, is the same figure (2.x's left out the rerun loss and migration).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ COLUMNS = [
     ("scheduling_cost", "money"),
     ("transfer_cost", "money"),
     ("preemption_cost", "money"),
-    ("rerun_loss", "money"),
+    ("rerun_cost", "money"),
     ("unit_price", "money"),
     ("total_cost", "money"),
     ("rank_unit", "int"),
@@ -159,7 +160,8 @@ def _option_row(
     gpus = option.get("gpus") or 0
     per_machine = offer.get("gpus_per_machine") or 1
     machines = max(1, -(-gpus // per_machine))
-    rerun_loss = billed.get("rerun_loss")
+    # SPEC 7.2 (engine 3.0): rerun_cost; older snapshots call the column rerun_loss.
+    rerun_cost = billed.get("rerun_cost", billed.get("rerun_loss"))
     return {
         "row_type": "option",
         "task": task_name,
@@ -189,7 +191,8 @@ def _option_row(
         "plan": option.get("plan"),
         "preprocess_hours": option.get("preprocess_hours"),
         "preprocess_cost": billed.get("preprocess_cost", option.get("preprocess_cost")),
-        "rerun_loss": rerun_loss,
+        "rerun_cost": rerun_cost,
+        "migration_cost": billed.get("migration_cost"),
         "unit_price": option.get("effective_price", billed.get("unit_price")),
         "total_cost": _billed_total(option, billed),
         "placement_cost": option["total_cost"],
@@ -205,7 +208,8 @@ def _option_row(
 
 
 def _billed_total(option: dict, billed: dict) -> float | None:
-    """The bill's total (with the expected rerun loss); from the option when the bill has none."""
+    """The bill's total; from the option when the bill has none (engine 3.0's total_cost is the
+    whole bill, 2.x's left out the rerun loss)."""
     total = billed.get("total")
     if total is None:
         total = _sum(option["total_cost"], billed.get("rerun_loss") or 0.0)
@@ -309,7 +313,7 @@ def _benchmark_row(
         "total_hours": record["e2e_hours"],
         "peak_gpu_mem_gb": record.get("peak_gpu_mem_gb"),
         "compute_cost": record.get("cost"),
-        "rerun_loss": None if burn is None else round(rerun_hours * burn, 6),
+        "rerun_cost": None if burn is None else round(rerun_hours * burn, 6),
         "unit_price": price,
         "total_cost": record.get("cost"),
         "failure_reruns": reruns,

@@ -1,4 +1,4 @@
-"""The engine thresholds a team may override (SPEC M/A/X/P, 6.1 R6/R7/T): labels, units and
+"""The engine thresholds a team may override (SPEC M/A/X/P, 6.1 R6/R7/T, 7.2): labels, units and
 allowed ranges.
 
 The keys and defaults come from the engine (`engine.DEFAULT_THRESHOLDS`); this table adds what the
@@ -120,6 +120,23 @@ SPECS: dict[str, ThresholdSpec] = {
             _("Deadline sizing: when no single/multi pair is measured, the fewest GPUs that meet "
               "the compute budget are found assuming this efficiency once the job spans more "
               "than one machine."), **SHARE,
+        ),
+        ThresholdSpec(
+            "failure_rate_per_gpu_hour", _("Fleet failure rate"), "T",
+            _("failures per GPU-hour"),
+            _("Prices the expected rerun cost of a run (failures × hours lost each × hourly burn) "
+              "when an offer's own records hold too few GPU-hours; 0 leaves reruns unpriced. "
+              "Suggested: 2e-5, about what Llama 3's training saw (419 unexpected interruptions "
+              "in 54 days on 16,384 GPUs; Meta, The Llama 3 Herd of Models, 2024)."),
+            minimum=0.0, maximum=1.0,
+        ),
+        ThresholdSpec(
+            "failure_evidence_gpu_hours", _("GPU-hours that make a failure rate"), "T",
+            _("GPU-hours"),
+            _("An offer's single and multi-machine runs count for its own failure rate and loss "
+              "per failure once they hold at least this many GPU-hours; below it the fleet rate "
+              "above is used."),
+            minimum=1.0, maximum=1e9,
         ),
     )
 }

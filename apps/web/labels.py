@@ -65,6 +65,9 @@ REASONS = {
     "compliance_moves_results": _("compliance: the results may not leave the allowed sites"),
     "not_eligible": _("outside the home datacenter, and the task must stay in its domain"),
     "no_link": _("no network link recorded for a transfer"),
+    # Engine 3.0 reasons (SPEC 7.1, 7.3).
+    "too_few_gpus": _("the planned GPUs cannot hold one replica on this offer"),
+    "preempted_before_done": _("preempted more than twice on average before it could finish"),
     # Engine 1.x reasons, still shown on snapshots signed under 1.x.
     "exceeds_max_machines": _("needs more machines than the offer has"),
     "tier_not_allowed": _("the task's coupling does not allow this tier"),

@@ -348,6 +348,10 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         if basis == "contract":
             item["contract_hours"] = draw(st.floats(min_value=1, max_value=2000))
             item["expected_utilization"] = draw(st.floats(min_value=0.1, max_value=1))
+        if draw(st.sampled_from([False, False, True])):
+            # SPEC 6.3 / 7.3: spot capacity, from rarely to often preempted
+            item["preemptible"] = True
+            item["preemptions_per_day"] = draw(st.floats(min_value=0, max_value=6))
         offers.append(item)
     offer_ids = [str(o["id"]) for o in offers]
     budget = {seg: draw(_maybe(_hours)) for seg in ("transfer", "queue", "compute")}
@@ -383,6 +387,10 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         "result_site": draw(st.sampled_from(codes)),
         "allowed_sites": draw(st.lists(st.sampled_from(codes), unique=True, max_size=3)),
         "results_restricted": draw(st.booleans()),
+        # SPEC 7.1 and 7.3
+        "attention": draw(st.sampled_from(["flash", "eager"])),
+        "restart_hours": draw(st.floats(min_value=0, max_value=2)),
+        "checkpoint_interval_hours": draw(st.floats(min_value=0, max_value=4)),
     }
     permissive = ("resumable", "env_simple", "image_packaged", "offsite_allowed")
     for flag in (*permissive, "resume_verified", "env_aligned"):
@@ -416,6 +424,11 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         for oid in offer_ids
         if draw(st.booleans())
     }
+    # SPEC 7.2: the team's fleet failure rate and the evidence an offer's records need.
+    thresholds = {
+        "failure_rate_per_gpu_hour": draw(st.sampled_from([0.0, 2e-5, 0.01])),
+        "failure_evidence_gpu_hours": draw(st.sampled_from([1.0, 10.0, 1000.0])),
+    }
     return {
         "task": t,
         "sites": sites,
@@ -423,4 +436,5 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         "offers": offers,
         "benchmarks": benchmarks,
         "checklists": checklists,
+        "thresholds": thresholds,
     }

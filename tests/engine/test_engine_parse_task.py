@@ -494,6 +494,8 @@ class TestThresholds:
             low = (
                 "must be > 0" if key in ("headroom", "multi_machine_efficiency") else "must be ≥ 0"
             )
+            if key == "failure_evidence_gpu_hours":
+                low = "must be ≥ 1"  # SPEC 7.2: under one GPU-hour of records is no evidence
             assert errors_of(data) == [err(f"thresholds.{key}", low)], key
             given = {"data_compute_low": 0, "data_compute_high": 100, key: 1}
             one = parse_input(make_input(thresholds=given))

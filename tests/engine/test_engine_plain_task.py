@@ -38,7 +38,8 @@ FULL_TASK: dict[str, Any] = {
     "data_passes": 3, "compute_hours": 100, "interruption_cost_hours": 2,
     "latency_budget_hours": {"transfer": 1, "queue": 2.5, "compute": 200},
     "delay_cost_per_hour": 3, "allowed_sites": [], "home_site": "home", "data_site": "data",
-    "result_site": "far", "checkpoint_interval_hours": 2,
+    "result_site": "far", "checkpoint_interval_hours": 2, "attention": "eager",
+    "restart_hours": 0.25,
     "team": {"has_machines": True, "has_scheduler": True, "can_maintain_scheduler": True,
              "pain": "queueing", "validated_tiers": ["cross_hub", "same_city"]},
     **dict.fromkeys(FLAGS, True),
@@ -50,7 +51,8 @@ FULL = Task(
     True, True, True, 2.0, LatencyBudget(1.0, 2.5, 200.0), 3.0, True, True, True, True, True,
     True, True, (), True,
     Team(True, True, True, "queueing", ("same_site", "same_city", "cross_hub")),
-    activation_checkpointing=True, checkpoint_interval_hours=2.0,
+    activation_checkpointing=True, checkpoint_interval_hours=2.0, attention="eager",
+    restart_hours=0.25,
 )  # fmt: skip
 MINIMAL = {"workload": "inference", "compute_hours": 0, "gpus": None, "home_site": "home"}
 
@@ -177,6 +179,12 @@ TIER_NAMES = "same_site, same_datacenter, same_city, cross_hub"
         ({"allowed_sites": ["moon"]}, [err("task.allowed_sites[0]", "unknown site 'moon'")]),
         ({"allowed_sites": "home"}, [err("task.allowed_sites", "must be a list of site codes")]),
         ({"colour": "red"}, [err("task.colour", "unknown field")]),
+        # SPEC 7.1, 7.3 (engine 3.0)
+        ({"attention": "fast"}, [err("task.attention", "must be one of flash, eager")]),
+        ({"attention": 1}, [err("task.attention", "must be one of flash, eager")]),
+        ({"restart_hours": -0.5}, [err("task.restart_hours", "must be ≥ 0")]),
+        ({"restart_hours": NAN}, [err("task.restart_hours", "must be a finite number")]),
+        ({"restart_hours": "1"}, [err("task.restart_hours", "must be a number")]),
     ],
 )  # fmt: skip
 def test_what_is_not_plain_goes_to_the_reader(change, errors):
@@ -229,6 +237,8 @@ def test_a_task_that_is_not_an_object_goes_to_the_reader():
         {"gpus": 16.0},
         {"data_passes": Count(3)},
         {"compute_hours": Amount(100.0)},
+        {"attention": Name("eager")},
+        {"restart_hours": Amount(0.25)},
         {"latency_budget_hours": Rec(FULL_TASK["latency_budget_hours"])},
         {"team": Rec(FULL_TASK["team"])},
         {"team": {**FULL_TASK["team"], "pain": Name("queueing")}},

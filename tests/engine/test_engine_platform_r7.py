@@ -18,6 +18,7 @@ from .engine_fixtures import (
     findings_of,
     make_input,
     offer,
+    option_of,
     rules,
     task,
 )
@@ -32,8 +33,11 @@ def _two_machines(**overrides: Any) -> dict[str, Any]:
 class TestR7:
     def test_memory_over_two_machines_spans_them_even_with_eight_gpus_planned(self):
         out = evaluate(make_input(_two_machines(gpus=8)))
-        # chosen local plans 8 GPUs (= one machine) but one replica needs 2 machines
-        assert out["chosen"]["offer"] == "local"
+        # SPEC 7.1: 8 planned GPUs cannot hold one replica that needs 9 (too_few_gpus), so
+        # nothing is chosen (2.2 chose local); memory alone (no offer fits one machine) still
+        # makes the plan span machines
+        assert out["chosen"] is None
+        assert option_of(out, "local")["reasons"] == ["too_few_gpus"]
         [f] = findings_of(out, "R7")
         assert (f["severity"], f["data"]) == ("warn", {"compute_hours": 24.0, "limit": 12.0})
         # R1b's compute platform gains the distributed layer: both

@@ -9,7 +9,7 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import EngineInputError, evaluate, evaluate_input, parse_input
+from engine import DEFAULT_THRESHOLDS, EngineInputError, evaluate, evaluate_input, parse_input
 from engine.findings import RULE_RANK
 
 from .engine_fixtures import (
@@ -48,8 +48,9 @@ def test_option_sums_hold(data):
         if o.total_hours is None:
             assert not o.feasible and o.reason is not None
             continue
-        assert close(o.total_hours, o.transfer_hours + o.queue_hours + o.compute_hours)
-        assert close(o.total_cost, o.compute_cost + o.scheduling_cost + o.transfer_cost)
+        # SPEC 6.4 and 7.3: preprocessing and preemption hours are segments of their own
+        segments = o.transfer_hours + o.queue_hours + o.compute_hours + o.preprocess_hours
+        assert close(o.total_hours, segments + o.preemption_hours)
         assert o.feasible == (o.reason is None)
 
 
@@ -209,3 +210,158 @@ def test_signoff_map_matches_block_findings(data):
         }
         assert set(entry["rules"]) == expected
         assert entry["blocked"] == bool(expected)
+
+
+# ---------------------------------------------------------------------------------------------
+# SPEC 7 (engine 3.0)
+
+
+def _thresholds(data):
+    return {**DEFAULT_THRESHOLDS, **data.get("thresholds", {})}
+
+
+def _price_by_hand(offer):
+    """SPEC P (口径对齐), written out again: the price of one GPU-hour."""
+    basis, price, per_machine = offer["billing_basis"], offer["price"], offer["gpus_per_machine"]
+    if basis == "gpu_hour":
+        return price
+    if basis == "machine_hour":
+        return price / per_machine
+    return price / (offer["contract_hours"] * per_machine * offer["expected_utilization"])
+
+
+def _losses_by_hand(data, o):
+    """SPEC 7.2 and 7.3 for one output option, from the input alone: (compute cost, rerun
+    cost, preemption hours, migration cost)."""
+    t, limits = data["task"], _thresholds(data)
+    offer = next(item for item in data["offers"] if str(item["id"]) == o["offer"])
+    hours = t["compute_hours"] / offer["relative_speed"]
+    billed = o["billed_gpus"]
+    burn = billed * _price_by_hand(offer)
+    runs = [
+        b
+        for b in data["benchmarks"]
+        if str(b["offer"]) == o["offer"] and b["kind"] in ("single", "multi")
+    ]
+    gpu_hours = sum(b["nodes"] * b["gpus_per_node"] * b["e2e_hours"] for b in runs)
+    failures = sum(b["failure_reruns"] for b in runs)
+    evidence = gpu_hours > 0 and gpu_hours >= limits["failure_evidence_gpu_hours"]
+    rate = failures / gpu_hours if evidence else limits["failure_rate_per_gpu_hour"]
+    per_restart = t["checkpoint_interval_hours"] / 2 + t["restart_hours"]
+    if t["resumable"]:
+        lost = per_restart
+    elif evidence and failures:
+        lost = sum(b["failure_reruns"] * b["hours_lost_per_rerun"] for b in runs) / failures
+    else:
+        lost = t["interruption_cost_hours"]
+    rerun = rate * billed * hours * lost * burn
+    lam = offer.get("preemptions_per_day", 0) * math.ceil(o["gpus"] / offer["gpus_per_machine"])
+    x = lam / 24 * hours
+    if t["resumable"]:
+        preempted = x * per_restart
+    elif x > 700:
+        preempted = math.inf  # e^x beyond a float: the engine reports null
+    elif x == 0:
+        preempted = 0.0
+    else:
+        preempted = math.expm1(x) / (lam / 24) - hours  # renewal: (e^(λT) − 1) ÷ λ − T
+    pilots = [b.get("migration_effort_hours") or 0 for b in data["benchmarks"]
+              if str(b["offer"]) == o["offer"] and b["kind"] == "pilot_migration"]  # fmt: skip
+    effort = offer.get("migration_effort_hours")
+    if effort is None:
+        effort = max(pilots, default=0.0)
+    spread = 1 if t["cadence"] == "one_off" else max(1, t["runs_per_quarter"] * 4)
+    migration = effort * limits["engineer_hour_cost"] / spread
+    return billed * hours * _price_by_hand(offer), rerun, preempted, migration
+
+
+def _near(a, b):
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-5)
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs(), st.sampled_from([0.0, 40.0]))
+def test_total_cost_is_the_sum_of_its_lines_worked_out_again(data, hour_cost):
+    """SPEC 7.2: total_cost = compute + scheduling + transfer + preprocess + preemption +
+    migration + rerun, each line computed here from the input (7.3 for preemption)."""
+    data["thresholds"]["engineer_hour_cost"] = hour_cost
+    out = evaluate(data)
+    for o in out["options"]:
+        compute, rerun, preempted, migration = _losses_by_hand(data, o)
+        assert _near(o["compute_cost"], compute)
+        assert _near(o["rerun_cost"], rerun)
+        assert _near(o["migration_cost"], migration)
+        if o["preemption_hours"] is not None:
+            assert _near(o["preemption_hours"], preempted)
+        if o["total_cost"] is None:
+            continue
+        fee = (
+            compute
+            * next(
+                item["scheduling_fee_pct"]
+                for item in data["offers"]
+                if str(item["id"]) == o["offer"]
+            )
+            / 100
+        )
+        lines = compute + fee + o["transfer_cost"] + o["preprocess_cost"]
+        lines += o["preemption_cost"] + migration + rerun
+        assert _near(o["total_cost"], lines)
+        bill = next(row for row in out["bill"] if row["offer"] == o["offer"])
+        assert bill["total"] == o["total_cost"]  # SPEC 7.2: one figure
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs())
+def test_an_option_below_its_offers_gpus_needed_is_never_chosen(data):
+    """SPEC 7.1: a plan with fewer GPUs than one replica needs there is infeasible."""
+    out = evaluate(data)
+    needed = {row["offer"]: row["gpus_needed"] for row in out["sizing"]["offers"]}
+    for o in out["options"]:
+        if o["gpus"] < needed[o["offer"]]:
+            assert not o["feasible"]
+            assert {"too_few_gpus", "no_shared_parallelism"} & set(o["reasons"])
+            assert out["chosen"] is None or out["chosen"]["offer"] != o["offer"]
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs())
+def test_J3_fires_exactly_when_the_unit_price_and_total_orders_differ(data):
+    """SPEC T / 7.2: among feasible rows with a total, J3 fires when no row of the lowest unit
+    price has the lowest total."""
+    result = evaluate_input(parse_input(data))
+    known = [r for r in result.bill if r.feasible and r.total is not None]
+    differ = False
+    if len(known) > 1:
+        low_unit = min(r.unit_price for r in known)
+        low_total = min(r.total for r in known)
+        differ = not any(r.total == low_total for r in known if r.unit_price == low_unit)
+    assert any(f.rule == "J3" for f in result.findings) == differ
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs(), st.data())
+def test_expected_preemption_hours_never_fall_as_the_rate_rises(data, draw):
+    """SPEC 7.3: more preemptions a day never lose fewer hours (renewal or resumable)."""
+    index = draw.draw(st.integers(0, len(data["offers"]) - 1))
+    low = draw.draw(st.floats(min_value=0, max_value=10))
+    high = low + draw.draw(st.floats(min_value=0, max_value=10))
+    hours = []
+    for rate in (low, high):
+        changed = copy.deepcopy(data)
+        changed["offers"][index].update(preemptible=True, preemptions_per_day=rate)
+        hours.append(evaluate(changed)["options"][index]["preemption_hours"])
+    if hours[1] is not None:  # null: beyond any finite figure
+        assert hours[0] is not None
+        assert hours[1] >= hours[0] - 1e-6
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs(), st.floats(min_value=0, max_value=1e6), st.floats(0, 1e9))
+def test_no_figure_is_nan_or_infinite_even_at_extreme_preemption(data, rate, compute_hours):
+    """SPEC 7.8: no output figure is ever NaN or infinite (e^(λT) overflows a float)."""
+    data["task"]["compute_hours"] = compute_hours
+    data["task"]["resumable"] = False
+    data["offers"][0].update(preemptible=True, preemptions_per_day=rate)
+    out = evaluate(data)
+    json.dumps(out, allow_nan=False)

@@ -24,6 +24,7 @@ from .engine_fixtures import (
     findings_of,
     make_input,
     offer,
+    option_of,
     rules,
     single,
     three_way_input,
@@ -89,12 +90,17 @@ class TestRollout:
 
 
 class TestTotalBill:
-    def test_T_bill_with_rerun_loss(self):
+    def test_T_bill_with_rerun_cost(self):
         data = three_way_input()
         data["benchmarks"] = [single(12, offer_id="L", failure_reruns=2, hours_lost_per_rerun=1.5)]
+        # SPEC 7.2: the record holds 1 × 8 GPUs × 12 h = 96 GPU-hours; counted from 96
+        data["thresholds"] = {"failure_evidence_gpu_hours": 96}
         out = evaluate(data)
         row = out["bill"][0]
-        # rerun loss 2 × 1.5 h × burn (8 GPUs × 2.0) = 48; total 160 + 0 + 5 + 48 = 213
+        # rate 2 failures ÷ 96 GPU-hours; expected failures 2/96 × 8 billed GPUs × 10 h = 5/3;
+        # the task resumes: 1 h checkpoint interval ÷ 2 + 0 restart = 0.5 h lost each; burn
+        # 8 × 2.0 = 16 → rerun cost 5/3 × 0.5 × 16 = 13.333333 (2.2 summed the records'
+        # 2 × 1.5 h × 16 = 48 whatever the run); total 160 + 0 + 5 + 13.333333 = 178.333333
         assert row == {
             "offer": "L",
             "feasible": True,
@@ -102,15 +108,16 @@ class TestTotalBill:
             "compute_cost": 160.0,
             "scheduling_cost": 0.0,
             "transfer_cost": 5.0,
-            "rerun_loss": 48.0,
+            "rerun_cost": 13.333333,
             "migration_effort_hours": None,  # no Q5 effort, no pilot record
             "migration_cost": 0.0,  # engineer_hour_cost defaults to 0: not priced
             "preemption_cost": 0.0,  # SPEC 6.3: on-demand capacity is not preempted
             "preprocess_cost": 0.0,  # SPEC 6.4: no staged plan (no processed version)
-            "total": 213.0,
+            "total": 178.333333,
             "rank_unit": 1,
             "rank_total": 2,
         }
+        assert option_of(out, "L")["total_cost"] == row["total"]  # SPEC 7.2: one figure
         [f] = findings_of(out, "T")
         assert f["data"] == {"offer": "M", "total": 88.3, "unit_price": 2.0}
 
@@ -171,37 +178,62 @@ class TestSignoff:
         ]
         assert all(r["rule"] == "S" and r["message_zh"] for r in result["reasons"])
 
-
     def test_S_reasons_carry_their_rule_data_and_both_languages(self):
         """Every reason in full: the finding's own text in each language, the block findings of
         this candidate and of the whole review only (not a warning, not another candidate's)."""
         output = {
             "findings": [
-                {"rule": "C", "severity": "block", "offer": "a",
-                 "message": "Two questions open.", "message_zh": "两个问题未答。"},
-                {"rule": "P2", "severity": "block", "offer": None,
-                 "message": "No feasible placement.", "message_zh": "没有可行方案。"},
-                {"rule": "M1", "severity": "warn", "offer": "a",
-                 "message": "Data-heavy.", "message_zh": "数据偏重。"},
-                {"rule": "C", "severity": "block", "offer": "b",
-                 "message": "Other candidate.", "message_zh": "别的候选。"},
+                {
+                    "rule": "C",
+                    "severity": "block",
+                    "offer": "a",
+                    "message": "Two questions open.",
+                    "message_zh": "两个问题未答。",
+                },
+                {
+                    "rule": "P2",
+                    "severity": "block",
+                    "offer": None,
+                    "message": "No feasible placement.",
+                    "message_zh": "没有可行方案。",
+                },
+                {
+                    "rule": "M1",
+                    "severity": "warn",
+                    "offer": "a",
+                    "message": "Data-heavy.",
+                    "message_zh": "数据偏重。",
+                },
+                {
+                    "rule": "C",
+                    "severity": "block",
+                    "offer": "b",
+                    "message": "Other candidate.",
+                    "message_zh": "别的候选。",
+                },
             ]
         }
         result = signoff_check(
-            output, offer_id="a", author_id=1, reviewer_id=2,
-            previous_decider_ids=[3], snapshot_is_latest=True,
+            output,
+            offer_id="a",
+            author_id=1,
+            reviewer_id=2,
+            previous_decider_ids=[3],
+            snapshot_is_latest=True,
         )
         assert result == {
             "allowed": False,
             "reasons": [
                 {
-                    "rule": "S", "code": "block_finding",
+                    "rule": "S",
+                    "code": "block_finding",
                     "message": "A blocking finding stands (C): Two questions open.",
                     "message_zh": "存在阻断项(C):两个问题未答。",
                     "data": {"rule": "C", "finding": "Two questions open.", "offer": "a"},
                 },
                 {
-                    "rule": "S", "code": "block_finding",
+                    "rule": "S",
+                    "code": "block_finding",
                     "message": "A blocking finding stands (P2): No feasible placement.",
                     "message_zh": "存在阻断项(P2):没有可行方案。",
                     "data": {"rule": "P2", "finding": "No feasible placement.", "offer": None},
@@ -211,36 +243,63 @@ class TestSignoff:
 
     def test_S_an_output_without_findings_blocks_nothing(self):
         result = signoff_check(
-            {}, offer_id="a", author_id=1, reviewer_id=2,
-            previous_decider_ids=[], snapshot_is_latest=True,
+            {},
+            offer_id="a",
+            author_id=1,
+            reviewer_id=2,
+            previous_decider_ids=[],
+            snapshot_is_latest=True,
         )
         assert result == {"allowed": True, "reasons": []}
 
     def test_S_a_finding_without_chinese_reads_its_english_in_the_chinese_line(self):
-        output = {"findings": [{"rule": "C", "severity": "block", "offer": None,
-                                "message": "Open questions."}]}
+        output = {
+            "findings": [
+                {"rule": "C", "severity": "block", "offer": None, "message": "Open questions."}
+            ]
+        }
         [reason] = signoff_check(
-            output, offer_id="a", author_id=1, reviewer_id=2,
-            previous_decider_ids=[], snapshot_is_latest=True,
+            output,
+            offer_id="a",
+            author_id=1,
+            reviewer_id=2,
+            previous_decider_ids=[],
+            snapshot_is_latest=True,
         )["reasons"]
         assert reason["message_zh"] == "存在阻断项(C):Open questions."
 
     def test_S_refusals_of_the_person_and_the_snapshot_in_full(self):
         result = signoff_check(
-            {"findings": []}, offer_id="a", author_id=7, reviewer_id="7",
-            previous_decider_ids=[7], snapshot_is_latest=False,
+            {"findings": []},
+            offer_id="a",
+            author_id=7,
+            reviewer_id="7",
+            previous_decider_ids=[7],
+            snapshot_is_latest=False,
         )
         assert result["reasons"] == [
-            {"rule": "S", "code": "self_approval",
-             "message": "The author of a review cannot sign it off.",
-             "message_zh": "评审的作者不能给自己签字。", "data": {"reviewer": "7"}},
-            {"rule": "S", "code": "already_decided",
-             "message": "This reviewer has already decided on this review.",
-             "message_zh": "该评审人已经对本评审做过决定。", "data": {"reviewer": "7"}},
-            {"rule": "S", "code": "stale_snapshot",
-             "message": "The inputs changed after this snapshot was computed: sign off on "
-             "the latest one.",
-             "message_zh": "该快照计算后输入已变更:请在最新快照上签字。", "data": {}},
+            {
+                "rule": "S",
+                "code": "self_approval",
+                "message": "The author of a review cannot sign it off.",
+                "message_zh": "评审的作者不能给自己签字。",
+                "data": {"reviewer": "7"},
+            },
+            {
+                "rule": "S",
+                "code": "already_decided",
+                "message": "This reviewer has already decided on this review.",
+                "message_zh": "该评审人已经对本评审做过决定。",
+                "data": {"reviewer": "7"},
+            },
+            {
+                "rule": "S",
+                "code": "stale_snapshot",
+                "message": "The inputs changed after this snapshot was computed: sign off on "
+                "the latest one.",
+                "message_zh": "该快照计算后输入已变更:请在最新快照上签字。",
+                "data": {},
+            },
         ]
 
 

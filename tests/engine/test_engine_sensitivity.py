@@ -10,6 +10,7 @@ the comment beside it.
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 from typing import Any
 
@@ -368,9 +369,13 @@ class PreemptiblePriceFlipTests:
     def test_a_free_preemptible_price_of_a_task_that_cannot_resume(self):
         out = evaluate(_preemptible(price=0.0, resumable=False, interruption_cost_hours=3))
         flip = _flip(out, "offers[0].price")
-        # Each preemption loses the interruption cost, 3 h: 0.5 × 1 × 3 × 8 = 12, × 1 / 8 = 1.5;
-        # 480 / (24 + 1.5) = 18.823529
-        assert flip["flips_at"] == pytest.approx(480 / 25.5, abs=1e-9)
+        # SPEC 7.3 renewal (2.2 charged 3 h a preemption: 480 / 25.5 = 18.823529): λ = 0.5 a
+        # day × 1 machine ÷ 24 = 1/48 an hour, λT = 24 / 48 = 0.5; expected wall time
+        # (e^0.5 − 1) ÷ λ = 48 × 0.648721 = 31.138621 h, 7.138621 h of them lost. Per unit of
+        # machine price (1 / 8 per GPU-hour) × 8 GPUs × 31.138621 h = 31.138621:
+        # 480 / 31.138621 = 15.414941
+        assert flip["flips_at"] == pytest.approx(480 / (48 * (math.e**0.5 - 1)), abs=1e-9)
+        assert flip["flips_at"] == pytest.approx(15.414941, abs=1e-6)
 
     def test_a_longer_checkpoint_interval_loses_more(self):
         out = evaluate(_preemptible(price=0.0, checkpoint_interval_hours=3))

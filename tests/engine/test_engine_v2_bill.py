@@ -77,16 +77,22 @@ class TestWholeMachineBilling:
         assert o["compute_cost"] == 80.0
         assert out["metrics"]["interruption_cost"] == 8.0  # 1 h × 4 × 2.0
 
-    def test_M2_and_rerun_loss_use_billed_gpus(self):
+    def test_M2_and_rerun_cost_use_billed_gpus(self):
         bench = [single(10, "o", gpn=4, failure_reruns=2, hours_lost_per_rerun=3)]
-        out = self._out(4, bench=bench, billing_basis="machine_hour", price=16)
+        t = task(gpus=4, interruption_cost_hours=1)
+        o = offer("o", billing_basis="machine_hour", price=16)
+        # SPEC 7.2: the record holds 1 × 4 GPUs × 10 h = 40 GPU-hours; counted from 40
+        limits = {"failure_evidence_gpu_hours": 40}
+        out = evaluate(make_input(t, offers=[o], benchmarks=bench, thresholds=limits))
         # hourly burn = 8 billed GPUs × 2.0 = 16 per hour (v1: 4 × 2.0 = 8)
         # M2 interruption cost = 1 h × 16 = 16.0
         assert out["metrics"]["interruption_cost"] == 16.0
         row = bill_row(out, "o")
-        # rerun loss = 2 reruns × 3 h × 16 = 96.0; total = 160 + 0 + 0 + 96 = 256.0
-        assert row["rerun_loss"] == 96.0
-        assert row["total"] == 256.0
+        # rate 2 ÷ 40 = 0.05 a GPU-hour; expected failures 0.05 × 8 billed GPUs × 10 h = 4; the
+        # task resumes: 1 h interval ÷ 2 = 0.5 h lost each → 4 × 0.5 × 16 = 32.0 (2.2: the
+        # records' 2 × 3 h × 16 = 96); total = 160 + 0 + 0 + 32 = 192.0
+        assert row["rerun_cost"] == 32.0
+        assert row["total"] == 192.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,7 +232,6 @@ class TestMigrationCostLine:
         assert row["migration_cost"] == 5000.0
         assert row["total"] == 5160.0
 
-
     def test_T_a_pilot_without_effort_hours_adds_nothing(self):
         pilots = [
             {"kind": "pilot_migration", "offer": "local", "migration_effort_hours": 30},
@@ -250,12 +255,13 @@ class TestMigrationCostLine:
     def test_T_no_effort_no_migration_line(self):
         row = bill_row(self._out(), "local")
         assert (row["migration_effort_hours"], row["migration_cost"], row["total"]) == (
-            None, 0.0, 160.0
+            None,
+            0.0,
+            160.0,
         )
 
     def test_T_one_run_a_quarter_is_four_runs_a_year(self):
-        row = bill_row(self._out(offer_effort=40, cadence="recurring", runs_per_quarter=1),
-                       "local")
+        row = bill_row(self._out(offer_effort=40, cadence="recurring", runs_per_quarter=1), "local")
         # 40 × 100 ÷ (1 × 4) = 1000.0; total 160 + 1000 = 1160.0
         assert (row["migration_cost"], row["total"]) == (1000.0, 1160.0)
 
@@ -272,7 +278,7 @@ class TestBillRowInFull:
             "compute_cost": 80.0,
             "scheduling_cost": 8.0,
             "transfer_cost": 0.3,
-            "rerun_loss": 0.0,
+            "rerun_cost": 0.0,
             "migration_effort_hours": None,
             "migration_cost": 0.0,
             "preemption_cost": 0.0,

@@ -172,8 +172,9 @@ class TestX4Compliance:
     def test_X4_another_failed_gate_still_keeps_the_home_domain(self):
         """X4 replaces the home-domain limit for its own sake only: with G1 failing too, the
         option at the data (dc-d, not home's dc-h) is also not eligible, and home is not an
-        allowed site: nothing is feasible."""
-        out = evaluate(self._input(offsite_allowed=False))
+        allowed site: nothing is feasible. (SPEC 7.8: G1 failing only on offsite_allowed no
+        longer does this, test_engine_v30_x4; a packaging gap still does.)"""
+        out = evaluate(self._input(image_packaged=False))
         d = option_of(out, "D")
         assert (d["feasible"], d["reasons"]) == (False, ["not_eligible"])
         assert option_of(out, "L")["reason"] == "compliance_site"

@@ -368,3 +368,44 @@ class ProfileFieldFixTests:
         assert response.status_code == 404
         world.task.refresh_from_db()
         assert world.task.gpus is None
+
+
+class TooFewGpusFixTests:
+    """SPEC 7.1 A2: the planned GPUs cannot hold one replica anywhere; the fix plans N GPUs.
+
+    A measured peak of 500 GB: on 80 GB GPUs (72 usable) ⌈500 / 72 = 6.94⌉ = 7 GPUs, on the far
+    48 GB ones (43.2 usable) ⌈11.57⌉ = 12; 2 are planned, and every offer splits with tensor."""
+
+    def _world(self, team, owner):
+        from apps.catalog.models import Offer
+
+        world = make_world(team, owner, gpus=2, peak_gpu_mem_gb=500, parallelism=["tensor"])
+        Offer.objects.filter(team=team).update(parallelism=["data", "tensor"])
+        snapshot_compute(review_id=world.review.pk)
+        return world
+
+    def test_a2_offers_the_gpu_count_one_replica_needs(self, client, team, owner):
+        world = self._world(team, owner)
+        output = world.review.snapshots.latest("created_at").output
+        [a2] = [f for f in output["findings"] if f["rule"] == "A2"]
+        # the least need is 7 (an 80 GB offer), within one 8-GPU machine: 7, not rounded up
+        assert (a2["data"]["gpus"], a2["data"]["fix_gpus"]) == (7, 7)
+        client.force_login(owner)
+        html = _page(client, world.review)
+        assert 'data-fix="field" data-field="gpus"' in html
+        assert 'name="value" value="7"' in html
+        assert "Plan 7 GPUs" in html
+
+    def test_saving_it_clears_a2(self, client, team, owner):
+        world = self._world(team, owner)
+        client.force_login(owner)
+        world.task.refresh_from_db()
+        world.review.refresh_from_db()
+        response = client.post(
+            reverse("reviews:fix_profile_field", args=[world.review.pk]),
+            {"version": world.review.version, "profile_version": world.task.version,
+             "field": "gpus", "value": "7"},
+        )
+        assert response.status_code == 302
+        snapshot = snapshot_compute(review_id=world.review.pk)
+        assert not [f for f in snapshot.output["findings"] if f["rule"] == "A2"]

@@ -28,9 +28,11 @@ class ComparisonRowsTests:
         for row in rows:
             assert set(COLUMN_KEYS) <= set(row)
         local = next(r for r in rows if r["placement"] == "wait_local")
-        # SPEC T: total = compute + scheduling + transfer + rerun loss (1 rerun × 1 h × 8 × 2.0).
-        assert local["rerun_loss"] == pytest.approx(16.0)
-        assert local["total_cost"] == pytest.approx(320 + 0 + 5 + 16)
+        # SPEC 7.2: the runs hold 1 × 8 × 20 + 2 × 8 × 12 = 352 GPU-hours, short of the 1,000
+        # that make their failures a rate, and the team states none: rerun cost 0 (2.2: the
+        # records' 1 rerun × 1 h × 8 × 2.0 = 16); total = compute + scheduling + transfer.
+        assert local["rerun_cost"] == 0.0
+        assert local["total_cost"] == pytest.approx(320 + 0 + 5)
         assert local["placement_cost"] == pytest.approx(325.0)
         assert local["unit_price"] == 2.0 and local["configuration"] == "1 × 8 GPU"
         assert local["offer_label"] == "Acme Cloud · Local H100"
@@ -68,8 +70,8 @@ class ComparisonRowsTests:
         assert multi["speedup"] == pytest.approx(20 / 12, rel=1e-5)
         assert multi["configuration"] == "2 × 8 GPU" and multi["failure_reruns"] == 1
         assert single["pair"] is True and multi["pair"] is True
-        # rerun loss of the multi run: 1 × 1 h × 16 GPUs × 2.0
-        assert multi["rerun_loss"] == pytest.approx(32.0)
+        # what the multi run's reruns cost it: 1 × 1 h × 16 GPUs × 2.0
+        assert multi["rerun_cost"] == pytest.approx(32.0)
 
     def test_it_mutes_infeasible_options_with_their_reason(self, team, owner):
         world = make_world(team, owner)
@@ -93,7 +95,8 @@ class ChartTests:
         cost = figures["cost"]
         assert [t["name"] for t in cost["data"]] == ["@compute", "@scheduling", "@transfer",
                                                      "@rerun"]
-        assert sum(t["y"][0] for t in cost["data"]) == pytest.approx(341.0)
+        # SPEC 7.2: 320 + 0 + 5 + rerun cost 0 (2.2: + 16 from the records)
+        assert sum(t["y"][0] for t in cost["data"]) == pytest.approx(325.0)
         scaling = figures["scaling"]
         assert scaling["data"][0]["x"] == [8, 16] and scaling["data"][0]["y"] == [1.0, 2.0]
 
@@ -166,7 +169,7 @@ class StagedPlanRowTests:
         assert far["preprocess_hours"] == pytest.approx(1.0)
         assert far["transfer_cost"] == pytest.approx(1.45)
         parts = ("compute_cost", "scheduling_cost", "transfer_cost", "preemption_cost",
-                 "preprocess_cost", "rerun_loss")
+                 "preprocess_cost", "rerun_cost")
         assert sum(far[k] or 0 for k in parts) == pytest.approx(far["total_cost"])
         assert far["total_cost"] == pytest.approx(197.45)
         # The charts draw the preprocessing as its own segment and cost part.

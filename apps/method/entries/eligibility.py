@@ -266,10 +266,13 @@ ENTRIES: tuple[Entry, ...] = (
             "at each preemption."
         ),
         formula=_(
-            "Per preemptible candidate, when the task cannot resume → warning. Preemption cost "
-            "= preemptions per day × compute hours ÷ 24 × hours lost (the task's interruption "
-            "cost if it cannot resume, else half the checkpoint interval) × billed GPUs × "
-            "effective price; it joins the total."
+            "Per preemptible candidate, when the task cannot resume → warning. Preemptions "
+            "come at λ = preemptions per day × machines ÷ 24 an hour over the T compute "
+            "hours. A task that cannot resume restarts from zero each time, so it expects "
+            "(e^(λT) − 1) ÷ λ hours (renewal theory) and is refused when λT > 2 "
+            "(preempted_before_done); a resumable one loses λT × (half the checkpoint interval "
+            "+ restart hours). The lost hours count in the total hours and, × billed GPUs × "
+            "effective price, in the total cost."
         ),
         fix=_("Make the task resumable with frequent checkpoints, or choose on-demand capacity."),
         passages=(

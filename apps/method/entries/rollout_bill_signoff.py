@@ -183,10 +183,13 @@ ENTRIES: tuple[Entry, ...] = (
         title=_("Total bill"),
         checks=_("Each candidate's whole cost, not its unit price."),
         formula=_(
-            "Total = compute + scheduling fee + transfer + preemption + rerun loss (failure "
-            "reruns × hours lost × hourly burn) + migration (effort hours × "
-            "%(engineer_hour_cost)s per engineer hour ÷ runs). T names the feasible candidate "
-            "with the lowest total."
+            "Total = compute + scheduling fee + transfer + preprocessing + preemption + "
+            "migration (effort hours × %(engineer_hour_cost)s per engineer hour ÷ runs) + rerun "
+            "cost (failures per GPU-hour × billed GPUs × compute hours × hours lost a failure × "
+            "hourly burn). The rate is the offer's own records' once they hold "
+            "%(failure_evidence_gpu_hours)s GPU-hours, else the fleet's "
+            "%(failure_rate_per_gpu_hour)s. The chosen option is decided on this same total; "
+            "T names the feasible candidate with the lowest total."
         ),
         fix=_(
             "Answer Q5 (migration cost) with hours and set the engineer-hour cost in the team "

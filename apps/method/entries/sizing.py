@@ -21,7 +21,9 @@ ENTRIES: tuple[Entry, ...] = (
             "measured peak, else the estimate: training and full fine-tuning parameters "
             "(billions) × 16 GB × 1.2; adapter tuning parameters × (bytes per parameter + "
             "0.16) × 1.2; inference parameters × bytes per parameter × 1.2; plus activations "
-            "or KV cache when the model's shape is given. GPUs needed = ⌈replica ÷ usable "
+            "or KV cache when the model's shape is given (training activations a layer: "
+            "s·b·h·34 bytes with flash attention, s·b·h·(34 + 5·a·s/h) with eager). GPUs "
+            "needed = ⌈replica ÷ usable "
             "memory⌉. Near capacity: within %(near_capacity_band)s of one machine's usable "
             "memory. Deadline sizing counts a scaling efficiency of "
             "%(multi_machine_efficiency)s beyond one machine when no pair is measured."
@@ -41,5 +43,40 @@ ENTRIES: tuple[Entry, ...] = (
                 ),
             ),
         ),
+        note=_(
+            "Version 3: activations follow Dao et al. 2022 (FlashAttention never stores the "
+            "attention scores) unless the profile says the attention is eager."
+        ),
+    ),
+    Entry(
+        "A2",
+        "sizing",
+        "block",
+        title=_("Too few GPUs to hold one replica"),
+        checks=_(
+            "Whether the planned GPUs can hold one copy of the model on an offer that splits it "
+            "(tensor, pipeline or sharded)."
+        ),
+        formula=_(
+            "An option whose planned GPUs are below the offer's GPUs needed is infeasible "
+            "(too_few_gpus). When no option is feasible and some are refused only for that, "
+            "A2 blocks: plan at least N GPUs, N the least GPUs needed among them."
+        ),
+        fix=_(
+            "Use the fix on the review: it sets the profile's planned GPUs to N, rounded up to "
+            "whole machines of that offer when N exceeds one machine; then remeasure the "
+            "compute hours on that count."
+        ),
+        passages=(
+            Passage(
+                "a_checklist",
+                "任务规模先算单次任务的显存和数据量,看能不能塞进一台机器",
+                (
+                    "Task scale: first work out one run's GPU memory and data volume, and see "
+                    "whether it fits into one machine."
+                ),
+            ),
+        ),
+        note=_("A later addition to the method (version 3); the nearest seed passage is quoted."),
     ),
 )

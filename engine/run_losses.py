@@ -1,0 +1,133 @@
+"""What a run loses on one offer beyond its compute: preemptions (SPEC 7.3, renewal theory),
+failures that force a rerun (SPEC 7.2) and the migration line (SPEC 6.1), each per run."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .schema import EngineInput, Offer, Task
+
+# SPEC 7.3: a run that cannot resume is refused when λT exceeds this (it finishes without a
+# preemption e^-2 ≈ 14 % of the time); λT exactly 2 is feasible.
+MAX_PREEMPTION_EXPOSURE = 2.0
+# e^x overflows a float beyond about 709.78: past this the renewal figures are not finite.
+_EXP_LIMIT = 700.0
+# Below this x the series of e^x − 1 − x keeps every digit the subtraction would lose.
+_SERIES_BELOW = 1e-3
+
+
+@dataclass(slots=True)
+class OfferRecords:
+    """One offer's benchmark records, as SPEC 7.2 and 6.1 read them."""
+
+    gpu_hours: float = 0.0  # Σ nodes × gpus_per_node × e2e_hours over single and multi runs
+    failures: int = 0  # Σ failure_reruns over those runs
+    lost_hours: float = 0.0  # Σ failure_reruns × hours_lost_per_rerun over those runs
+    pilot_effort: float | None = None  # the largest migration effort of its pilot records
+
+
+def offer_records(inp: EngineInput) -> dict[str, OfferRecords]:
+    """Per offer id: the GPU-hours, failures and losses its single/multi runs hold, and its
+    largest pilot migration effort."""
+    records: dict[str, OfferRecords] = {}
+    for b in inp.benchmarks:
+        if b.offer is None:
+            continue
+        row = records.get(b.offer)
+        if row is None:
+            row = records[b.offer] = OfferRecords()
+        if b.kind == "single" or b.kind == "multi":
+            row.gpu_hours += b.nodes * b.gpus_per_node * b.e2e_hours
+            row.failures += b.failure_reruns
+            row.lost_hours += b.failure_reruns * b.hours_lost_per_rerun
+        elif b.kind == "pilot_migration" and b.migration_effort_hours:
+            row.pilot_effort = max(row.pilot_effort or 0.0, b.migration_effort_hours)
+    return records
+
+
+def failure_terms(inp: EngineInput, records: OfferRecords | None) -> tuple[float, float]:
+    """SPEC 7.2 and 7.10: (failures per GPU-hour, hours lost per failure) on one offer. Its
+    records count once they hold `failure_evidence_gpu_hours`; below that the team's
+    `failure_rate_per_gpu_hour`, and a non-resumable task loses `interruption_cost_hours`."""
+    task = inp.task
+    thresholds = inp.thresholds
+    evidence = (
+        records is not None
+        and records.gpu_hours > 0
+        and records.gpu_hours >= thresholds["failure_evidence_gpu_hours"]
+    )
+    if evidence:
+        assert records is not None
+        rate = records.failures / records.gpu_hours
+    else:
+        rate = thresholds["failure_rate_per_gpu_hour"]
+    if task.resumable:
+        lost = task.checkpoint_interval_hours / 2 + task.restart_hours
+    elif evidence and records is not None and records.failures > 0:
+        # The records' mean loss per rerun, weighted by their failures.
+        lost = records.lost_hours / records.failures
+    else:
+        lost = task.interruption_cost_hours
+    return rate, lost
+
+
+def rerun_hours(rate: float, lost: float, billed: int, compute_hours: float) -> float:
+    """SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each;
+    × the hourly burn it is the option's `rerun_cost`."""
+    return rate * billed * compute_hours * lost
+
+
+def preemption_rate(offer: Offer, gpus: int) -> float:
+    """SPEC 7.3 and 7.10: λ per hour = preemptions_per_day × machines used ÷ 24, machines used
+    = ⌈GPUs ÷ gpus_per_machine⌉ (each machine is preempted on its own)."""
+    if not offer.preemptible:
+        return 0.0
+    machines = -(-gpus // offer.gpus_per_machine)
+    return offer.preemptions_per_day * machines / 24
+
+
+def preemption_hours(task: Task, rate: float, compute_hours: float) -> float | None:
+    """SPEC 7.3: expected hours lost to preemptions over a run of T = `compute_hours`.
+
+    Resumable: λ·T·(checkpoint_interval_hours ÷ 2 + restart_hours). Not resumable, every
+    preemption restarts from zero (renewal theory): the expected wall time is (e^(λT) − 1) ÷ λ,
+    so the loss is T·((e^x − 1) ÷ x − 1) with x = λT; None when that is not a finite number."""
+    x = rate * compute_hours
+    if x == 0:
+        return 0.0
+    if task.resumable:
+        return x * (task.checkpoint_interval_hours / 2 + task.restart_hours)
+    if x > _EXP_LIMIT:
+        return None
+    if x < _SERIES_BELOW:
+        # e^x − 1 − x over x, by its series: the direct form cancels most digits here.
+        excess = x / 2 + x * x / 6 + x**3 / 24 + x**4 / 120
+    else:
+        excess = math.expm1(x) / x - 1
+    return compute_hours * excess
+
+
+def preempted_before_done(task: Task, rate: float, compute_hours: float) -> bool:
+    """SPEC 7.3: a run that cannot resume and is preempted λT > 2 times on average."""
+    return not task.resumable and rate * compute_hours > MAX_PREEMPTION_EXPOSURE
+
+
+def runs_served(task: Task) -> float:
+    """SPEC 6.1: the runs a migration cost is spread over (a year of a recurring job), never
+    fewer than one (a run never carries more than the whole effort)."""
+    if task.cadence == "one_off":
+        return 1.0
+    return max(1.0, task.runs_per_quarter * 4)
+
+
+def migration_line(
+    inp: EngineInput, offer: Offer, records: OfferRecords | None
+) -> tuple[float | None, float]:
+    """SPEC 6.1 and 7.2: (effort hours, migration cost per run): the candidate's Q5 effort, else
+    the largest of its pilot records; × engineer_hour_cost ÷ the runs it is spread over."""
+    effort = offer.migration_effort_hours
+    if effort is None and records is not None:
+        effort = records.pilot_effort
+    cost = (effort or 0.0) * inp.thresholds["engineer_hour_cost"] / runs_served(inp.task)
+    return effort, cost
