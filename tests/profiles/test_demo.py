@@ -277,11 +277,11 @@ class MethodTwoDemoTests:
         assert bill[str(on_demand.pk)]["transfer_cost"] == pytest.approx(1.2)
         assert bill[str(on_demand.pk)]["preemption_cost"] == 0
 
-    def test_aurora_prices_an_engineer_hour_and_the_bill_spreads_migration_over_runs(self, demo):
-        from apps.teams.demo import load_demo
-
-        load_demo()  # the price is set by the whole demo, through the settings service (audited)
-        demo.refresh_from_db()
+    def test_aurora_prices_an_engineer_hour_and_the_bill_spreads_migration_over_runs(
+        self, demo_world
+    ):
+        # The price is set by the whole demo, through the settings service (audited).
+        demo = Team.objects.get(slug="aurora")
         assert demo.thresholds["engineer_hour_cost"] == 100
         assert AuditEvent.objects.filter(
             team=demo, action="team.threshold_set", target="engineer_hour_cost"
