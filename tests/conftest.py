@@ -115,10 +115,17 @@ def _services_needed(item) -> set[str]:
     return needed
 
 
+# Under pytest-xdist (`make test`, --dist loadgroup) the browser tests all go to one worker: one
+# Chromium for them (tests/e2e/conftest.py), and two browsers never compete for the two cores.
+E2E_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e") + os.sep
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         for name in sorted(_services_needed(item) - {m.name for m in item.iter_markers()}):
             item.add_marker(name)
+        if str(item.path).startswith(E2E_DIR):
+            item.add_marker(pytest.mark.xdist_group(name="browser"))
 
 
 # Parallel runs (pytest-xdist, `make test`): each worker has its own test database (pytest-django

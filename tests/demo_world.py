@@ -108,8 +108,8 @@ def _restore(connection, tables: list[TableRows]) -> None:
             cursor.execute(sql)
 
 
-def _build(connection) -> DemoRows:
-    from django.core.management import call_command
+def build_rows(connection, load) -> DemoRows:
+    """What `load()` writes, kept before and after its work on commit; nothing stays written."""
     from django.db import transaction
     from django.test import TestCase
     from django.utils import translation
@@ -121,7 +121,7 @@ def _build(connection) -> DemoRows:
     with translation.override("en"), transaction.atomic():
         since = _high_water(connection)
         with TestCase.captureOnCommitCallbacks() as callbacks:
-            call_command("load_demo", stdout=io.StringIO())
+            load()
         before_commit = _dump(connection, since)
         with TestCase.captureOnCommitCallbacks(execute=True):
             for callback in callbacks:
@@ -132,12 +132,18 @@ def _build(connection) -> DemoRows:
     return DemoRows(before_commit, after_commit)
 
 
+def _load_demo() -> None:
+    from django.core.management import call_command
+
+    call_command("load_demo", stdout=io.StringIO())
+
+
 @pytest.fixture(scope="session")
 def demo_rows(django_db_setup, django_db_blocker) -> DemoRows:
     from django.db import connection
 
     with django_db_blocker.unblock():
-        return _build(connection)
+        return build_rows(connection, _load_demo)
 
 
 def _transactional(request) -> bool:
@@ -148,17 +154,22 @@ def _transactional(request) -> bool:
     return bool(marker and (marker.kwargs.get("transaction") or (marker.args[:1] == (True,))))
 
 
-@pytest.fixture
-def demo_world(request, demo_rows: DemoRows) -> None:
-    """The whole demo (apps.teams.demo.load_demo) in this test's database, as if just loaded."""
+def restore_rows(request, rows: DemoRows) -> None:
+    """Kept rows into the database of the test `request` belongs to, as if just loaded."""
     from django.db import connection
 
     if _transactional(request):
         request.getfixturevalue("transactional_db")
-        _restore(connection, demo_rows.after_commit)
+        _restore(connection, rows.after_commit)
     else:
         request.getfixturevalue("db")
-        _restore(connection, demo_rows.before_commit)
+        _restore(connection, rows.before_commit)
+
+
+@pytest.fixture
+def demo_world(request, demo_rows: DemoRows) -> None:
+    """The whole demo (apps.teams.demo.load_demo) in this test's database, as if just loaded."""
+    restore_rows(request, demo_rows)
 
 
 def demo_counts() -> dict[str, int]:

@@ -34,9 +34,22 @@ def load():
     return ctx
 
 
+@pytest.fixture(scope="session")
+def catalog_demo_rows(django_db_setup, django_db_blocker):
+    """The catalog and profile parts, loaded once per run (tests/demo_world.py)."""
+    from django.db import connection
+
+    from tests.demo_world import build_rows
+
+    with django_db_blocker.unblock():
+        return build_rows(connection, load)
+
+
 @pytest.fixture
-def demo():
-    load()
+def demo(request, catalog_demo_rows):
+    from tests.demo_world import restore_rows
+
+    restore_rows(request, catalog_demo_rows)
     return Team.objects.get(slug="aurora")
 
 
