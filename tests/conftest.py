@@ -115,9 +115,11 @@ def _services_needed(item) -> set[str]:
     return needed
 
 
-# Under pytest-xdist (`make test`, --dist loadgroup) the browser tests all go to one worker: one
-# Chromium for them (tests/e2e/conftest.py), and two browsers never compete for the two cores.
+# Under pytest-xdist (`make test`, --dist loadgroup) the browser tests go to two groups, each run
+# by one worker with one Chromium (tests/e2e/conftest.py): the accessibility walk of every main
+# page (about half their time) and the others.
 E2E_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e") + os.sep
+E2E_OWN_GROUP = {"test_accessibility.py": "browser-axe"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -125,7 +127,8 @@ def pytest_collection_modifyitems(config, items):
         for name in sorted(_services_needed(item) - {m.name for m in item.iter_markers()}):
             item.add_marker(name)
         if str(item.path).startswith(E2E_DIR):
-            item.add_marker(pytest.mark.xdist_group(name="browser"))
+            group = E2E_OWN_GROUP.get(item.path.name, "browser")
+            item.add_marker(pytest.mark.xdist_group(name=group))
 
 
 # Parallel runs (pytest-xdist, `make test`): each worker has its own test database (pytest-django

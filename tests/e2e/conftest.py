@@ -19,7 +19,7 @@ LAUNCH_ARGS = [
 @pytest.fixture(scope="package")
 def browser():
     """One Chromium for the end-to-end tests of a run (of an xdist worker: tests/conftest.py sends
-    them all to one), each test in its own fresh context. Package-scoped, not session-scoped:
+    them to one or two), each test in its own fresh context. Package-scoped, not session-scoped:
     Playwright's sync API keeps an event loop running in this thread while it is started, which
     the tests outside tests/e2e (async_to_sync in tests/api) must not see."""
     chromium = need_browser()
