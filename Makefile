@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# pytest-xdist workers for `make test` (one per core; `make test TEST_WORKERS=0` runs in-process).
+TEST_WORKERS ?= auto
 
 .PHONY: install run test lint fmt messages worker bench clean
 
@@ -20,7 +22,7 @@ run: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
-	DJANGO_ENV=test $(BIN)/python -m pytest $(PYTEST_ARGS)
+	DJANGO_ENV=test $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import os
+
 import pytest
+
+pytest_plugins = ["tests.demo_world"]
 
 
 def _factories():
@@ -24,7 +28,7 @@ def _eager_celery_and_clean_cache(settings):
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
     try:
-        cache.clear()
+        cache.clear()  # this run's (this xdist worker's) keys only: see pytest_configure
     except Exception:  # noqa: BLE001 - a test may point the cache at a dead server on purpose
         pass
     yield
@@ -76,13 +80,28 @@ SERVICE_MARKERS = {
 }
 
 
-def _source(func) -> str:
+_TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+_NEEDED: dict[object, frozenset[str]] = {}
+
+
+def _needs(func) -> frozenset[str]:
+    """The services one function's source calls for, read once per function (a collection sees
+    the same fixtures thousands of times; reading their source each time cost half a minute)."""
     import inspect
 
-    try:
-        return inspect.getsource(inspect.unwrap(func))
-    except (OSError, TypeError):
-        return ""
+    func = inspect.unwrap(func)
+    code = getattr(func, "__code__", None)
+    key = code if code is not None else func
+    if key not in _NEEDED:
+        text = ""
+        # Only the project's tests call need_*(); library fixtures (client, settings…) never do.
+        if code is None or code.co_filename.startswith(_TESTS_DIR):
+            try:
+                text = inspect.getsource(func)
+            except (OSError, TypeError):
+                pass
+        _NEEDED[key] = frozenset(mark for call, mark in SERVICE_MARKERS.items() if call in text)
+    return _NEEDED[key]
 
 
 def _services_needed(item) -> set[str]:
@@ -92,12 +111,49 @@ def _services_needed(item) -> set[str]:
         functions.extend(d.func for d in defs)
     needed = set()
     for func in filter(None, functions):
-        text = _source(func)
-        needed.update(mark for call, mark in SERVICE_MARKERS.items() if call in text)
+        needed.update(_needs(func))
     return needed
+
+
+# Under pytest-xdist (`make test`, --dist loadgroup) the browser tests go to two groups, each run
+# by one worker with one Chromium (tests/e2e/conftest.py): the accessibility walk of every main
+# page (about half their time) and the others.
+E2E_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e") + os.sep
+E2E_OWN_GROUP = {"test_accessibility.py": "browser-axe"}
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
         for name in sorted(_services_needed(item) - {m.name for m in item.iter_markers()}):
             item.add_marker(name)
+        if str(item.path).startswith(E2E_DIR):
+            group = E2E_OWN_GROUP.get(item.path.name, "browser")
+            item.add_marker(pytest.mark.xdist_group(name=group))
+
+
+# Parallel runs (pytest-xdist, `make test`): each worker has its own test database (pytest-django
+# suffixes its name) and its own cache keys in the one Redis database, so that a test's
+# cache.clear() (above, and in tests that want a cold cache) empties its worker's keys only.
+def _worker_cache_prefix() -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    from django.test.signals import clear_cache_handlers
+
+    for alias, conf in settings.CACHES.items():
+        prefix = f"{conf.get('KEY_PREFIX') or 'csr'}-{worker}"
+        conf["KEY_PREFIX"] = prefix
+        conf["WRAPPED_BACKEND"] = conf["BACKEND"]
+        conf["BACKEND"] = "tests.cache_backends.own_keys_cache"
+        if alias == "default":
+            # Real workers a test starts read their settings afresh: the same prefix.
+            os.environ["CACHE_KEY_PREFIX"] = prefix
+    clear_cache_handlers(setting="CACHES")
+
+
+def pytest_configure(config):
+    _worker_cache_prefix()

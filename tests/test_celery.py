@@ -50,5 +50,14 @@ class CeleryRoundTripTests:
             > settings.CELERY_TASK_TIME_LIMIT
         )
 
+    def test_publishing_gives_up_at_once_when_the_broker_is_down_by_configuration(self, settings):
+        """A page that publishes a job answers while the broker is down (tests/scoring/
+        test_broker_down.py, tests/security/test_broker_down_pages.py) because publishing tries
+        once, with short socket timeouts, and is not retried."""
+        options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+        assert options["max_retries"] == 0
+        assert options["socket_connect_timeout"] <= 2 and options["socket_timeout"] <= 5
+        assert settings.CELERY_BROKER_CONNECTION_TIMEOUT <= 2
+
 
 pytestmark = pytest.mark.django_db(transaction=False)

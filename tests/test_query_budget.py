@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -39,8 +38,7 @@ def _pages() -> dict[str, str]:
 
 class QueryBudgetTests:
     @pytest.mark.parametrize("warm", [False, True], ids=["cold cache", "warm cache"])
-    def test_every_measured_page_stays_within_the_budget(self, client, warm):
-        call_command("load_demo", verbosity=0)
+    def test_every_measured_page_stays_within_the_budget(self, client, warm, demo_world):
         client.force_login(get_user_model().objects.get(username="bob"))
         over = {}
         for name, url in _pages().items():

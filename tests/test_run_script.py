@@ -12,6 +12,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -55,6 +57,9 @@ def test_a_bad_port_stops_the_start_naming_it():
     assert done.returncode != 0 and "PORT must be a port number" in done.stderr
 
 
+# collectstatic writes the one staticfiles/ folder: never at the same time as the other test that
+# runs it (tests/test_settings.py), under pytest-xdist.
+@pytest.mark.xdist_group(name="staticfiles")
 def test_make_run_prints_the_address_within_40_lines_and_serves(tmp_path):
     port = _free_port()
     env = _env(PORT=str(port), DATABASE_URL=f"sqlite:///{tmp_path / 'fresh.sqlite3'}")

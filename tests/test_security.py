@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -13,8 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 class LoginLockoutTests:
-    def test_it_locks_out_after_repeated_failures(self, client, settings):
-        call_command("load_demo", verbosity=0)
+    def test_it_locks_out_after_repeated_failures(self, client, settings, demo_world):
         url = reverse("accounts:login")
         for _ in range(settings.AXES_FAILURE_LIMIT - 1):
             response = client.post(url, {"username": "alice", "password": "wrong"})
@@ -28,8 +26,7 @@ class LoginLockoutTests:
         assert right.status_code == 429
         assert "_auth_user_id" not in client.session
 
-    def test_a_success_before_the_limit_resets_the_count(self, client, settings):
-        call_command("load_demo", verbosity=0)
+    def test_a_success_before_the_limit_resets_the_count(self, client, settings, demo_world):
         url = reverse("accounts:login")
         for _ in range(settings.AXES_FAILURE_LIMIT - 1):
             client.post(url, {"username": "alice", "password": "wrong"})

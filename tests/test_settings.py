@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.workers import ROOT
 
 SECRET = "x" * 20 + "-production-secret-key-for-tests-only-0123456789abcdef"
@@ -73,6 +75,9 @@ print(url, response.status_code, response.get("Cache-Control"), response.get("Co
 
 
 class MakeRunStaticTests:
+    # collectstatic writes the one staticfiles/ folder: never at the same time as
+    # tests/test_run_script.py, under pytest-xdist.
+    @pytest.mark.xdist_group(name="staticfiles")
     def test_make_run_serves_static_files_as_production_does(self):
         """scripts/run: collectstatic, then WhiteNoise serves hashed names, compressed, cached for
         a year (issue 16: a newcomer sees the real speed)."""

@@ -68,9 +68,9 @@ class OutboxWorkerTests:
                 what="the email to be sent after its retry",
             )
             # The task delivered again (a redelivery, a sweep racing the retry): nothing new.
-            send_email_task.delay(first.pk)
-            send_email_task.delay(first.pk)
-            time.sleep(3)
+            # Waited for until the worker has run both (their results), not for a fixed time.
+            again = [send_email_task.delay(first.pk), send_email_task.delay(first.pk)]
+            assert [result.get(timeout=60) for result in again] == [None, None]
         assert (tmp_path / "failed-once").exists()  # the first attempt did fail
         sent = (tmp_path / "sent.log").read_text().splitlines()
         assert sent == ["invitation-42\tnew@example.com"]

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from apps.accounts.middleware import SESSION_TEAM_KEY
@@ -22,8 +21,7 @@ class LoginTests:
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("accounts:login"))
 
-    def test_alice_logs_in_with_the_demo_password(self, client):
-        call_command("load_demo", verbosity=0)
+    def test_alice_logs_in_with_the_demo_password(self, client, demo_world):
         response = client.post(
             reverse("accounts:login"),
             {"username": "alice", "password": "demo-pass-123"},
@@ -33,8 +31,7 @@ class LoginTests:
         assert response.context["user"].username == "alice"
         assert b"Team Aurora" in response.content
 
-    def test_a_wrong_password_shows_an_error_and_no_session(self, client):
-        call_command("load_demo", verbosity=0)
+    def test_a_wrong_password_shows_an_error_and_no_session(self, client, demo_world):
         response = client.post(
             reverse("accounts:login"), {"username": "alice", "password": "nope"}
         )
@@ -97,16 +94,11 @@ class TeamSwitchTests:
 
 
 class LoadDemoTests:
-    def test_it_is_idempotent(self):
-        from django.contrib.auth import get_user_model
-
+    def test_it_makes_two_teams_and_the_four_demo_users(self, demo_world):
         from apps.accounts.models import Membership, Team
 
-        call_command("load_demo", verbosity=0)
-        counts = (Team.objects.count(), get_user_model().objects.count(), Membership.objects.count())
-        call_command("load_demo", verbosity=0)
-        assert (Team.objects.count(), get_user_model().objects.count(), Membership.objects.count()) == counts
-        assert counts[0] == 2
+        # A second load adds no team, user or membership: tests/teams/test_demo_world.py.
+        assert Team.objects.count() == 2
         roles = dict(Membership.objects.values_list("user__username", "role"))
         assert {k: roles[k] for k in ("alice", "bob", "carol", "dave")} == {
             "alice": "owner", "bob": "reviewer", "carol": "member", "dave": "reviewer"

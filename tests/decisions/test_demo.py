@@ -6,16 +6,13 @@ reviews of apps.decisions.demo by their titles.
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from django.core.management import call_command
 
 from apps.accounts.models import Membership
 from apps.catalog.models import Offer
 from apps.decisions.demo import REVIEWS, V2_REVIEWS, V21_REVIEWS
 from apps.decisions.submission import review_submit
-from apps.reviews.models import AuditEvent, Review, SignOff
+from apps.reviews.models import Review
 from apps.reviews.selectors import approvals_queue
 from apps.reviews.workflow import ReviewRefused
 from apps.scoring.services.snapshots import current_snapshot
@@ -30,9 +27,7 @@ def demo_reviews() -> dict[str, Review]:
 
 
 class DemoTests:
-    def test_it_builds_reviews_in_every_state_once(self, django_user_model):
-        call_command("load_demo", stdout=io.StringIO())
-        counts = (Review.objects.count(), SignOff.objects.count(), AuditEvent.objects.count())
+    def test_it_builds_reviews_in_every_state_once(self, django_user_model, demo_world):
         reviews = demo_reviews()
         assert set(reviews) == {
             "draft@aurora",
@@ -62,14 +57,10 @@ class DemoTests:
         assert reviews["changes_requested@aurora"].signoffs.get().comment
         for review in reviews.values():
             assert current_snapshot(review) is not None, review.title
+        # A second load adds no review, sign-off or event: tests/teams/test_demo_world.py.
 
-        call_command("load_demo", stdout=io.StringIO())
-        after = (Review.objects.count(), SignOff.objects.count(), AuditEvent.objects.count())
-        assert after == counts
-
-    def test_the_self_hosted_candidate_is_blocked_and_migration_has_its_own_line(self):
+    def test_the_self_hosted_candidate_is_blocked_and_migration_has_its_own_line(self, demo_world):
         """SPEC 6.1 R1e/J4 and T on the Whisper draft of V2_REVIEWS (profile whisper-ft)."""
-        call_command("load_demo", stdout=io.StringIO())
         review = Review.objects.get(team__slug="aurora", title=V2_REVIEWS[0]["title"])
         assert review.state == "draft"
         offers = {o.kind: str(o.pk) for o in Offer.objects.filter(team__slug="aurora")}
@@ -94,9 +85,8 @@ class DemoTests:
         # The one block that keeps it a draft: self-hosting the Ray layer.
         assert [(r["rule"], r["offer"]) for r in refused.value.reasons] == [("J4", ray)]
 
-    def test_the_spot_review_chooses_spot_with_its_preemption_cost(self, client):
+    def test_the_spot_review_chooses_spot_with_its_preemption_cost(self, client, demo_world):
         """SPEC 6.3 on the draft of V21_REVIEWS (profile lora-8b-spot)."""
-        call_command("load_demo", stdout=io.StringIO())
         review = Review.objects.get(team__slug="aurora", title=V21_REVIEWS[0]["title"])
         assert review.state == "draft"
         spot = Offer.objects.get(team__slug="aurora", preemptible=True)

@@ -16,9 +16,12 @@ LAUNCH_ARGS = [
 ]
 
 
-@pytest.fixture
-def browser_page():
-    """A fresh page (English, downloads allowed); closed with its browser afterwards."""
+@pytest.fixture(scope="package")
+def browser():
+    """One Chromium for the end-to-end tests of a run (of an xdist worker: tests/conftest.py sends
+    them to one or two), each test in its own fresh context. Package-scoped, not session-scoped:
+    Playwright's sync API keeps an event loop running in this thread while it is started, which
+    the tests outside tests/e2e (async_to_sync in tests/api) must not see."""
     chromium = need_browser()
     # Playwright's sync API runs an event loop in this thread; the ORM calls in the tests are
     # plain synchronous calls between browser steps.
@@ -26,15 +29,23 @@ def browser_page():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        context = browser.new_context(accept_downloads=True, locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(20_000)
+        chromium_browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
         try:
-            yield page
+            yield chromium_browser
         finally:
-            context.close()
-            browser.close()
+            chromium_browser.close()
+
+
+@pytest.fixture
+def browser_page(browser):
+    """A fresh page (English, downloads allowed) in its own context, closed afterwards."""
+    context = browser.new_context(accept_downloads=True, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 def log_in(page, base: str, username: str, password: str = PASSWORD, timeout=None) -> None:

@@ -9,15 +9,10 @@ checked once the charts are drawn. The demo data fills every page the way a user
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
-from tests.e2e.conftest import LAUNCH_ARGS
 from tests.e2e.pages import AXE, LANGUAGES, main_pages, open_page, sign_in, use_language
-from tests.services import need_browser
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -54,79 +49,49 @@ def readable(where: str, violations: list[dict]) -> list[str]:
 
 
 class AccessibilityTests:
-    def test_axe_finds_no_violation_on_any_main_page(self, live_server):
-        chromium = need_browser()
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        from playwright.sync_api import sync_playwright
-
-        call_command("load_demo", verbosity=0)
+    def test_axe_finds_no_violation_on_any_main_page(self, live_server, demo_world, browser):
+        """Every rule on every page, the profile page's heading order included (it had its own
+        walk to the profile page before, test_profile_page_headings_in_order)."""
         pages = main_pages()
         base = live_server.url
         problems: list[str] = []
         checked = 0
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+        for language in LANGUAGES:
+            # bypass_csp: axe's script is added as an inline <script>, which the app's policy
+            # refuses (test_csp.py checks the policy, in a context of its own).
+            context = browser.new_context(locale="en-US", bypass_csp=True)
             try:
-                for language in LANGUAGES:
-                    # bypass_csp: axe's script is added as an inline <script>, which the app's
-                    # policy refuses (test_csp.py checks the policy, with its own browser).
-                    context = browser.new_context(locale="en-US", bypass_csp=True)
-                    use_language(context, base, language)
-                    page = context.new_page()
-                    page.set_default_timeout(20_000)
-                    page.goto(base + reverse("accounts:login"))
-                    assert page.get_attribute("html", "lang") == language
-                    problems += readable(f"login [{language}]", axe_violations(page))
-                    sign_in(page, base)
-                    for label, path, ready in pages:
-                        status = open_page(page, base, path, ready)
-                        assert status == (404 if label == "not found" else 200), (label, status)
-                        found = [
-                            v for v in axe_violations(page) if (label, v["id"]) not in ELSEWHERE
-                        ]
-                        problems += readable(f"{label} [{language}]", found)
-                        checked += 1
-                    context.close()
+                use_language(context, base, language)
+                page = context.new_page()
+                page.set_default_timeout(20_000)
+                page.goto(base + reverse("accounts:login"))
+                assert page.get_attribute("html", "lang") == language
+                problems += readable(f"login [{language}]", axe_violations(page))
+                sign_in(page, base)
+                for label, path, ready in pages:
+                    status = open_page(page, base, path, ready)
+                    assert status == (404 if label == "not found" else 200), (label, status)
+                    found = [v for v in axe_violations(page) if (label, v["id"]) not in ELSEWHERE]
+                    problems += readable(f"{label} [{language}]", found)
+                    checked += 1
             finally:
-                browser.close()
+                context.close()
+        assert "profile" in {label for label, _, _ in pages}
         assert checked == 2 * len(pages)
         assert not problems, "axe-core violations:\n" + "\n".join(problems)
 
-    def test_axe_sees_a_violation_when_there_is_one(self, live_server):
+    def test_axe_sees_a_violation_when_there_is_one(self, live_server, browser):
         """The check can fail: a page given an unlabelled input and pale text is refused."""
-        chromium = need_browser()
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        from playwright.sync_api import sync_playwright
-
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-            try:
-                page = browser.new_page(bypass_csp=True)
-                page.goto(live_server.url + reverse("accounts:login"))
-                page.evaluate(
-                    "() => { const i = document.createElement('input'); i.type = 'text';"
-                    " document.querySelector('main').appendChild(i);"
-                    " document.querySelector('h1').style.color = '#ddd'; }"
-                )
-                found = {v["id"] for v in axe_violations(page)}
-            finally:
-                browser.close()
+        context = browser.new_context(bypass_csp=True)
+        try:
+            page = context.new_page()
+            page.goto(live_server.url + reverse("accounts:login"))
+            page.evaluate(
+                "() => { const i = document.createElement('input'); i.type = 'text';"
+                " document.querySelector('main').appendChild(i);"
+                " document.querySelector('h1').style.color = '#ddd'; }"
+            )
+            found = {v["id"] for v in axe_violations(page)}
+        finally:
+            context.close()
         assert {"label", "color-contrast"} <= found, found
-
-    def test_profile_page_headings_in_order(self, live_server):
-        chromium = need_browser()
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        from playwright.sync_api import sync_playwright
-
-        call_command("load_demo", verbosity=0)
-        label, path, ready = next(p for p in main_pages() if p[0] == "profile")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-            try:
-                page = browser.new_page(bypass_csp=True)
-                sign_in(page, live_server.url)
-                open_page(page, live_server.url, path, ready)
-                found = [v for v in axe_violations(page) if v["id"] == "heading-order"]
-            finally:
-                browser.close()
-        assert not found, "\n".join(readable(label, found))

@@ -10,10 +10,7 @@ exercised, not just loaded.
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from apps.accounts.models import Team
@@ -21,8 +18,7 @@ from apps.benchmarks.models import BenchmarkRecord
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import Review
 from apps.scoring.models import EvaluationSnapshot
-from tests.e2e.conftest import LAUNCH_ARGS, log_in, reveal_charts
-from tests.services import need_browser
+from tests.e2e.conftest import log_in, reveal_charts
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,13 +78,7 @@ def demo_pages() -> list[tuple[str, str, str | None]]:
 
 
 class ContentSecurityPolicyInBrowserTests:
-    def test_main_pages_raise_no_violation(self, live_server):
-        chromium = need_browser()
-        # Playwright's sync API runs an event loop in this thread; the ORM is used only outside it.
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        from playwright.sync_api import sync_playwright
-
-        call_command("load_demo", verbosity=0)
+    def test_main_pages_raise_no_violation(self, live_server, demo_world, browser):
         pages = demo_pages()
         problems: list[str] = []
         console: list[str] = []
@@ -108,50 +98,47 @@ class ContentSecurityPolicyInBrowserTests:
                 if "content-security-policy" not in response.headers:
                     missing_header.append(f"{kind} {response.url}")
 
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-            context = browser.new_context(locale="en-US", accept_downloads=True)
-            context.add_init_script(LISTEN)
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT)
-            page.on("console", on_console)
-            page.on("response", on_response)
-            try:
-                log_in(page, live_server.url, "alice", password="demo-pass-123")
-                for label, url, ready in pages:
-                    current["label"] = label
-                    response = page.goto(live_server.url + url)
-                    assert response is not None and response.status == 200, (label, url)
-                    if ready == CHARTS:
-                        assert reveal_charts(page) >= 1, label
-                    elif ready:
-                        page.wait_for_selector(ready, state="attached")
-                    if label == "task comparison":
-                        # Plotly's "download as PNG" draws the SVG into an image (data: URL).
-                        page.hover(".chart .main-svg")
-                        with page.expect_download() as download:
-                            page.locator(".chart").first.locator(
-                                ".modebar-btn[data-title='Download plot as a PNG'],"
-                                ".modebar-btn[data-title='Download plot as a png']"
-                            ).first.click()
-                        assert download.value.suggested_filename.endswith(".png")
-                    if label == "profile form":
-                        # The live panel: an htmx request on input, swapped in under the policy.
-                        with page.expect_response(lambda r: "/profiles/panel/" in r.url):
-                            page.fill("input[name=compute_hours]", "37")
-                            page.locator("input[name=compute_hours]").dispatch_event("change")
-                    page.wait_for_load_state("load")
-                    problems += [f"{label}: {v}" for v in page.evaluate("window.__csp")]
-                # The control: what the policy forbids is refused and reported by the listener.
-                current["label"] = "control"
-                page.goto(live_server.url + reverse("home"))
-                page.evaluate(INJECT)
-                page.wait_for_function("window.__csp.length >= 2")
-                control = page.evaluate("window.__csp")
-                refused_script = page.evaluate("window.__injected === undefined")
-            finally:
-                context.close()
-                browser.close()
+        context = browser.new_context(locale="en-US", accept_downloads=True)
+        context.add_init_script(LISTEN)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.on("console", on_console)
+        page.on("response", on_response)
+        try:
+            log_in(page, live_server.url, "alice", password="demo-pass-123")
+            for label, url, ready in pages:
+                current["label"] = label
+                response = page.goto(live_server.url + url)
+                assert response is not None and response.status == 200, (label, url)
+                if ready == CHARTS:
+                    assert reveal_charts(page) >= 1, label
+                elif ready:
+                    page.wait_for_selector(ready, state="attached")
+                if label == "task comparison":
+                    # Plotly's "download as PNG" draws the SVG into an image (data: URL).
+                    page.hover(".chart .main-svg")
+                    with page.expect_download() as download:
+                        page.locator(".chart").first.locator(
+                            ".modebar-btn[data-title='Download plot as a PNG'],"
+                            ".modebar-btn[data-title='Download plot as a png']"
+                        ).first.click()
+                    assert download.value.suggested_filename.endswith(".png")
+                if label == "profile form":
+                    # The live panel: an htmx request on input, swapped in under the policy.
+                    with page.expect_response(lambda r: "/profiles/panel/" in r.url):
+                        page.fill("input[name=compute_hours]", "37")
+                        page.locator("input[name=compute_hours]").dispatch_event("change")
+                page.wait_for_load_state("load")
+                problems += [f"{label}: {v}" for v in page.evaluate("window.__csp")]
+            # The control: what the policy forbids is refused and reported by the listener.
+            current["label"] = "control"
+            page.goto(live_server.url + reverse("home"))
+            page.evaluate(INJECT)
+            page.wait_for_function("window.__csp.length >= 2")
+            control = page.evaluate("window.__csp")
+            refused_script = page.evaluate("window.__injected === undefined")
+        finally:
+            context.close()
 
         assert not problems, "CSP violations:\n" + "\n".join(problems)
         assert refused_script, "an inline script ran"

@@ -9,7 +9,6 @@ import unicodedata
 from dataclasses import dataclass
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from apps.accounts.demo import DemoContext
@@ -44,10 +43,8 @@ class SignedDemo:
 
 
 @pytest.fixture
-def signed_demo(live_server) -> SignedDemo:
-    """The demo's signed review, read before the browser starts: a query made while Playwright
-    runs would open a connection that outlives the test."""
-    call_command("load_demo", verbosity=0)
+def signed_demo(live_server, demo_world) -> SignedDemo:
+    """The demo's signed review, read before the test's page opens."""
     review = Review.objects.get(title=SIGNED_TITLE)
     answers = ChecklistAnswer.objects.filter(candidate__review=review)
     demo = SignedDemo(

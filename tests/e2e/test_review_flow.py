@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from apps.reviews.models import Review
 from engine import ENGINE_VERSION
-from tests.e2e.conftest import LAUNCH_ARGS, log_in
+from tests.e2e.conftest import log_in
 from tests.factories import (
     make_membership,
     make_offer,
@@ -24,7 +24,6 @@ from tests.factories import (
     make_team,
     make_user,
 )
-from tests.services import need_browser
 
 # Playwright's sync API runs an event loop in this thread. The test reads the database only
 # before and after the browser block (a connection opened inside it would outlive the test).
@@ -62,100 +61,98 @@ def log_out(page) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_checklist_submit_approve_and_outsider(live_server, flow_data):
-    chromium = need_browser()
-    from playwright.sync_api import expect, sync_playwright
+def test_checklist_submit_approve_and_outsider(live_server, flow_data, browser):
+    from playwright.sync_api import expect
 
     review: Review = flow_data
     candidate = review.candidates.get()
     base = live_server.url
     detail_url = base + reverse("reviews:detail", args=[review.pk])
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page()
-            page.set_default_timeout(TIMEOUT)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
 
-            # alice answers the six questions one by one; each shows "Saved" in place.
-            log_in(page, base, "alice", timeout=TIMEOUT)
-            page.goto(base + reverse("checklists:review", args=[review.pk]))
-            counter = page.locator(f"#counter-{candidate.pk}")
-            expect(counter).to_have_text("6 unanswered: not ready to sign")
-            expect(page.locator("#checklist-gate")).to_contain_text("Not ready to sign")
-            for number, question in enumerate(QUESTIONS, start=1):
-                form = page.locator(f"#q-{candidate.pk}-{question}")
-                form.locator("textarea").fill(f"Answer {number}: checked against the method.")
-                # A written answer counts as answered (no separate status control); leaving
-                # the box (its change event) saves it.
-                form.locator("textarea").press("Tab")
-                saved = page.locator(f"#answer-state-{candidate.pk}-{question} .save-state--saved")
-                expect(saved).to_contain_text("Saved")
-                left = 6 - number
-                expect(counter).to_have_text(
-                    "complete" if left == 0
-                    else f"{left} unanswered" + (": not ready to sign" if left >= 2 else "")
-                )
-            expect(page.locator("#checklist-gate")).to_contain_text("Ready to sign")
-
-            # A wrong answer shows its error in place, and is not saved.
-            page.goto(base + reverse("checklists:review", args=[review.pk]))
-            form = page.locator(f"#q-{candidate.pk}-q6")
-            form.locator("input[type=url]").fill("not a link")
-            form.locator("textarea").click()
-            expect(
-                page.locator(f"#answer-state-{candidate.pk}-q6 .save-state--error")
-            ).to_be_visible()
-            form.locator("input[type=url]").fill("")
-            form.locator("textarea").click()
-            expect(
-                page.locator(f"#answer-state-{candidate.pk}-q6 .save-state--saved")
-            ).to_be_visible()
-
-            # Submit: the review page shows the findings grouped by severity.
-            page.click("#checklist-progress button[type=submit]")
-            page.wait_for_url(detail_url)
-            expect(page.locator(".flash--success")).to_contain_text("Submitted")
-            expect(page.locator("h1 .badge")).to_have_text("Submitted")
-            expect(page.locator("#review-evaluation")).to_contain_text("Findings")
-            log_out(page)
-
-            # bob finds it in his approval queue and approves with a comment.
-            log_in(page, base, "bob", timeout=TIMEOUT)
-            page.click("nav.mainnav >> text=Approvals")
-            row = page.locator(f"#queue-{review.pk}")
-            expect(row).to_contain_text("Nightly evaluation on H100")
-            row.locator("a.btn").click()
-            page.wait_for_url(detail_url + "#decision-panel")
-            page.fill("#decision-panel textarea[name=comment]", "Cheapest total, no transfer.")
-            # Approving asks first, showing what is approved (issue 35).
-            page.once("dialog", lambda dialog: dialog.accept())
-            page.click("#decision-panel button[value=approve]")
-            expect(page.locator("h1 .badge")).to_have_text("Approved")
-            expect(page.locator(".flash--success")).to_contain_text("approval is recorded")
-            timeline = page.locator("#timeline")
-            for text in (
-                "answered the checklist",
-                "submitted the review",
-                "signed off",
-                "the review is approved",
-            ):
-                expect(timeline).to_contain_text(text)
-            # An approved review says which snapshot was signed and which engine computed it.
-            expect(page.locator("#decision-panel")).to_contain_text("Approved on snapshot #")
-            expect(page.locator("#decision-panel")).to_contain_text(
-                f"Computed by engine {ENGINE_VERSION}."
+        # alice answers the six questions one by one; each shows "Saved" in place.
+        log_in(page, base, "alice", timeout=TIMEOUT)
+        page.goto(base + reverse("checklists:review", args=[review.pk]))
+        counter = page.locator(f"#counter-{candidate.pk}")
+        expect(counter).to_have_text("6 unanswered: not ready to sign")
+        expect(page.locator("#checklist-gate")).to_contain_text("Not ready to sign")
+        for number, question in enumerate(QUESTIONS, start=1):
+            form = page.locator(f"#q-{candidate.pk}-{question}")
+            form.locator("textarea").fill(f"Answer {number}: checked against the method.")
+            # A written answer counts as answered (no separate status control); leaving
+            # the box (its change event) saves it.
+            form.locator("textarea").press("Tab")
+            saved = page.locator(f"#answer-state-{candidate.pk}-{question} .save-state--saved")
+            expect(saved).to_contain_text("Saved")
+            left = 6 - number
+            expect(counter).to_have_text(
+                "complete" if left == 0
+                else f"{left} unanswered" + (": not ready to sign" if left >= 2 else "")
             )
-            log_out(page)
+        expect(page.locator("#checklist-gate")).to_contain_text("Ready to sign")
 
-            # carol, of another team, gets a 404 for the review.
-            log_in(page, base, "carol", timeout=TIMEOUT)
-            response = page.goto(detail_url)
-            assert response is not None and response.status == 404
-            response = page.goto(base + reverse("checklists:review", args=[review.pk]))
-            assert response is not None and response.status == 404
-        finally:
-            browser.close()
+        # A wrong answer shows its error in place, and is not saved.
+        page.goto(base + reverse("checklists:review", args=[review.pk]))
+        form = page.locator(f"#q-{candidate.pk}-q6")
+        form.locator("input[type=url]").fill("not a link")
+        form.locator("textarea").click()
+        expect(
+            page.locator(f"#answer-state-{candidate.pk}-q6 .save-state--error")
+        ).to_be_visible()
+        form.locator("input[type=url]").fill("")
+        form.locator("textarea").click()
+        expect(
+            page.locator(f"#answer-state-{candidate.pk}-q6 .save-state--saved")
+        ).to_be_visible()
+
+        # Submit: the review page shows the findings grouped by severity.
+        page.click("#checklist-progress button[type=submit]")
+        page.wait_for_url(detail_url)
+        expect(page.locator(".flash--success")).to_contain_text("Submitted")
+        expect(page.locator("h1 .badge")).to_have_text("Submitted")
+        expect(page.locator("#review-evaluation")).to_contain_text("Findings")
+        log_out(page)
+
+        # bob finds it in his approval queue and approves with a comment.
+        log_in(page, base, "bob", timeout=TIMEOUT)
+        page.click("nav.mainnav >> text=Approvals")
+        row = page.locator(f"#queue-{review.pk}")
+        expect(row).to_contain_text("Nightly evaluation on H100")
+        row.locator("a.btn").click()
+        page.wait_for_url(detail_url + "#decision-panel")
+        page.fill("#decision-panel textarea[name=comment]", "Cheapest total, no transfer.")
+        # Approving asks first, showing what is approved (issue 35).
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#decision-panel button[value=approve]")
+        expect(page.locator("h1 .badge")).to_have_text("Approved")
+        expect(page.locator(".flash--success")).to_contain_text("approval is recorded")
+        timeline = page.locator("#timeline")
+        for text in (
+            "answered the checklist",
+            "submitted the review",
+            "signed off",
+            "the review is approved",
+        ):
+            expect(timeline).to_contain_text(text)
+        # An approved review says which snapshot was signed and which engine computed it.
+        expect(page.locator("#decision-panel")).to_contain_text("Approved on snapshot #")
+        expect(page.locator("#decision-panel")).to_contain_text(
+            f"Computed by engine {ENGINE_VERSION}."
+        )
+        log_out(page)
+
+        # carol, of another team, gets a 404 for the review.
+        log_in(page, base, "carol", timeout=TIMEOUT)
+        response = page.goto(detail_url)
+        assert response is not None and response.status == 404
+        response = page.goto(base + reverse("checklists:review", args=[review.pk]))
+        assert response is not None and response.status == 404
+    finally:
+        context.close()
 
     review.refresh_from_db()
     assert review.state == "approved"

@@ -81,23 +81,13 @@ def test_record_fill_and_watch_the_panel(live_server, browser_page, team, member
 
 
 @pytest.mark.browser
-def test_axe_finds_no_violation_on_the_staged_plan_pages(live_server):
+def test_axe_finds_no_violation_on_the_staged_plan_pages(live_server, demo_world, browser):
     """The demo's staged task in both languages: its profile page with the fill card, its form
     with the panel's staged section, the preprocessing form, record and task comparison."""
-    import os
-
-    from django.core.management import call_command
-    from playwright.sync_api import sync_playwright
-
     from apps.profiles.models import TaskProfile
-    from tests.e2e.conftest import LAUNCH_ARGS
     from tests.e2e.pages import LANGUAGES, open_page, sign_in, use_language
     from tests.e2e.test_accessibility import axe_violations, readable
-    from tests.services import need_browser
 
-    chromium = need_browser()
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    call_command("load_demo", verbosity=0)
     task = TaskProfile.objects.get(name__startswith="14B domain model")
     record = BenchmarkRecord.objects.get(idempotency_key="demo-preprocess-tokens-gz-a")
     pages = [
@@ -108,19 +98,16 @@ def test_axe_finds_no_violation_on_the_staged_plan_pages(live_server):
         ("task runs", reverse("benchmarks:task", args=[task.pk]), "#preprocess-runs"),
     ]
     base, problems = live_server.url, []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+    for language in LANGUAGES:
+        context = browser.new_context(locale="en-US", bypass_csp=True)
         try:
-            for language in LANGUAGES:
-                context = browser.new_context(locale="en-US", bypass_csp=True)
-                use_language(context, base, language)
-                page = context.new_page()
-                page.set_default_timeout(20_000)
-                sign_in(page, base)
-                for label, path, ready in pages:
-                    assert open_page(page, base, path, ready) == 200, label
-                    problems += readable(f"{label} [{language}]", axe_violations(page))
-                context.close()
+            use_language(context, base, language)
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            sign_in(page, base)
+            for label, path, ready in pages:
+                assert open_page(page, base, path, ready) == 200, label
+                problems += readable(f"{label} [{language}]", axe_violations(page))
         finally:
-            browser.close()
+            context.close()
     assert not problems, "axe-core violations:\n" + "\n".join(problems)

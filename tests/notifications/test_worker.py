@@ -63,10 +63,14 @@ class NotificationEmailWorkerTests:
             event = AuditEvent.objects.get(review=review, action="submitted")
             with transaction.atomic():
                 notice_submitted(review, actor=member, event=event)
-            # Every send task delivered again (a redelivery, a sweep racing a retry).
-            for email_id in OutgoingEmail.objects.values_list("pk", flat=True):
+            # Every send task delivered again (a redelivery, a sweep racing a retry), waited for
+            # until the worker has run each (its result), not for a fixed time: each finds its
+            # email claimed and sends nothing.
+            again = [
                 send_email_task.delay(email_id)
-            time.sleep(3)
+                for email_id in OutgoingEmail.objects.values_list("pk", flat=True)
+            ]
+            assert [result.get(timeout=60) for result in again] == [None] * len(again)
         assert (tmp_path / "failed-once").exists()  # one first attempt did fail
         sent = sorted((tmp_path / "sent.log").read_text().splitlines())
         event_key = f"notification:review-submitted:{event.pk}"

@@ -34,9 +34,22 @@ def load():
     return ctx
 
 
+@pytest.fixture(scope="session")
+def catalog_demo_rows(django_db_setup, django_db_blocker):
+    """The catalog and profile parts, loaded once per run (tests/demo_world.py)."""
+    from django.db import connection
+
+    from tests.demo_world import build_rows
+
+    with django_db_blocker.unblock():
+        return build_rows(connection, load)
+
+
 @pytest.fixture
-def demo():
-    load()
+def demo(request, catalog_demo_rows):
+    from tests.demo_world import restore_rows
+
+    restore_rows(request, catalog_demo_rows)
     return Team.objects.get(slug="aurora")
 
 
@@ -283,11 +296,11 @@ class MethodTwoDemoTests:
         assert bill[str(on_demand.pk)]["transfer_cost"] == pytest.approx(1.2)
         assert bill[str(on_demand.pk)]["preemption_cost"] == 0
 
-    def test_aurora_prices_an_engineer_hour_and_the_bill_spreads_migration_over_runs(self, demo):
-        from apps.teams.demo import load_demo
-
-        load_demo()  # the price is set by the whole demo, through the settings service (audited)
-        demo.refresh_from_db()
+    def test_aurora_prices_an_engineer_hour_and_the_bill_spreads_migration_over_runs(
+        self, demo_world
+    ):
+        # The price is set by the whole demo, through the settings service (audited).
+        demo = Team.objects.get(slug="aurora")
         assert demo.thresholds["engineer_hour_cost"] == 100
         assert AuditEvent.objects.filter(
             team=demo, action="team.threshold_set", target="engineer_hour_cost"

@@ -1,8 +1,9 @@
 """Two connections acting on one review at the same moment (PostgreSQL only).
 
 Each thread has its own database connection (Django's connections are per thread); a Barrier
-releases them together, and a short pause inside the locked section makes sure the second one
-really arrives while the first holds the review row.
+releases them together, and whoever gets the review lock first holds it until the other one has
+really arrived (PostgreSQL shows it waiting on a lock) or is done: an event waited for with a
+bound, not a fixed pause.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import threading
 import time
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
 
 from apps.checklists.models import ChecklistAnswer
 from apps.checklists.services import checklist_answer_save
@@ -26,10 +27,39 @@ from tests.services import need_postgres
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PAUSE = 0.3  # seconds spent inside the locked section by whoever gets the lock first
+WAIT = 10  # seconds: the bound on waiting for the other thread, never reached when all is well
 
 
-def run_together(*calls):
+class LockProbe:
+    """What the thread holding the review lock waits for: the other thread blocked on a lock, or
+    done (a write the lock does not cover, a refusal). `held` is set once the lock is held."""
+
+    def __init__(self) -> None:
+        self.held = threading.Event()
+        self.done = threading.Event()
+
+    def other_arrived(self) -> bool:
+        if self.done.is_set():
+            return True
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_stat_clear_snapshot()")  # fresh, not the transaction's view
+            cur.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+            )
+            return cur.fetchone()[0] > 0
+
+
+def wait_for(condition, timeout: float = WAIT) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def run_together(*calls, probe: LockProbe | None = None):
     """Run the calls in parallel threads, released together; [(ok, value or exception)]."""
     barrier = threading.Barrier(len(calls))
     results: list = [None] * len(calls)
@@ -42,6 +72,8 @@ def run_together(*calls):
             results[index] = (False, exc)
         finally:
             connections.close_all()
+            if probe is not None:
+                probe.done.set()
 
     threads = [threading.Thread(target=runner, args=(i, c)) for i, c in enumerate(calls)]
     for thread in threads:
@@ -53,15 +85,20 @@ def run_together(*calls):
 
 
 @pytest.fixture
-def slow_lock(monkeypatch):
-    """Hold the review lock a little longer in every sign-off, so the other thread waits."""
+def slow_lock(monkeypatch) -> LockProbe:
+    """In every sign-off, the first to hold the review lock keeps it until the other thread has
+    arrived (blocked on it, or done), so the two really overlap."""
+    probe = LockProbe()
     original = signoff_service._signoff_reasons
 
-    def slow(*args, **kwargs):
-        time.sleep(PAUSE)
+    def held_until_the_other_arrives(*args, **kwargs):
+        if not probe.held.is_set():  # inside the lock: one thread at a time gets here
+            probe.held.set()
+            wait_for(probe.other_arrived)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(signoff_service, "_signoff_reasons", slow)
+    monkeypatch.setattr(signoff_service, "_signoff_reasons", held_until_the_other_arrives)
+    return probe
 
 
 def decide(review_id: int, reviewer, decision: str, snapshot_id: int, version: int):
@@ -89,6 +126,7 @@ class ConcurrentSignOffTests:
         results = run_together(
             lambda: decide(review.pk, reviewer, "approve", snapshot.pk, review.version),
             lambda: decide(review.pk, other, "approve", snapshot.pk, review.version),
+            probe=slow_lock,
         )
         assert [ok for ok, _ in results] == [True, True], results
         review.refresh_from_db()
@@ -111,6 +149,7 @@ class ConcurrentSignOffTests:
         results = run_together(
             lambda: decide(review.pk, reviewer, "approve", snapshot.pk, review.version),
             lambda: decide(review.pk, other, "reject", snapshot.pk, review.version),
+            probe=slow_lock,
         )
         winners = [value for ok, value in results if ok]
         losers = [value for ok, value in results if not ok]
@@ -136,6 +175,7 @@ class ConcurrentSignOffTests:
         results = run_together(
             lambda: decide(review.pk, reviewer, "approve", snapshot.pk, review.version),
             lambda: decide(review.pk, reviewer, "approve", snapshot.pk, review.version),
+            probe=slow_lock,
         )
         assert sorted(ok for ok, _ in results) == [False, True]
         loser = next(value for ok, value in results if not ok)
@@ -165,6 +205,7 @@ class AuthorEditsWhileReviewerApprovesTests:
         results = run_together(
             lambda: decide(review.pk, reviewer, "approve", snapshot.pk, review.version),
             edit,
+            probe=slow_lock,
         )
         approved_ok, edit_ok = results[0][0], results[1][0]
         assert not (approved_ok and edit_ok), results
@@ -187,13 +228,14 @@ class AuthorEditsWhileReviewerApprovesTests:
         signed_hours = snapshot.input["task"]["compute_hours"]
 
         def edit_profile():
-            time.sleep(PAUSE / 3)  # while the approval holds the review lock
+            assert slow_lock.held.wait(timeout=WAIT)  # while the approval holds the review lock
             TaskProfile.objects.filter(pk=review.task_id).update(compute_hours=signed_hours + 7)
             return "edited"
 
         results = run_together(
             lambda: decide(review.pk, reviewer, "approve", snapshot.pk, review.version),
             edit_profile,
+            probe=slow_lock,
         )
         assert results[1] == (True, "edited")
         review.refresh_from_db()

@@ -3,8 +3,6 @@ sweep publishes it once the broker is back."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.urls import reverse
 
@@ -47,9 +45,9 @@ class BrokerDownTests:
         world = make_world(team, owner)
         client.force_login(owner)
         url = reverse("scoring:review_evaluation", args=[world.review.pk])
-        started = time.monotonic()
+        # That publishing gives up at once rather than waiting for the broker is configuration
+        # (tests/test_celery.py); how long it takes belongs in bench/, not in a test.
         response = client.get(url, **HX)
-        assert time.monotonic() - started < 5  # publishing fails fast
         assert response.status_code == 200
         html = response.content.decode()
         assert "The task queue is unavailable" in html

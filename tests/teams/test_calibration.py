@@ -313,35 +313,12 @@ class CalibrationPageTests:
         assert "No evaluated task yet" in client.get(reverse("teams:calibration")).content.decode()
 
 
-def load_demo_with_calibration() -> None:
-    """The whole demo, the calibration history included (its last step)."""
-    from apps.teams.demo import load_demo
-
-    load_demo()
-
-
 @pytest.mark.django_db
 class CalibrationDemoTests:
-    def counts(self) -> tuple:
-        from apps.benchmarks.models import BenchmarkRecord
-        from apps.profiles.models import TaskProfile
-        from apps.reviews.models import Review, SignOff
-        from apps.scoring.models import EvaluationSnapshot
-
-        return tuple(
-            m.objects.count()
-            for m in (TaskProfile, Review, SignOff, BenchmarkRecord, EvaluationSnapshot)
-        )
-
-    def test_it_gives_alice_a_suggestion_and_bob_a_meaningful_dashboard_and_loads_twice(
-        self, client
-    ):
+    def test_it_gives_alice_a_suggestion_and_bob_a_meaningful_dashboard(self, client, demo_world):
+        """The whole demo, the calibration history included (its last step). A second load adds
+        no profile, review, sign-off, record or snapshot: tests/teams/test_demo_world.py."""
         from apps.accounts.models import Team
-
-        load_demo_with_calibration()
-        first = self.counts()
-        load_demo_with_calibration()
-        assert self.counts() == first
 
         aurora = Team.objects.get(slug="aurora")
         overview = calibration_history.calibration_overview(team=aurora)

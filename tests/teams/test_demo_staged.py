@@ -6,14 +6,10 @@ Beijing at 0.05 USD/GB, 5 h of preprocessing at 24 USD/h, 16 H100s for 30 h at 2
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from django.core.management import call_command
 
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import Offer
-from apps.profiles.models import TaskProfile
 from apps.reviews.models import Review
 from apps.scoring.services.snapshots import current_snapshot
 from apps.teams.demo_staged import STAGED_REVIEW
@@ -22,8 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def review() -> Review:
-    call_command("load_demo", stdout=io.StringIO())
+def review(demo_world) -> Review:
     return Review.objects.get(team__slug="aurora", title=STAGED_REVIEW["title"])
 
 
@@ -65,8 +60,4 @@ class StagedDemoTests:
         page = client.get(f"/profiles/{review.task_id}/").content.decode()
         assert f'name="record" value="{record.pk}"' in page
 
-    def test_a_second_load_adds_nothing(self, review):
-        counts = (Review.objects.count(), BenchmarkRecord.objects.count())
-        call_command("load_demo", stdout=io.StringIO())
-        assert (Review.objects.count(), BenchmarkRecord.objects.count()) == counts
-        assert TaskProfile.objects.filter(name__startswith="14B domain model").count() == 1
+    # A second load adds nothing (no review, record or 14B profile): tests/teams/test_demo_world.py.
