@@ -17,9 +17,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.e2e.conftest import LAUNCH_ARGS
 from tests.e2e.pages import LANGUAGES, sign_in, use_language
-from tests.services import need_browser
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -79,34 +77,30 @@ def outside_first_viewport(page, selectors: dict[str, str]) -> list[str]:
     return out
 
 
-def test_the_decision_leads_the_review_page(demo):
-    chromium = need_browser()
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
+def test_the_decision_leads_the_review_page(demo, browser):
 
     base = demo["base"]
     url = base + reverse("reviews:detail", args=[demo["review"]])
     failures: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        try:
-            for language in LANGUAGES:
-                for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-                    context = _context(browser, base, language, viewport)
-                    page = context.new_page()
-                    page.set_default_timeout(20_000)
-                    sign_in(page, base, "bob")
-                    page.goto(url)
-                    page.wait_for_load_state("load")
-                    if SHOTS:
-                        page.screenshot(path=f"{SHOTS}/review-{language}-{name}.png")
-                    where = f"{language} {name}"
-                    failures += [f"{where}: {f}" for f in outside_first_viewport(page, BAND)]
-                    if viewport is PHONE:
-                        failures += [f"{where}: {f}" for f in _phone_widths(page)]
-                    context.close()
-        finally:
-            browser.close()
+    try:
+        for language in LANGUAGES:
+            for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                context = _context(browser, base, language, viewport)
+                page = context.new_page()
+                page.set_default_timeout(20_000)
+                sign_in(page, base, "bob")
+                page.goto(url)
+                page.wait_for_load_state("load")
+                if SHOTS:
+                    page.screenshot(path=f"{SHOTS}/review-{language}-{name}.png")
+                where = f"{language} {name}"
+                failures += [f"{where}: {f}" for f in outside_first_viewport(page, BAND)]
+                if viewport is PHONE:
+                    failures += [f"{where}: {f}" for f in _phone_widths(page)]
+                context.close()
+    finally:
+        for context in browser.contexts:
+            context.close()
     assert not failures, "\n".join(failures)
 
 
@@ -133,67 +127,59 @@ def _phone_widths(page) -> list[str]:
     return out
 
 
-def test_the_profile_page_shows_the_deciding_columns_at_1366(demo):
-    chromium = need_browser()
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
+def test_the_profile_page_shows_the_deciding_columns_at_1366(demo, browser):
 
     base = demo["base"]
     url = base + reverse("profiles:detail", args=[demo["task"]])
     failures: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        try:
-            for language in LANGUAGES:
-                context = _context(browser, base, language, DESKTOP)
-                page = context.new_page()
-                page.set_default_timeout(5_000)
-                sign_in(page, base, "alice")
-                page.goto(url)
-                if SHOTS:
-                    page.screenshot(path=f"{SHOTS}/profile-{language}.png", full_page=True)
-                table = page.locator("#profile-evaluation table:has(td[data-col])")
-                wrap = table.locator("xpath=..").bounding_box()
-                for column in ("total-cost", "objective", "within-budget"):
-                    cell = table.locator(f"tr.is-chosen td[data-col={column}]")
-                    box = cell.bounding_box()
-                    if box is None or box["x"] + box["width"] > wrap["x"] + wrap["width"]:
-                        failures.append(f"{language}: {column} off screen at {box}")
-                context.close()
-        finally:
-            browser.close()
+    try:
+        for language in LANGUAGES:
+            context = _context(browser, base, language, DESKTOP)
+            page = context.new_page()
+            page.set_default_timeout(5_000)
+            sign_in(page, base, "alice")
+            page.goto(url)
+            if SHOTS:
+                page.screenshot(path=f"{SHOTS}/profile-{language}.png", full_page=True)
+            table = page.locator("#profile-evaluation table:has(td[data-col])")
+            wrap = table.locator("xpath=..").bounding_box()
+            for column in ("total-cost", "objective", "within-budget"):
+                cell = table.locator(f"tr.is-chosen td[data-col={column}]")
+                box = cell.bounding_box()
+                if box is None or box["x"] + box["width"] > wrap["x"] + wrap["width"]:
+                    failures.append(f"{language}: {column} off screen at {box}")
+            context.close()
+    finally:
+        for context in browser.contexts:
+            context.close()
     assert not failures, "\n".join(failures)
 
 
-def test_approving_asks_first_with_the_decision(demo):
+def test_approving_asks_first_with_the_decision(demo, browser):
     """Approve asks for confirmation, naming the chosen option, its total and the snapshot; a
     refusal approves nothing."""
-    chromium = need_browser()
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
 
     base = demo["base"]
     url = base + reverse("reviews:detail", args=[demo["review"]])
     asked: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        try:
-            context = _context(browser, base, "en", PHONE)
-            page = context.new_page()
-            sign_in(page, base, "bob")
-            page.goto(url)
-            total = page.locator("#decision-summary [data-glance=total] strong").inner_text()
+    try:
+        context = _context(browser, base, "en", PHONE)
+        page = context.new_page()
+        sign_in(page, base, "bob")
+        page.goto(url)
+        total = page.locator("#decision-summary [data-glance=total] strong").inner_text()
 
-            def refuse(dialog):
-                asked.append(dialog.message)
-                dialog.dismiss()
+        def refuse(dialog):
+            asked.append(dialog.message)
+            dialog.dismiss()
 
-            page.on("dialog", refuse)
-            page.click("#decision-summary button[value=approve]")  # the band's, on a phone
-            page.wait_for_function("() => true")
-            badge = page.locator("h1 .badge").inner_text()
-        finally:
-            browser.close()
+        page.on("dialog", refuse)
+        page.click("#decision-summary button[value=approve]")  # the band's, on a phone
+        page.wait_for_function("() => true")
+        badge = page.locator("h1 .badge").inner_text()
+    finally:
+        for context in browser.contexts:
+            context.close()
     assert len(asked) == 1
     assert asked[0].startswith("Approve Lambda-style GPU cloud") and f"at {total} USD" in asked[0]
     assert badge == "Submitted"

@@ -8,15 +8,11 @@ takes the job a moment after the page opened.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.e2e.conftest import LAUNCH_ARGS
 from tests.e2e.pages import sign_in, use_language
-from tests.services import need_browser
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -51,10 +47,7 @@ def _figures_pending(review) -> int:
     return job.pk
 
 
-def test_the_evaluation_arrives_without_moving_the_page(live_server):
-    chromium = need_browser()
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
+def test_the_evaluation_arrives_without_moving_the_page(live_server, browser):
 
     from apps.reviews.models import Review
     from apps.scoring.tasks import compute_snapshot_task
@@ -64,31 +57,30 @@ def test_the_evaluation_arrives_without_moving_the_page(live_server):
     base = live_server.url
     url = base + reverse("reviews:detail", args=[review.pk])
     shifts: dict[str, float] = {}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        try:
-            for name, viewport in VIEWPORTS.items():
-                phone = name == "phone"
-                context = browser.new_context(
-                    viewport=viewport, is_mobile=phone, has_touch=phone, locale="en-US"
-                )
-                use_language(context, base, "en")
-                page = context.new_page()
-                page.set_default_timeout(20_000)
-                sign_in(page, base, "alice")
-                job_id = _figures_pending(review)
-                page.add_init_script(MEASURE_CLS)
-                page.goto(url)
-                page.wait_for_selector("#review-evaluation.evaluation--pending")
-                page.wait_for_selector("#decision-summary.decision-summary--pending")
-                compute_snapshot_task.apply(args=[job_id])  # the worker comes
-                page.wait_for_selector("#review-evaluation[data-snapshot]")
-                page.wait_for_selector("#decision-summary [data-glance=total]")
-                page.wait_for_function(  # htmx has settled the swap
-                    "() => !document.querySelector('.htmx-settling, .htmx-swapping, .htmx-added')"
-                )
-                shifts[name] = page.evaluate("window.__cls")
-                context.close()
-        finally:
-            browser.close()
+    try:
+        for name, viewport in VIEWPORTS.items():
+            phone = name == "phone"
+            context = browser.new_context(
+                viewport=viewport, is_mobile=phone, has_touch=phone, locale="en-US"
+            )
+            use_language(context, base, "en")
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            sign_in(page, base, "alice")
+            job_id = _figures_pending(review)
+            page.add_init_script(MEASURE_CLS)
+            page.goto(url)
+            page.wait_for_selector("#review-evaluation.evaluation--pending")
+            page.wait_for_selector("#decision-summary.decision-summary--pending")
+            compute_snapshot_task.apply(args=[job_id])  # the worker comes
+            page.wait_for_selector("#review-evaluation[data-snapshot]")
+            page.wait_for_selector("#decision-summary [data-glance=total]")
+            page.wait_for_function(  # htmx has settled the swap
+                "() => !document.querySelector('.htmx-settling, .htmx-swapping, .htmx-added')"
+            )
+            shifts[name] = page.evaluate("window.__cls")
+            context.close()
+    finally:
+        for context in browser.contexts:
+            context.close()
     assert all(value < CLS_LIMIT for value in shifts.values()), shifts

@@ -38,12 +38,13 @@ def test_a_preset_fills_the_form_and_the_bar_follows(live_server, browser_page, 
     expect(page.locator("#id_kv_heads")).to_have_value("8")
     expect(page.locator("#id_batch_size")).to_have_value("1")
     expect(page.locator("#id_seq_len")).to_have_value("4096")
-    # Without checkpointing, activations are 32 layers × 4096 × 1 × 4096 × (34 + 5 × 32 × 4096 /
-    # 4096 = 194) bytes = 104.15 GB; weights 16.06, gradients 16.06, optimizer 96.36; overhead
-    # 0.2 × 232.63 = 46.53; 279.16 GB in all.
+    # SPEC 7.1 (engine 3.0), flash attention by default: without checkpointing, activations are
+    # 32 layers × 4096 × 1 × 4096 × 34 bytes = 18,253,611,008 B = 18.25 GB (eager's score term
+    # 5 × a × s / h is not stored); weights 8.03 × 2 = 16.06, gradients 16.06, optimizer
+    # 8.03 × 12 = 96.36; 128.48 + 18.25 = 146.73; overhead 0.2 × 146.73 = 29.35; 176.08 GB in all.
     expect(legend).to_contain_text("Weights 16.1 GB")
-    expect(legend).to_contain_text("Activations 104.2 GB")
-    expect(legend).to_contain_text("Total 279.2 GB")
+    expect(legend).to_contain_text("Activations 18.3 GB")
+    expect(legend).to_contain_text("Total 176.1 GB")
     # The bar draws the activations (a segment of the SVG) and the H100's 72 GB marker.
     expect(page.locator("#profile-panel rect.mem-seg--activations")).to_have_count(1)
     expect(page.locator("#profile-panel .mem-markers")).to_contain_text(

@@ -10,12 +10,11 @@
 from __future__ import annotations
 
 import contextlib
-import os
 
 import pytest
 from django.urls import reverse
 
-from tests.e2e.conftest import LAUNCH_ARGS, log_in
+from tests.e2e.conftest import log_in
 from tests.factories import (
     make_membership,
     make_offer,
@@ -25,7 +24,6 @@ from tests.factories import (
     make_team,
     make_user,
 )
-from tests.services import need_browser
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 TIMEOUT = 15_000  # ms
@@ -44,21 +42,17 @@ def draft(db):
 
 
 @contextlib.contextmanager
-def browser_context(base: str):
-    chromium = need_browser()
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
+def browser_context(browser, base: str):
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        try:
-            context = browser.new_context(locale="en-US")
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT)
-            log_in(page, base, "alice", timeout=TIMEOUT)
-            yield context, page
-        finally:
-            browser.close()
+    try:
+        context = browser.new_context(locale="en-US")
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        log_in(page, base, "alice", timeout=TIMEOUT)
+        yield context, page
+    finally:
+        for context in browser.contexts:
+            context.close()
 
 
 def _answer(page, candidate_id: int, question: str):
@@ -66,12 +60,12 @@ def _answer(page, candidate_id: int, question: str):
 
 
 class NothingTypedIsLostTests:
-    def test_it_stores_an_answer_typed_then_left_by_a_link_at_once(self, live_server, draft):
+    def test_it_stores_an_answer_typed_then_left_by_a_link_at_once(self, live_server, draft, browser):
         review, candidate = draft
         base = live_server.url
         checklist = base + reverse("checklists:review", args=[review.pk])
         text = "Resumes from its last checkpoint; verified on the pilot."
-        with browser_context(base) as (context, page):
+        with browser_context(browser, base) as (context, page):
             page.goto(checklist)
             box = _answer(page, candidate.pk, "q1")
             box.click()
@@ -85,12 +79,12 @@ class NothingTypedIsLostTests:
         answer = candidate.answers.get(question="q1")
         assert (answer.text, answer.status) == (text, "answered")
 
-    def test_it_stores_an_answer_when_the_tab_is_closed_at_once(self, live_server, draft):
+    def test_it_stores_an_answer_when_the_tab_is_closed_at_once(self, live_server, draft, browser):
         review, candidate = draft
         base = live_server.url
         checklist = base + reverse("checklists:review", args=[review.pk])
         text = "Moves the data once; the link is reserved."
-        with browser_context(base) as (context, page):
+        with browser_context(browser, base) as (context, page):
             page.goto(checklist)
             _answer(page, candidate.pk, "q2").click()
             page.keyboard.type(text)
@@ -106,10 +100,10 @@ class NothingTypedIsLostTests:
             assert _answer(other, candidate.pk, "q2").input_value() == text
         assert candidate.answers.get(question="q2").text == text
 
-    def test_it_says_a_failed_save_on_the_answer_and_keeps_the_text(self, live_server, draft):
+    def test_it_says_a_failed_save_on_the_answer_and_keeps_the_text(self, live_server, draft, browser):
         review, candidate = draft
         base = live_server.url
-        with browser_context(base) as (context, page):
+        with browser_context(browser, base) as (context, page):
             page.goto(base + reverse("checklists:review", args=[review.pk]))
             # The server is unreachable for the answer's saves.
             context.route("**/checklists/candidates/**", lambda route: route.abort())
@@ -135,7 +129,7 @@ class NothingTypedIsLostTests:
 
 
 class UnsavedChangesWarningTests:
-    def test_the_profile_form_asks_before_leaving_with_changes(self, live_server, draft):
+    def test_the_profile_form_asks_before_leaving_with_changes(self, live_server, draft, browser):
         review, _candidate = draft
         base = live_server.url
         edit = base + reverse("profiles:edit", args=[review.task_id])
@@ -146,7 +140,7 @@ class UnsavedChangesWarningTests:
             dialogs.append(dialog.type)
             dialog.dismiss()  # stay on the page
 
-        with browser_context(base) as (context, page):
+        with browser_context(browser, base) as (context, page):
             page.on("dialog", dismiss)
             # Unchanged: leaving asks nothing.
             page.goto(edit)

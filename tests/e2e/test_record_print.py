@@ -16,9 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.e2e.conftest import LAUNCH_ARGS
 from tests.e2e.pages import LANGUAGES, sign_in, use_language
-from tests.services import need_browser
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -70,30 +68,26 @@ def records(live_server):
     return out
 
 
-def test_every_record_prints_on_four_pages_with_its_summary_first(live_server, records):
-    chromium = need_browser()
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
+def test_every_record_prints_on_four_pages_with_its_summary_first(live_server, records, browser):
 
     base = live_server.url
     failures: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        try:
-            for language in LANGUAGES:
-                context = browser.new_context(locale="en-US")
-                use_language(context, base, language)
-                page = context.new_page()
-                page.set_default_timeout(20_000)
-                sign_in(page, base, "bob")
-                for pk, title, rules, signoffs in records:
-                    where = f"{language} #{pk} {title}"
-                    failures += [f"{where}: {f}" for f in _check(page, base, pk, rules, signoffs)]
-                    if SHOTS and pk == records[-1][0]:
-                        page.screenshot(path=f"{SHOTS}/record-{language}.png")
-                context.close()
-        finally:
-            browser.close()
+    try:
+        for language in LANGUAGES:
+            context = browser.new_context(locale="en-US")
+            use_language(context, base, language)
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            sign_in(page, base, "bob")
+            for pk, title, rules, signoffs in records:
+                where = f"{language} #{pk} {title}"
+                failures += [f"{where}: {f}" for f in _check(page, base, pk, rules, signoffs)]
+                if SHOTS and pk == records[-1][0]:
+                    page.screenshot(path=f"{SHOTS}/record-{language}.png")
+            context.close()
+    finally:
+        for context in browser.contexts:
+            context.close()
     assert not failures, "\n".join(failures)
 
 
@@ -140,26 +134,22 @@ def _check(page, base: str, pk: int, rules: list[str], signoffs: list[int]) -> l
     return out
 
 
-def test_the_appendix_prints_when_ticked(live_server, records):
+def test_the_appendix_prints_when_ticked(live_server, records, browser):
     """Ticked, the printout also has each change of a checklist answer ("answered the checklist"
     entries of the audit trail) and the table's other columns; not ticked, it has neither."""
-    chromium = need_browser()
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
 
     base = live_server.url
     pk = records[0][0]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(locale="en-US")
-            sign_in(page, base, "bob")
-            page.goto(base + reverse("scoring:review_record", args=[pk]))
-            plain = " ".join(_pages(page.pdf(prefer_css_page_size=True)))
-            page.click("label[for=record-appendix]")
-            assert page.is_checked("#record-appendix")
-            full = " ".join(_pages(page.pdf(prefer_css_page_size=True)))
-        finally:
-            browser.close()
+    try:
+        page = browser.new_page(locale="en-US")
+        sign_in(page, base, "bob")
+        page.goto(base + reverse("scoring:review_record", args=[pk]))
+        plain = " ".join(_pages(page.pdf(prefer_css_page_size=True)))
+        page.click("label[for=record-appendix]")
+        assert page.is_checked("#record-appendix")
+        full = " ".join(_pages(page.pdf(prefer_css_page_size=True)))
+    finally:
+        for context in browser.contexts:
+            context.close()
     assert "answered the checklist" not in plain and "Peak GPU GB" not in plain
     assert "answered the checklist" in full and "Peak GPU GB" in full
