@@ -28,6 +28,18 @@ def run(*args: str) -> dict:
     return json.loads(out.getvalue())
 
 
+def import_twice(team, tmp_path) -> dict:
+    """Lambda's catalog into a new site, then a newer one where the 8 × A100 costs 9.98, not
+    10.32: the second import's answer."""
+    make_site(team, "lambda-use1")
+    args = ("--team", team.name, "--site", "lambda-use1", "--region", "us-east-1",
+            "--provider", "Lambda")  # fmt: skip
+    run(str(LAMBDA), *args)
+    newer = tmp_path / "vms.csv"
+    newer.write_text(LAMBDA.read_text().replace(",10.32,us-east-1,", ",9.98,us-east-1,"))
+    return run(str(newer), *args)
+
+
 class ReadCatalogTests:
     def test_it_reads_the_gpu_machine_types_of_one_region(self):
         read = read_catalog(LAMBDA.read_text(), region="us-east-1")
@@ -125,13 +137,7 @@ class ImportOffersCommandTests:
         assert (offer.region, offer.instance_type) == ("us-east-1", "gpu_8x_a100")
 
     def test_reimporting_updates_prices_in_place_and_keeps_the_change(self, team, tmp_path):
-        make_site(team, "lambda-use1")
-        args = ("--team", team.name, "--site", "lambda-use1", "--region", "us-east-1",
-                "--provider", "Lambda")  # fmt: skip
-        run(str(LAMBDA), *args)
-        newer = tmp_path / "vms.csv"
-        newer.write_text(LAMBDA.read_text().replace(",10.32,us-east-1,", ",9.98,us-east-1,"))
-        result = run(str(newer), *args)
+        result = import_twice(team, tmp_path)
         assert [o["name"] for o in result["updated"]] == ["gpu_8x_a100"]
         assert (result["updated"][0]["price_before"], result["updated"][0]["price"]) == (10.32, 9.98)
         assert len(result["unchanged"]) == 5 and result["created"] == []
@@ -141,13 +147,7 @@ class ImportOffersCommandTests:
         assert "vms.csv" in change.source
 
     def test_the_offer_page_shows_its_price_history(self, client, team, owner, tmp_path):
-        make_site(team, "lambda-use1")
-        args = ("--team", team.name, "--site", "lambda-use1", "--region", "us-east-1",
-                "--provider", "Lambda")  # fmt: skip
-        run(str(LAMBDA), *args)
-        newer = tmp_path / "vms.csv"
-        newer.write_text(LAMBDA.read_text().replace(",10.32,us-east-1,", ",9.98,us-east-1,"))
-        run(str(newer), *args)
+        import_twice(team, tmp_path)
         offer = Offer.objects.get(name="gpu_8x_a100")
         client.force_login(owner)
         html = client.get(reverse("catalog:offer_detail", args=[offer.pk])).content.decode()
