@@ -169,7 +169,6 @@ INSTALLED_APPS = [
     "apps.profiles",
     "apps.benchmarks",
     "apps.reviews",
-    "apps.checklists",
     "apps.actuals",
     "apps.scoring",
     "apps.api",

@@ -29,7 +29,7 @@ urlpatterns = [
     path("profiles/", include("apps.profiles.urls")),
     path("benchmarks/", include("apps.benchmarks.urls")),
     path("reviews/", include("apps.decisions.urls")),
-    path("checklists/", include("apps.checklists.urls")),
+    path("checklists/", include("apps.reviews.checklists.urls")),
     path("actuals/", include("apps.actuals.urls")),
     path("scoring/", include("apps.scoring.urls")),
     path("api/v1/", include("apps.api.urls")),

@@ -33,9 +33,9 @@ from django.db import transaction
 
 from apps.accounts.demo import DemoContext
 from apps.accounts.models import Membership, Role
-from apps.checklists.models import AnswerStatus, Question
-from apps.checklists.services import checklist_answer_save
 from apps.reviews import services
+from apps.reviews.checklists.models import AnswerStatus, Question
+from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import Review
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring.services import snapshot_compute

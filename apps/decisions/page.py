@@ -9,8 +9,8 @@ from typing import Any
 
 import engine
 from apps.accounts.models import Role
-from apps.checklists.selectors import checklist_cards, review_candidates
 from apps.profiles.summary import task_summary
+from apps.reviews.checklists.selectors import checklist_cards, review_candidates
 from apps.reviews.four_eyes import approver_roles, contribution_reason
 from apps.reviews.models import Decision, Review, ReviewState
 from apps.reviews.selectors import review_signoffs, review_timeline, timeline_entries

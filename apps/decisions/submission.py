@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
-from apps.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import FINAL_STATES, Candidate, Review, ReviewState
 from apps.reviews.notices import notice_submitted
 from apps.reviews.workflow import (

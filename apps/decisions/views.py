@@ -18,7 +18,7 @@ from django.views.decorators.http import condition, require_GET, require_POST
 import engine
 from apps.accounts.access import membership_for, require_role
 from apps.accounts.models import Role
-from apps.checklists.selectors import checklist_cards
+from apps.reviews.checklists.selectors import checklist_cards
 from apps.reviews.forms import DecisionForm
 from apps.reviews.models import Decision, Review, ReviewState
 from apps.reviews.views.common import detail_url, get_review_for_user, posted_version

@@ -71,3 +71,7 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+# The checklist answers' admin registers itself beside the review's.
+from apps.reviews.checklists import admin as checklists_admin  # noqa: E402, F401

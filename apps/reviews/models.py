@@ -194,3 +194,7 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.target}"
+
+
+# The checklist answers of a review's candidates: a model of this app, in a module of its own.
+from apps.reviews.checklists.models import ChecklistAnswer  # noqa: E402, F401

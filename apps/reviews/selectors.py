@@ -19,8 +19,8 @@ from apps.web.forms import only_ids
 from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
 
 DECIDER_ROLES = (Role.REVIEWER, Role.OWNER)
-# The checklist answer states the audit trail records (apps.checklists.models.AnswerStatus): named
-# here, below the checklists app, with the same words.
+# The checklist answer states the audit trail records (checklists.models.AnswerStatus), with the
+# same words.
 ANSWER_STATES = {"answered": _("Answered"), "unanswered": _("Unanswered")}
 
 

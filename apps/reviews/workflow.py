@@ -1,6 +1,6 @@
 """What every write to a review shares: locking, the version check, the state guards, the audit.
 
-Each service in `services.py` (and `apps/checklists/services.py`) runs inside one transaction and
+Each service in `services.py` (and `checklists/services.py`) runs inside one transaction and
 starts with `lock_review`, so two writers of one review are serialised by the row lock and the
 later one sees what the earlier one did (PostgreSQL; SQLite serialises writers on its own).
 """

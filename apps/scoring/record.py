@@ -9,9 +9,9 @@ own selectors, so its query count does not grow with candidates, answers, sign-o
 
 from __future__ import annotations
 
-from apps.checklists.selectors import checklist_cards, review_candidates
 from apps.profiles.summary import task_summary
 from apps.reviews import selectors as review_selectors
+from apps.reviews.checklists.selectors import checklist_cards, review_candidates
 from apps.reviews.models import Review, ReviewState
 from apps.scoring import selectors
 from apps.scoring.services.snapshots import build_review_input

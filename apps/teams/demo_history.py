@@ -36,12 +36,12 @@ from django.db import transaction
 
 from apps.accounts.demo import DemoContext
 from apps.benchmarks.models import BenchmarkRecord
-from apps.checklists.models import AnswerStatus, Question
-from apps.checklists.services import checklist_answer_save
 from apps.decisions.signoff import signoff_create
 from apps.decisions.submission import review_submit
 from apps.profiles.models import TaskProfile
 from apps.reviews import services as reviews
+from apps.reviews.checklists.models import AnswerStatus, Question
+from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import Review
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring.services import (

@@ -53,11 +53,11 @@ def _quarters_ago(now: datetime, n: int) -> datetime:
 
 
 def _history_review(ctx, spec: dict, when: datetime) -> None:
-    from apps.checklists.models import AnswerStatus, Question
-    from apps.checklists.services import checklist_answer_save
     from apps.decisions.signoff import signoff_create
     from apps.decisions.submission import review_submit
     from apps.reviews import services as reviews
+    from apps.reviews.checklists.models import AnswerStatus, Question
+    from apps.reviews.checklists.services import checklist_answer_save
 
     task = ctx.objects.get("profiles", {}).get("cleaning-5tb")
     offers = ctx.objects.get("offers", {})

@@ -19,9 +19,9 @@ import logging
 from django.db import transaction
 
 from apps.accounts.demo import DemoContext
-from apps.checklists.models import AnswerStatus, Question
-from apps.checklists.services import checklist_answer_save
 from apps.reviews import services as reviews
+from apps.reviews.checklists.models import AnswerStatus, Question
+from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import Review
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 

@@ -232,7 +232,7 @@ class UpdateAndDeleteTests:
 
 class ProtectedDeleteTests:
     def test_a_record_cited_as_checklist_evidence_is_not_deleted(self, team, world, owner):
-        from apps.checklists.models import ChecklistAnswer
+        from apps.reviews.checklists.models import ChecklistAnswer
         from tests.factories import make_review
 
         record = benchmark_create(team=team, data=single_data(world))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from apps.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import Review
 from tests.reviews.helpers import (
     approve,
@@ -285,7 +285,7 @@ class MigrationEffortPageTests:
     """The candidates' Q5 migration effort on the review and candidates pages (SPEC 6.1 T)."""
 
     def _with_effort(self, team, owner, hours: float) -> Review:
-        from apps.checklists.services import checklist_answer_save
+        from apps.reviews.checklists.services import checklist_answer_save
 
         review = ready_review(team, owner)
         checklist_answer_save(

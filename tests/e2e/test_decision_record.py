@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from apps.accounts.demo import DemoContext
-from apps.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import Review
 from apps.scoring.services.snapshots import signed_snapshot
 from tests.e2e.conftest import log_in

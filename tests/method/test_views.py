@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from apps.accounts.models import Team
-from apps.checklists.models import ChecklistAnswer
 from apps.method.entries import ENTRIES, GLOSSARY, entry_for
+from apps.reviews.checklists.models import ChecklistAnswer
 from tests.reviews.helpers import current_snapshot_id, submitted_review
 from tests.teams.helpers import moving_review
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.decisions.signoff import signoff_create
 from apps.decisions.submission import review_submit
+from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.reviews.models import Review
 from apps.scoring.services.snapshots import snapshot_compute
 from tests.factories import (

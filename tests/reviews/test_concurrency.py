@@ -14,11 +14,11 @@ import time
 import pytest
 from django.db import connection, connections
 
-from apps.checklists.models import ChecklistAnswer
-from apps.checklists.services import checklist_answer_save
 from apps.decisions import signoff as signoff_service
 from apps.decisions.signoff import signoff_create
 from apps.profiles.models import TaskProfile
+from apps.reviews.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import AuditEvent, Review, SignOff
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring.services.snapshots import snapshot_compute

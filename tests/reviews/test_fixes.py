@@ -118,7 +118,7 @@ class OtherFixTests:
         assert f'id="offer-{world.remote.pk}"' in checklist
 
     def test_an_unanswered_checklist_is_answered_in_the_finding(self, client, team, owner):
-        from apps.checklists.models import AnswerStatus, ChecklistAnswer
+        from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer
 
         world = make_world(team, owner, answered=False)
         candidate = world.review.candidates.get(offer=world.remote)

@@ -8,7 +8,7 @@ from django.db import DatabaseError, connection, transaction
 from django.test import RequestFactory
 from django.urls import reverse
 
-from apps.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import AuditEvent, Candidate, Review, SignOff
 from apps.reviews.services.lifecycle import review_update
 from tests.factories import make_link, make_offer, make_site, make_user

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from apps.checklists.models import ChecklistAnswer
-from apps.checklists.services import checklist_answer_save
 from apps.decisions.signoff import signoff_create
 from apps.decisions.submission import review_clone, review_submit
+from apps.reviews.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import Candidate, Review
 from apps.reviews.services.candidates import (
     candidate_add,

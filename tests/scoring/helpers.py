@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
+from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from tests.factories import (
     make_benchmark,
     make_link,

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from apps.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import SignOff
 from apps.scoring.exports import FINDING_KEYS, LABEL_COLUMNS, SIGNOFF_KEYS
 from apps.scoring.services.snapshots import snapshot_compute

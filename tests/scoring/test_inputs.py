@@ -7,10 +7,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import engine
-from apps.checklists.services import checklist_answer_save
 from apps.profiles.engine_input import build_profile_input
 from apps.profiles.models import TaskProfile
 from apps.profiles.services import profile_update
+from apps.reviews.checklists.services import checklist_answer_save
 from apps.scoring.services import build_review_input
 from tests.factories import make_offer, make_profile, make_review, make_site
 

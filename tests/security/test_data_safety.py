@@ -17,10 +17,10 @@ from django.db.models import ProtectedError
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from apps.checklists.models import ChecklistAnswer
-from apps.checklists.services import checklist_answer_save
 from apps.decisions.signoff import signoff_create
 from apps.decisions.submission import review_submit
+from apps.reviews.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import AuditEvent, Candidate, Review, SignOff
 from apps.reviews.services.candidates import (
     candidate_add,

@@ -19,9 +19,9 @@ from apps.accounts.models import Invitation, Membership
 from apps.actuals.models import ActualCost
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import NetworkLink, Offer, Site
-from apps.checklists.models import ChecklistAnswer
 from apps.profiles.forms import TaskProfileForm
 from apps.profiles.models import TaskProfile
+from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import AuditEvent, Candidate, Review
 from tests.factories import make_review, make_user
 from tests.security.fuzzing import (

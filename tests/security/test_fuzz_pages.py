@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from apps.accounts.models import Team
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import Offer, Site
-from apps.checklists.models import ChecklistAnswer
 from apps.profiles.models import TaskProfile
+from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import Review
 from tests.security.fuzzing import (
     ESCAPED,

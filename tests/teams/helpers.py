@@ -37,7 +37,7 @@ def moving_review(team, author, *, price_per_gb: float = 4.0, ready: bool = Fals
 
 
 def answer_all(review) -> None:
-    from apps.checklists.models import ChecklistAnswer, Question
+    from apps.reviews.checklists.models import ChecklistAnswer, Question
 
     for candidate in review.candidates.all():
         for question in Question.values:

@@ -1,4 +1,7 @@
-"""The six-question checklist (选型核对清单) answered for each candidate (SPEC C)."""
+"""The six-question checklist (选型核对清单) answered for each candidate (SPEC C).
+
+A model of the reviews app (apps/reviews/models.py registers it); it keeps the table it had when
+checklists were an app of their own."""
 
 from __future__ import annotations
 
@@ -50,6 +53,7 @@ class ChecklistAnswer(models.Model):
     team_path = "candidate__review__team"
 
     class Meta:
+        db_table = "checklists_checklistanswer"  # the table it had in apps.checklists
         ordering = ["candidate_id", "question"]
         constraints = [
             models.UniqueConstraint(

@@ -17,8 +17,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
-from apps.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.profiles.engine_input import build_profile_input, fingerprint, input_hash
+from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.reviews.models import Decision, Review, ReviewState, SignOff
 from apps.reviews.notices import notice_stale
 from apps.scoring.charts import build_charts

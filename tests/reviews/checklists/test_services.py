@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from apps.checklists.models import ChecklistAnswer
-from apps.checklists.services import AnswerConflict, answer_token, checklist_answer_save
+from apps.reviews.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.services import AnswerConflict, answer_token, checklist_answer_save
 from apps.reviews.models import Review
 from apps.reviews.workflow import ReviewConflict
 from apps.scoring.services.snapshots import build_review_input

@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from apps.checklists.forms import answer_prefix
-from apps.checklists.models import ChecklistAnswer
-from apps.checklists.services import answer_token
+from apps.reviews.checklists.forms import answer_prefix
+from apps.reviews.checklists.models import ChecklistAnswer
+from apps.reviews.checklists.services import answer_token
 from apps.reviews.models import Candidate, Review
 from tests.factories import make_benchmark, make_offer, make_review
 from tests.reviews.helpers import ready_review, submitted_review

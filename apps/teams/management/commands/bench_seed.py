@@ -22,8 +22,8 @@ from django.utils import timezone
 from apps.accounts.models import Membership, Team
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import NetworkLink, Offer, Site
-from apps.checklists.models import ChecklistAnswer
 from apps.profiles.models import TaskProfile
+from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import Candidate, Review, SignOff
 from apps.scoring.models import EvaluationSnapshot
 
