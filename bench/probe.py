@@ -33,7 +33,7 @@ from django.urls import NoReverseMatch, reverse  # noqa: E402
 from apps.benchmarks.models import BenchmarkRecord  # noqa: E402
 from apps.profiles.models import TaskProfile  # noqa: E402
 from apps.reviews.models import Review  # noqa: E402
-from apps.scoring.models import EvaluationSnapshot  # noqa: E402
+from apps.reviews.snapshots.models import EvaluationSnapshot  # noqa: E402
 
 
 def page_paths(user) -> dict[str, str]:
@@ -113,7 +113,7 @@ def main() -> None:
     team_ids = list(user.memberships.values_list("team_id", flat=True))
     cold = {name: cold_and_warm(client, path, team_ids) for name, path in paths.items()}
 
-    from apps.scoring.services import snapshot_compute
+    from apps.reviews.snapshots.services import snapshot_compute
 
     big = Review.objects.get(title="Bench: review with many records")
     records = BenchmarkRecord.objects.filter(task=big.task).count()

@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.http import HttpResponse
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.decorators.http import require_GET
+from django.views.generic import RedirectView
 
 from apps.teams import views as team_views
 
@@ -35,5 +36,11 @@ urlpatterns = [
     path("api/v1/", include("apps.api.urls")),
     path("method/", include("apps.method.urls")),
     path("notifications/", include("apps.notifications.urls")),
+    # Models that moved into the reviews app (issue 31) keep their old admin addresses.
+    re_path(
+        r"^admin/(?:checklists|scoring)/(?P<model>checklistanswer|evaluationsnapshot|snapshotjob)/"
+        r"(?P<rest>.*)$",
+        RedirectView.as_view(url="/admin/reviews/%(model)s/%(rest)s", query_string=True),
+    ),
     path("admin/", admin.site.urls),
 ]

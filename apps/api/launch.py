@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.http import HttpResponse
 from ninja import Router, Status
 
+from apps.reviews.snapshots.models import EvaluationSnapshot
 from apps.scoring import launch
-from apps.scoring.models import EvaluationSnapshot
 from apps.web.api_auth import session_auth, token_auth
 from apps.web.body import ErrorsOut
 

@@ -48,7 +48,7 @@ def _count_phrase(label: str, count: int) -> str:
         ),
         "catalog.NetworkLink": lambda n: ngettext("%(n)d network link", "%(n)d network links", n),
         "catalog.Offer": lambda n: ngettext("%(n)d offer", "%(n)d offers", n),
-        "scoring.EvaluationSnapshot": lambda n: ngettext(
+        "reviews.EvaluationSnapshot": lambda n: ngettext(
             "%(n)d evaluation snapshot", "%(n)d evaluation snapshots", n
         ),
     }

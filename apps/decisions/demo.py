@@ -37,8 +37,8 @@ from apps.reviews import services
 from apps.reviews.checklists.models import AnswerStatus, Question
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import Review
+from apps.reviews.snapshots.services import snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
-from apps.scoring.services import snapshot_compute
 
 from . import signoff, submission
 

@@ -14,7 +14,7 @@ from apps.reviews.checklists.selectors import checklist_cards, review_candidates
 from apps.reviews.four_eyes import approver_roles, contribution_reason
 from apps.reviews.models import Decision, Review, ReviewState
 from apps.reviews.selectors import review_signoffs, review_timeline, timeline_entries
-from apps.scoring.services.snapshots import build_review_input
+from apps.reviews.snapshots.services import build_review_input
 
 
 def _approve_preview(review: Review, output: dict, user, round_signoffs: list) -> dict:

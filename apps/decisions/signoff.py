@@ -16,6 +16,8 @@ import engine
 from apps.reviews.four_eyes import approver_roles, contribution_reason
 from apps.reviews.models import FINAL_STATES, Decision, Review, ReviewState, SignOff
 from apps.reviews.notices import notice_decided
+from apps.reviews.snapshots.models import EvaluationSnapshot
+from apps.reviews.snapshots.services import build_review_input, current_snapshot
 from apps.reviews.workflow import (
     ReviewConflict,
     ReviewRefused,
@@ -24,9 +26,7 @@ from apps.reviews.workflow import (
     lock_review,
     membership_of,
 )
-from apps.scoring.models import EvaluationSnapshot
 from apps.scoring.services.quarterly_review import quarterly_figures_changed
-from apps.scoring.services.snapshots import build_review_input, current_snapshot
 
 
 def _signoff_reasons(

@@ -16,6 +16,8 @@ import engine
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import FINAL_STATES, Candidate, Review, ReviewState
 from apps.reviews.notices import notice_submitted
+from apps.reviews.snapshots.models import EvaluationSnapshot
+from apps.reviews.snapshots.services import current_snapshot, snapshot_compute
 from apps.reviews.workflow import (
     ReviewConflict,
     ReviewRefused,
@@ -26,8 +28,6 @@ from apps.reviews.workflow import (
     require_editable,
     touch,
 )
-from apps.scoring.models import EvaluationSnapshot
-from apps.scoring.services.snapshots import current_snapshot, snapshot_compute
 
 # Submit ------------------------------------------------------------------------------------
 

@@ -21,10 +21,10 @@ from apps.accounts.models import Role
 from apps.reviews.checklists.selectors import checklist_cards
 from apps.reviews.forms import DecisionForm
 from apps.reviews.models import Decision, Review, ReviewState
+from apps.reviews.snapshots.services import build_review_input
 from apps.reviews.views.common import detail_url, get_review_for_user, posted_version
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring import selectors as scoring_selectors
-from apps.scoring.services.snapshots import build_review_input
 from apps.web.forms import attach_errors
 from apps.web.fragments import page_etag
 from apps.web.htmx import conflict, go, render_shape, wants_fragment

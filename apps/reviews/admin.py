@@ -73,5 +73,6 @@ class AuditEventAdmin(admin.ModelAdmin):
         return False
 
 
-# The checklist answers' admin registers itself beside the review's.
+# The admin of checklist answers, snapshots and jobs registers itself beside the review's.
 from apps.reviews.checklists import admin as checklists_admin  # noqa: E402, F401
+from apps.reviews.snapshots import admin as snapshots_admin  # noqa: E402, F401

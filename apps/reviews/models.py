@@ -149,7 +149,7 @@ class SignOff(models.Model):
     decision = models.CharField(_("decision"), max_length=20, choices=Decision.choices)
     comment = models.TextField(_("comment"), blank=True)
     snapshot = models.ForeignKey(
-        "scoring.EvaluationSnapshot", on_delete=models.PROTECT, related_name="signoffs"
+        "reviews.EvaluationSnapshot", on_delete=models.PROTECT, related_name="signoffs"
     )
     # The round of review it belongs to: a request for changes starts a new round.
     round = models.PositiveIntegerField(default=1)
@@ -196,5 +196,7 @@ class AuditEvent(models.Model):
         return f"{self.action} {self.target}"
 
 
-# The checklist answers of a review's candidates: a model of this app, in a module of its own.
+# The checklist answers of a review's candidates, and the snapshots computed on a review: models
+# of this app, each topic in a package of its own.
 from apps.reviews.checklists.models import ChecklistAnswer  # noqa: E402, F401
+from apps.reviews.snapshots.models import EvaluationSnapshot, SnapshotJob  # noqa: E402, F401

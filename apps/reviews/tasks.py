@@ -1,35 +1,27 @@
-"""Celery tasks of the scoring app. Tasks take ids, load rows, call one service; they own their
-retries and time limits. Every task's name ends in `_task` (its registered name is the same,
-prefixed `scoring.`), so a task is never mistaken for the service it calls (`compute_snapshot_task`
-runs `snapshot_compute`)."""
+"""Celery tasks of the reviews app: the snapshot workflow. Tasks take ids, load rows, call one
+service; they own their retries and time limits. Every task's name ends in `_task`, so a task is
+never mistaken for the service it calls (`compute_snapshot_task` runs `snapshot_compute`). Their
+registered names keep the prefix `scoring.` they had when the workflow was the scoring app's, so
+messages already queued, and beat's schedule, still reach them."""
 
 from __future__ import annotations
 
 import logging
-import os
 
 from celery import shared_task
 from django.db import OperationalError as DatabaseOperationalError
 
 import engine
-from apps.accounts.models import Team
-from apps.scoring.services.jobs import (
+from apps.reviews.snapshots.jobs import (
     snapshot_job_claim,
     snapshot_job_fail,
     snapshot_sweep,
     snapshot_sweep_submitted,
 )
-from apps.scoring.services.quarterly_review import quarterly_refresh
-from apps.scoring.services.recompute import snapshot_recompute_batch
-from apps.scoring.services.snapshots import snapshot_compute
+from apps.reviews.snapshots.recompute import snapshot_recompute_batch
+from apps.reviews.snapshots.services import snapshot_compute
 
 log = logging.getLogger(__name__)
-
-
-@shared_task(name="scoring.ping_task")
-def ping_task(value: str) -> dict:
-    """Health check: proves a message made the round trip through the broker and a worker."""
-    return {"echo": value, "pid": os.getpid()}
 
 
 @shared_task(
@@ -72,17 +64,6 @@ def sweep_pending_jobs_task() -> int:
 def sweep_submitted_reviews_task() -> int:
     """Beat: recompute submitted reviews whose inputs changed (their deciders hear of it)."""
     return snapshot_sweep_submitted()
-
-
-@shared_task(name="scoring.refresh_quarterly_task")
-def refresh_quarterly_task(team_id: int | None = None) -> int:
-    """Rewrite the quarterly cost review of one team (or of all teams, from beat)."""
-    team = None
-    if team_id is not None:
-        team = Team.objects.filter(pk=team_id).first()
-        if team is None:
-            return 0
-    return quarterly_refresh(team=team)
 
 
 @shared_task(name="scoring.recompute_snapshots_task")

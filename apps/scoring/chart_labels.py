@@ -1,8 +1,8 @@
 """The labels of stored Plotly figures and their translation at render time.
 
-A snapshot's figures (apps.scoring.charts) store keys, not words, so one snapshot serves both
-languages: a string "@key" becomes the translation of key, and "@key|rest" becomes the translation
-of key followed by rest (used for option labels: "@wait_local|<br>Offer @ site").
+A snapshot's figures (apps.reviews.snapshots.charts) store keys, not words, so one snapshot
+serves both languages: a string "@key" becomes the translation of key, and "@key|rest" becomes the
+translation of key followed by rest (used for option labels: "@wait_local|<br>Offer @ site").
 """
 
 from __future__ import annotations

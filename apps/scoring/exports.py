@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 from apps.accounts.fields import CONTROL_CHARACTERS  # what no XLSX cell holds: stripped
 from apps.reviews.models import Decision, SignOff
 from apps.reviews.selectors import review_signoffs
-from apps.scoring.models import EvaluationSnapshot
-from apps.scoring.tables import COLUMN_KEYS, COLUMNS, export_value
+from apps.reviews.snapshots.models import EvaluationSnapshot
+from apps.reviews.snapshots.tables import COLUMN_KEYS, COLUMNS, export_value
 from apps.scoring.templatetags.scoring import (
     by_severity,
     finding_message,

@@ -27,8 +27,7 @@ from django.utils.translation import gettext as _
 
 from apps.reviews.forms import ProfileFieldForm
 from apps.reviews.models import Review
-
-from .charts import chosen_option
+from apps.reviews.snapshots.charts import chosen_option
 
 
 def _profile_field(review: Review, field: str) -> str:

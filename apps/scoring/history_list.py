@@ -12,7 +12,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from apps.accounts.access import scoped
 from apps.accounts.models import team_ids_for
 from apps.reviews.models import ReviewState, SignOff
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 from apps.web.forms import only_ids
 
 # What a row of the history shows: not the JSON documents, nor the other columns of the review,

@@ -21,9 +21,8 @@ import yaml
 from django.utils.translation import gettext as _
 
 from apps.catalog.models import Offer
-
-from .charts import chosen_option
-from .models import EvaluationSnapshot
+from apps.reviews.snapshots.charts import chosen_option
+from apps.reviews.snapshots.models import EvaluationSnapshot
 
 # SkyPilot 0.14's clouds (sky/utils/schemas.py, the `infra` pattern), and what teams call them.
 SKYPILOT_CLOUDS = {

@@ -42,7 +42,7 @@ from apps.actuals.models import ActualCost
 from apps.actuals.selectors import runs_by_review
 from apps.actuals.variance import plan_of
 from apps.reviews.models import Decision, Review, ReviewState, SignOff
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 from apps.web.charts import PALETTE, layout
 
 

@@ -13,11 +13,13 @@ from apps.accounts.access import get_scoped_or_404
 from apps.accounts.models import Team
 from apps.profiles.engine_input import fingerprint
 from apps.reviews.models import Review
-from apps.scoring import chart_labels, charts, exclusions, fixes, flips, glance
-from apps.scoring.models import EvaluationSnapshot, JobStatus, QuarterlyCostReview, SnapshotJob
-from apps.scoring.services.jobs import snapshot_request
-from apps.scoring.services.snapshots import build_review_input, latest_snapshot, signed_snapshot
-from apps.scoring.tables import row_key
+from apps.reviews.snapshots import charts
+from apps.reviews.snapshots.jobs import snapshot_request
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.services import build_review_input, latest_snapshot, signed_snapshot
+from apps.reviews.snapshots.tables import row_key
+from apps.scoring import chart_labels, exclusions, fixes, flips, glance
+from apps.scoring.models import QuarterlyCostReview
 
 CHART_ORDER = ("hours", "cost", "objective", "scaling", "indicators")
 

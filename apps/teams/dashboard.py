@@ -17,7 +17,7 @@ from apps.notifications.selectors import latest_unread
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import Review
 from apps.reviews.selectors import approvals_queue_rows
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 
 DASHBOARD_ROWS = 10
 LATEST_SNAPSHOTS = 5

@@ -43,13 +43,9 @@ from apps.reviews import services as reviews
 from apps.reviews.checklists.models import AnswerStatus, Question
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import Review
+from apps.reviews.snapshots.services import current_snapshot, latest_snapshot, snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
-from apps.scoring.services import (
-    current_snapshot,
-    latest_snapshot,
-    quarterly_refresh,
-    snapshot_compute,
-)
+from apps.scoring.services import quarterly_refresh
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,8 @@ from django.utils import timezone
 
 import engine
 from apps.reviews.models import Review
-from apps.scoring import services
+from apps.reviews.snapshots import services
+from apps.scoring.services import quarterly_refresh
 
 log = logging.getLogger(__name__)
 
@@ -119,5 +120,5 @@ def load(ctx) -> None:
         except engine.EngineInputError as exc:
             log.warning("demo review %s cannot be evaluated: %s", review.pk, exc.errors)
     for team in teams:
-        services.quarterly_refresh(team=team)
+        quarterly_refresh(team=team)
 

@@ -123,7 +123,7 @@ def world(db):
     from apps.actuals.models import ActualCost, ActualsSettings, BillLine
     from apps.catalog.models import OfferPriceChange
     from apps.profiles.models import AllowedSite
-    from apps.scoring.models import SnapshotJob
+    from apps.reviews.snapshots.models import SnapshotJob
     from tests.factories import make_offer, make_profile, make_review, make_site
 
     call_command("load_demo", verbosity=0)
@@ -156,9 +156,9 @@ class GenerationTests:
     def test_the_walk_finds_the_models_that_reach_a_team_by_their_keys(self):
         labels = {model._meta.label for model in team_models()}
         assert {"accounts.Team", "accounts.Membership", "profiles.AllowedSite"} <= labels
-        assert {"actuals.BillLine", "checklists.ChecklistAnswer", "reviews.SignOff"} <= labels
+        assert {"actuals.BillLine", "reviews.ChecklistAnswer", "reviews.SignOff"} <= labels
         assert "auth.User" not in labels and "accounts.OutgoingEmail" not in labels
-        assert team_path(apps.get_model("checklists", "ChecklistAnswer")) == (
+        assert team_path(apps.get_model("reviews", "ChecklistAnswer")) == (
             "candidate__review__team"
         )
 

@@ -14,8 +14,8 @@ from apps.decisions.demo import REVIEWS, V2_REVIEWS, V21_REVIEWS
 from apps.decisions.submission import review_submit
 from apps.reviews.models import Review
 from apps.reviews.selectors import approvals_queue
+from apps.reviews.snapshots.services import current_snapshot
 from apps.reviews.workflow import ReviewRefused
-from apps.scoring.services.snapshots import current_snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from apps.reviews.services.candidates import (
     candidate_remove,
 )
 from apps.reviews.services.lifecycle import review_update
+from apps.reviews.snapshots.services import build_review_input, current_snapshot, snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
-from apps.scoring.services.snapshots import build_review_input, current_snapshot, snapshot_compute
 from tests.factories import (
     make_membership,
     make_offer,

@@ -195,7 +195,7 @@ class ReviewPageContentTests:
 def _signed_under(review, version: str) -> int:
     """Make the snapshot the approved review was signed on look computed by engine `version`."""
     from apps.profiles.engine_input import fingerprint
-    from apps.scoring.models import EvaluationSnapshot
+    from apps.reviews.snapshots.models import EvaluationSnapshot
 
     signed = review.signoffs.get(decision="approve").snapshot
     EvaluationSnapshot.objects.filter(pk=signed.pk).update(

@@ -23,7 +23,7 @@ def main_pages() -> list[tuple[str, str, str | None]]:
     from apps.benchmarks.models import BenchmarkRecord
     from apps.catalog.models import Offer
     from apps.reviews.models import Review
-    from apps.scoring.models import EvaluationSnapshot
+    from apps.reviews.snapshots.models import EvaluationSnapshot
 
     team = Team.objects.get(name="Team Aurora")
     draft = Review.objects.get(team=team, title="Nightly 7B evaluation: H100 or A100 pool")

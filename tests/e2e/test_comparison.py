@@ -8,10 +8,10 @@ import csv
 import pytest
 from django.urls import reverse
 
-from apps.scoring.models import SnapshotJob
-from apps.scoring.services import jobs
-from apps.scoring.services.snapshots import snapshot_compute
-from apps.scoring.tables import COLUMN_KEYS
+from apps.reviews.snapshots import jobs
+from apps.reviews.snapshots.models import SnapshotJob
+from apps.reviews.snapshots.services import snapshot_compute
+from apps.reviews.snapshots.tables import COLUMN_KEYS
 from tests.e2e.conftest import log_in, reveal_charts
 from tests.scoring.helpers import make_world
 

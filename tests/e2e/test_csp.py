@@ -17,7 +17,7 @@ from apps.accounts.models import Team
 from apps.benchmarks.models import BenchmarkRecord
 from apps.profiles.models import TaskProfile
 from apps.reviews.models import Review
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 from tests.e2e.conftest import log_in, reveal_charts
 
 pytestmark = pytest.mark.django_db(transaction=True)

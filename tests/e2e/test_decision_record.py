@@ -14,7 +14,7 @@ from django.urls import reverse
 from apps.accounts.demo import DemoContext
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import Review
-from apps.scoring.services.snapshots import signed_snapshot
+from apps.reviews.snapshots.services import signed_snapshot
 from tests.e2e.conftest import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)

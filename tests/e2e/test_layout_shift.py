@@ -32,8 +32,8 @@ new PerformanceObserver((list) => {
 def _figures_pending(review) -> int:
     """Change an input (one more machine for a candidate), and leave the job of the new inputs
     queued, as a worker that has not come yet leaves it. Returns the job's id."""
-    from apps.scoring.models import JobStatus, SnapshotJob
-    from apps.scoring.services.snapshots import current_fingerprint
+    from apps.reviews.snapshots.models import JobStatus, SnapshotJob
+    from apps.reviews.snapshots.services import current_fingerprint
 
     candidate = review.candidates.order_by("pk").first()
     candidate.machines += 1
@@ -50,7 +50,7 @@ def _figures_pending(review) -> int:
 def test_the_evaluation_arrives_without_moving_the_page(live_server, browser):
 
     from apps.reviews.models import Review
-    from apps.scoring.tasks import compute_snapshot_task
+    from apps.reviews.tasks import compute_snapshot_task
 
     call_command("load_demo", verbosity=0)
     review = Review.objects.get(title=DRAFT)

@@ -18,8 +18,8 @@ from apps.decisions.signoff import signoff_create
 from apps.notifications.models import EmailLanguage, Kind, Notification
 from apps.notifications.services import notify
 from apps.reviews.services import review_update
-from apps.scoring.services import snapshot_compute
-from apps.scoring.services.jobs import snapshot_sweep_submitted
+from apps.reviews.snapshots.jobs import snapshot_sweep_submitted
+from apps.reviews.snapshots.services import snapshot_compute
 from apps.scoring.services.quarterly_review import quarterly_refresh
 from tests.notifications.helpers import inboxed, mailed, person, prefer
 from tests.teams.helpers import moving_review, submit

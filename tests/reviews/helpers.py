@@ -6,7 +6,7 @@ from apps.decisions.signoff import signoff_create
 from apps.decisions.submission import review_submit
 from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.reviews.models import Review
-from apps.scoring.services.snapshots import snapshot_compute
+from apps.reviews.snapshots.services import snapshot_compute
 from tests.factories import (
     make_membership,
     make_offer,

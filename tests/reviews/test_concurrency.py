@@ -20,8 +20,8 @@ from apps.profiles.models import TaskProfile
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import AuditEvent, Review, SignOff
+from apps.reviews.snapshots.services import snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
-from apps.scoring.services.snapshots import snapshot_compute
 from tests.reviews.helpers import second_reviewer, submitted_review
 from tests.services import need_postgres
 

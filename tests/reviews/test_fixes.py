@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from apps.catalog.models import NetworkLink
-from apps.scoring.services.snapshots import snapshot_compute
+from apps.reviews.snapshots.services import snapshot_compute
 from tests.factories import make_membership, make_team, make_user
 from tests.scoring.helpers import make_world
 

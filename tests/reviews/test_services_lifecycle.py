@@ -18,8 +18,8 @@ from apps.reviews.services.candidates import (
     review_reserve_links,
 )
 from apps.reviews.services.lifecycle import review_create, review_update
+from apps.reviews.snapshots.services import build_review_input, current_snapshot
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
-from apps.scoring.services.snapshots import build_review_input, current_snapshot
 from tests.factories import (
     make_link,
     make_offer,

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from apps.reviews.models import Review
-from apps.scoring.services.snapshots import current_snapshot
+from apps.reviews.snapshots.services import current_snapshot
 from tests.factories import make_offer, make_profile
 from tests.reviews.helpers import (
     approve,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
-from apps.scoring.services.jobs import snapshot_sweep
+from apps.reviews.snapshots.jobs import snapshot_sweep
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
 from config.celery import app
 from tests.scoring.helpers import make_world
 

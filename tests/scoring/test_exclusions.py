@@ -8,10 +8,10 @@ from django.urls import reverse
 from django.utils import translation
 
 import engine
-from apps.scoring import charts
+from apps.reviews.snapshots import charts
+from apps.reviews.snapshots.services import build_review_input, snapshot_compute
+from apps.reviews.snapshots.tables import comparison_rows
 from apps.scoring.exclusions import annotate_rows, excluded_options, option_causes, rule_costs
-from apps.scoring.services.snapshots import build_review_input, snapshot_compute
-from apps.scoring.tables import comparison_rows
 from tests.scoring.helpers import make_world
 
 G1_FINDING = {

@@ -8,7 +8,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from apps.scoring.services.snapshots import snapshot_compute
+from apps.reviews.snapshots.services import snapshot_compute
 
 pytestmark = pytest.mark.django_db
 

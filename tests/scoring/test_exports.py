@@ -13,9 +13,9 @@ from django.utils import translation
 
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import SignOff
+from apps.reviews.snapshots.services import snapshot_compute
+from apps.reviews.snapshots.tables import COLUMN_KEYS
 from apps.scoring.exports import FINDING_KEYS, LABEL_COLUMNS, SIGNOFF_KEYS
-from apps.scoring.services.snapshots import snapshot_compute
-from apps.scoring.tables import COLUMN_KEYS
 from apps.web.labels import PLACEMENTS
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from apps.profiles.engine_input import build_profile_input
 from apps.profiles.models import TaskProfile
 from apps.profiles.services import profile_update
 from apps.reviews.checklists.services import checklist_answer_save
-from apps.scoring.services import build_review_input
+from apps.reviews.snapshots.services import build_review_input
 from tests.factories import make_offer, make_profile, make_review, make_site
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,9 @@ import yaml
 from django.urls import reverse
 
 from apps.catalog.models import Offer
-from apps.scoring.charts import chosen_option
+from apps.reviews.snapshots.charts import chosen_option
+from apps.reviews.snapshots.services import snapshot_compute
 from apps.scoring.launch import NotLaunchable, skypilot_task, skypilot_yaml
-from apps.scoring.services.snapshots import snapshot_compute
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "data" / "skypilot"
 TASK = jsonschema_rs.validator_for(json.loads((SCHEMAS / "task_schema-0.14.1.json").read_text()))

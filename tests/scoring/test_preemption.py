@@ -11,8 +11,8 @@ from django.urls import reverse
 
 import engine
 from apps.catalog.models import Offer
-from apps.scoring.services.snapshots import build_review_input, snapshot_compute
-from apps.scoring.tables import COLUMN_KEYS, comparison_rows
+from apps.reviews.snapshots.services import build_review_input, snapshot_compute
+from apps.reviews.snapshots.tables import COLUMN_KEYS, comparison_rows
 from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,7 @@ class PreemptionTableTests:
         assert 20.0 in values
 
     def test_the_cost_chart_stacks_the_preemption_cost_into_the_bill_total(self, world):
-        from apps.scoring import charts
+        from apps.reviews.snapshots import charts
 
         data = build_review_input(world.review)
         rows = comparison_rows(data, engine.evaluate(data))

@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime
 import pytest
 
 from apps.actuals.models import ActualCost
+from apps.reviews.snapshots.services import snapshot_compute
 from apps.scoring.models import QuarterlyCostReview
 from apps.scoring.quarterly import quarter_of, review_figures, team_quarters
 from apps.scoring.services.quarterly_review import quarterly_refresh
-from apps.scoring.services.snapshots import snapshot_compute
 from apps.scoring.tasks import refresh_quarterly_task
 from tests.factories import make_review
 from tests.scoring.helpers import answer_all, approve, make_world

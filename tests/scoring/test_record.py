@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from apps.reviews.models import AuditEvent, ReviewState
-from apps.scoring.services.snapshots import signed_snapshot, snapshot_compute
+from apps.reviews.snapshots.services import signed_snapshot, snapshot_compute
 from tests.reviews.helpers import approve, ready_review, submitted_review
 
 pytestmark = pytest.mark.django_db

@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 import pytest
 from django.urls import reverse
 
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
-from apps.scoring.services import jobs
-from apps.scoring.services.snapshots import snapshot_compute
-from apps.scoring.tables import COLUMN_KEYS
+from apps.reviews.snapshots import jobs
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.services import snapshot_compute
+from apps.reviews.snapshots.tables import COLUMN_KEYS
 from tests.factories import make_membership, make_review, make_team
 from tests.scoring.helpers import approve, make_world
 from tests.scoring.web_helpers import HX, clone_snapshots, evaluation_url

@@ -12,7 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from apps.scoring.models import EvaluationSnapshot, QuarterlyCostReview
+from apps.reviews.snapshots.models import EvaluationSnapshot
+from apps.scoring.models import QuarterlyCostReview
 from apps.scoring.services.quarterly_review import quarterly_refresh
 from tests.scoring.helpers import approve
 from tests.scoring.web_helpers import HX, clone_snapshots, evaluation_url
@@ -145,13 +146,17 @@ class AdminTests:
 
         admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-123456")
         client.force_login(admin)
-        change = reverse("admin:scoring_evaluationsnapshot_change", args=[snapshot.pk])
+        change = reverse("admin:reviews_evaluationsnapshot_change", args=[snapshot.pk])
         response = client.get(change)
         assert response.status_code == 200
         assert b'name="_save"' not in response.content  # viewable, not editable
         assert client.post(change, {}).status_code == 403
-        delete = reverse("admin:scoring_evaluationsnapshot_delete", args=[snapshot.pk])
+        delete = reverse("admin:reviews_evaluationsnapshot_delete", args=[snapshot.pk])
         assert client.get(delete).status_code == 403
-        assert client.get(reverse("admin:scoring_evaluationsnapshot_add")).status_code == 403
-        assert client.get(reverse("admin:scoring_snapshotjob_changelist")).status_code == 200
-        assert client.get(reverse("admin:scoring_snapshotjob_add")).status_code == 403
+        assert client.get(reverse("admin:reviews_evaluationsnapshot_add")).status_code == 403
+        assert client.get(reverse("admin:reviews_snapshotjob_changelist")).status_code == 200
+        assert client.get(reverse("admin:reviews_snapshotjob_add")).status_code == 403
+        # Their addresses from when they were the scoring app's lead to the same pages.
+        old = client.get(f"/admin/scoring/evaluationsnapshot/{snapshot.pk}/change/?x=1")
+        assert old.status_code == 302
+        assert old["Location"] == f"/admin/reviews/evaluationsnapshot/{snapshot.pk}/change/?x=1"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
-from apps.scoring.services.jobs import snapshot_request
-from apps.scoring.services.snapshots import PAUSE_FILE_ENV
-from apps.scoring.tasks import compute_snapshot_task
+from apps.reviews.snapshots.jobs import snapshot_request
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.services import PAUSE_FILE_ENV
+from apps.reviews.tasks import compute_snapshot_task
 from config.celery import app
 from tests.scoring.helpers import make_world
 from tests.services import need_postgres, need_redis

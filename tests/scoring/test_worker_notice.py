@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.reviews.models import ReviewState
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.services import current_fingerprint
 from apps.scoring.selectors import RUNNING_LOST_SECONDS, WORKER_SILENT_SECONDS
-from apps.scoring.services.snapshots import current_fingerprint
 from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.urls import reverse
 
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 
 HX = {"HTTP_HX_REQUEST": "true"}
 

@@ -16,7 +16,7 @@ from apps.accounts.tokens import api_token_create, api_token_revoke
 from apps.decisions.submission import review_submit
 from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.reviews.services.candidates import review_reserve_links
-from apps.scoring.services.snapshots import snapshot_compute
+from apps.reviews.snapshots.services import snapshot_compute
 from tests.factories import (
     make_benchmark,
     make_link,

@@ -635,7 +635,7 @@ def plant_markers(a: TeamWorld) -> list[str]:
     from apps.catalog.models import Offer, Site
     from apps.profiles.models import TaskProfile
     from apps.reviews.models import Review
-    from apps.scoring.services.snapshots import snapshot_compute
+    from apps.reviews.snapshots.services import snapshot_compute
 
     marks = {
         "site": f"{MARK}-site",

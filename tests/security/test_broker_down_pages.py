@@ -12,9 +12,9 @@ import kombu.pools
 import pytest
 from django.urls import reverse
 
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.jobs import snapshot_sweep
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
 from apps.scoring.services import quarterly_review
-from apps.scoring.services.jobs import snapshot_sweep
 from apps.scoring.services.quarterly_review import quarterly_refresh
 from config.celery import app
 from tests.factories import make_review

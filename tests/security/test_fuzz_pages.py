@@ -69,7 +69,7 @@ class EscapingTests:
     def test_every_page_shows_hostile_names_escaped(self, world):
         """Every text a user can type, set to a script, on every page the URLconf serves."""
         from apps.accounts.models import ApiToken
-        from apps.scoring.services.snapshots import snapshot_compute
+        from apps.reviews.snapshots.services import snapshot_compute
         from tests.security.test_authz_matrix import MATRIX
 
         a = world.a

@@ -59,7 +59,7 @@ def submit(review):
 def approve(review, reviewer):
     """Submit (if needed) and approve through the reviews services: frozen input and all."""
     from apps.decisions.signoff import signoff_create
-    from apps.scoring.services import current_snapshot
+    from apps.reviews.snapshots.services import current_snapshot
 
     if review.state != "submitted":
         submit(review)

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from apps.decisions.signoff import signoff_create
 from apps.reviews.models import AuditEvent
-from apps.scoring.services import snapshot_compute
+from apps.reviews.snapshots.services import snapshot_compute
 from apps.teams import calibration
 from apps.teams.calibration import (
     BAD,

@@ -14,7 +14,7 @@ from apps.decisions.signoff import signoff_create
 from apps.notifications.models import Kind
 from apps.notifications.services import notify
 from apps.reviews.models import SignOff
-from apps.scoring.services import snapshot_compute
+from apps.reviews.snapshots.services import snapshot_compute
 from apps.teams import services
 from tests.factories import make_offer, make_profile, make_review, make_site
 from tests.teams.helpers import moving_review, submit

@@ -11,7 +11,7 @@ import pytest
 from apps.benchmarks.models import BenchmarkRecord
 from apps.catalog.models import Offer
 from apps.reviews.models import Review
-from apps.scoring.services.snapshots import current_snapshot
+from apps.reviews.snapshots.services import current_snapshot
 from apps.teams.demo_staged import STAGED_REVIEW
 
 pytestmark = pytest.mark.django_db

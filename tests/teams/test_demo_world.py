@@ -29,8 +29,8 @@ class DemoLoadedTwiceTests:
         for label in (
             "accounts.Team", "accounts.Membership", "auth.User", "catalog.Offer",
             "profiles.TaskProfile", "benchmarks.BenchmarkRecord", "reviews.Review",
-            "reviews.SignOff", "reviews.AuditEvent", "checklists.ChecklistAnswer",
-            "scoring.EvaluationSnapshot", "scoring.QuarterlyCostReview", "actuals.ActualCost",
+            "reviews.SignOff", "reviews.AuditEvent", "reviews.ChecklistAnswer",
+            "reviews.EvaluationSnapshot", "scoring.QuarterlyCostReview", "actuals.ActualCost",
         ):
             assert first[label] > 0, label
 

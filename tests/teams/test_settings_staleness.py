@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
+from apps.reviews.snapshots.services import current_snapshot
 from apps.scoring.selectors import review_evaluation
-from apps.scoring.services import current_snapshot
 from apps.teams import services
 from tests.factories import make_benchmark
 from tests.teams.helpers import approve, moving_review, submit

@@ -284,7 +284,7 @@ class EngineTwoThresholdTests:
         assert team.thresholds == {}
 
     def test_good_values_are_stored_and_reach_the_engine_input(self, client, team, owner):
-        from apps.scoring.services import build_review_input
+        from apps.reviews.snapshots.services import build_review_input
         from tests.factories import make_review
 
         client.force_login(owner)

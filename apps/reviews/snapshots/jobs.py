@@ -10,9 +10,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from apps.reviews.models import Review, ReviewState
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
 
-from .snapshots import current_fingerprint
+from .services import current_fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def broker_errors() -> tuple[type[BaseException], ...]:
 
 def _enqueue(job_id: int) -> bool:
     """Publish the job to the broker; if the broker is down, keep it pending for the sweep."""
-    from apps.scoring.tasks import compute_snapshot_task
+    from apps.reviews.tasks import compute_snapshot_task
 
     try:
         compute_snapshot_task.apply_async(args=[job_id], retry=False)

@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import engine
 from apps.reviews.models import FINAL_STATES, Review, ReviewState
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 
-from .snapshots import snapshot_compute
+from .services import snapshot_compute
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from apps.profiles.engine_input import build_profile_input, fingerprint, input_h
 from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.reviews.models import Decision, Review, ReviewState, SignOff
 from apps.reviews.notices import notice_stale
-from apps.scoring.charts import build_charts
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
-from apps.scoring.tables import comparison_rows
+from apps.reviews.snapshots.charts import build_charts
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.tables import comparison_rows
 
 # Test hook (never set in production): while the file named here exists, snapshot_compute waits
 # inside its transaction, after writing the snapshot row and before committing it, so a test can

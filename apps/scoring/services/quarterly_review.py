@@ -13,10 +13,9 @@ from django.urls import reverse
 from apps.accounts.models import Membership, Team
 from apps.notifications.models import Kind
 from apps.notifications.services import notify
+from apps.reviews.snapshots.jobs import broker_errors
 from apps.scoring.models import QuarterlyCostReview
 from apps.scoring.quarterly import figures_inputs, team_quarters
-
-from .jobs import broker_errors
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from apps.accounts.models import Team
 from apps.actuals.selectors import comparisons
 from apps.actuals.variance import over_plan
 from apps.benchmarks.models import BenchmarkRecord
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 
 from .. import thresholds
 from .indicators import indicators

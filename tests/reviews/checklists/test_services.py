@@ -8,8 +8,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.checklists.services import AnswerConflict, answer_token, checklist_answer_save
 from apps.reviews.models import Review
+from apps.reviews.snapshots.services import build_review_input
 from apps.reviews.workflow import ReviewConflict
-from apps.scoring.services.snapshots import build_review_input
 from tests.factories import make_benchmark, make_offer, make_profile, make_review
 
 pytestmark = pytest.mark.django_db

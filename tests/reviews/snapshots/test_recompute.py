@@ -12,15 +12,15 @@ from django.core.management.base import CommandError
 
 import engine
 from apps.reviews.models import Review, SignOff
-from apps.scoring.models import EvaluationSnapshot
-from apps.scoring.services import recompute
-from apps.scoring.services.snapshots import (
+from apps.reviews.snapshots import recompute
+from apps.reviews.snapshots.models import EvaluationSnapshot
+from apps.reviews.snapshots.services import (
     current_fingerprint,
     latest_snapshot,
     signed_snapshot,
     snapshot_compute,
 )
-from apps.scoring.tasks import recompute_snapshots_task
+from apps.reviews.tasks import recompute_snapshots_task
 from tests.factories import make_review
 from tests.scoring.helpers import answer_all, approve, make_world
 

@@ -8,16 +8,16 @@ from django.utils import timezone
 
 import engine
 from apps.accounts.generations import bump_generations
-from apps.scoring.models import EvaluationSnapshot, JobStatus, SnapshotJob
-from apps.scoring.services import snapshots
-from apps.scoring.services.jobs import (
+from apps.reviews.snapshots import services as snapshots
+from apps.reviews.snapshots.jobs import (
     MAX_JOB_ATTEMPTS,
     snapshot_job_claim,
     snapshot_request,
     snapshot_sweep,
 )
-from apps.scoring.services.snapshots import current_fingerprint, snapshot_compute
-from apps.scoring.tasks import compute_snapshot_task, sweep_pending_jobs_task
+from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.services import current_fingerprint, snapshot_compute
+from apps.reviews.tasks import compute_snapshot_task, sweep_pending_jobs_task
 from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db

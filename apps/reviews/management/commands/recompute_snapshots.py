@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 import engine
 from apps.accounts.models import Team
-from apps.scoring.services.recompute import snapshot_recompute_outdated
+from apps.reviews.snapshots.recompute import snapshot_recompute_outdated
 
 
 class Command(BaseCommand):

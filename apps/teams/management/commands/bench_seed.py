@@ -25,7 +25,7 @@ from apps.catalog.models import NetworkLink, Offer, Site
 from apps.profiles.models import TaskProfile
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.models import Candidate, Review, SignOff
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 
 BENCH_PASSWORD = "bench-pass-123"
 SITES = [
@@ -233,7 +233,7 @@ class Command(BaseCommand):
         self._big_review(opts, teams[0], offers_by_team, sites_by_team, by_name)
 
     def _template_snapshot(self, review: Review) -> EvaluationSnapshot:
-        from apps.scoring.services import snapshot_compute
+        from apps.reviews.snapshots.services import snapshot_compute
 
         return snapshot_compute(review_id=review.pk)
 
