@@ -29,7 +29,7 @@ urlpatterns = [
     path("catalog/", include("apps.catalog.urls")),
     path("profiles/", include("apps.profiles.urls")),
     path("benchmarks/", include("apps.benchmarks.urls")),
-    path("reviews/", include("apps.decisions.urls")),
+    path("reviews/", include("apps.reviews.urls")),
     path("checklists/", include("apps.reviews.checklists.urls")),
     path("actuals/", include("apps.actuals.urls")),
     path("scoring/", include("apps.scoring.urls")),

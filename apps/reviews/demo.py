@@ -40,7 +40,7 @@ from apps.reviews.models import Review
 from apps.reviews.snapshots.services import snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 
-from . import signoff, submission
+from .services import signoff, submission
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """Reads of reviews: the team's list, the reviewer's queue, sign-offs and the timeline (the
-review page that composes them is apps.decisions.page)."""
+review page that composes them is apps.reviews.views.page)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
-"""The review URLs (namespace `reviews`): the review domain's pages (lists, create, edit,
-candidates, fixes) and the decision pages above it (the review page, submit, decide, clone)."""
+"""The review URLs (namespace `reviews`): the lists, create, edit, candidates, fixes, and the
+review page with its decisions (submit, decide, clone). Paths and names are the ones users know."""
 
 from django.urls import path
 
-from apps.reviews.views import candidates, fixes, lifecycle, lists
-
-from . import views as decisions
+from .views import candidates, detail, fixes, lifecycle, lists
 
 app_name = "reviews"
 
@@ -13,12 +11,12 @@ urlpatterns = [
     path("", lists.review_list, name="list"),
     path("new/", lifecycle.review_create, name="create"),
     path("approvals/", lists.approvals, name="approvals"),
-    path("<int:pk>/", decisions.review_detail, name="detail"),
+    path("<int:pk>/", detail.review_detail, name="detail"),
     path("<int:pk>/edit/", lifecycle.review_edit, name="edit"),
     path("<int:pk>/candidates/", candidates.review_candidates, name="candidates"),
-    path("<int:pk>/submit/", decisions.review_submit, name="submit"),
-    path("<int:pk>/decide/", decisions.review_decide, name="decide"),
-    path("<int:pk>/clone/", decisions.review_clone, name="clone"),
+    path("<int:pk>/submit/", detail.review_submit, name="submit"),
+    path("<int:pk>/decide/", detail.review_decide, name="decide"),
+    path("<int:pk>/clone/", detail.review_clone, name="clone"),
     path("<int:pk>/reserve-plan/", fixes.reserve_plan, name="reserve_plan"),
     path("<int:pk>/readiness/", fixes.confirm_readiness, name="confirm_readiness"),
     path("<int:pk>/profile-field/", fixes.fix_profile_field, name="fix_profile_field"),

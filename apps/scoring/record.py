@@ -13,8 +13,8 @@ from apps.profiles.summary import task_summary
 from apps.reviews import selectors as review_selectors
 from apps.reviews.checklists.selectors import checklist_cards, review_candidates
 from apps.reviews.models import Review, ReviewState
+from apps.reviews.snapshots import selectors
 from apps.reviews.snapshots.services import build_review_input
-from apps.scoring import selectors
 
 
 def decision_record(review: Review) -> dict:

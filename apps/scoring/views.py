@@ -14,6 +14,7 @@ from django.views.decorators.http import condition, require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team
 from apps.reviews.models import Review
+from apps.reviews.snapshots import selectors as snapshot_selectors
 from apps.web.forms import submitted_ids
 from apps.web.fragments import cached_fragments, page_etag
 from apps.web.htmx import render_shape, render_shared, vary, wants_fragment
@@ -49,7 +50,7 @@ def review_evaluation(request: HttpRequest, review_id: int) -> HttpResponse:
         target = _review_url(review.pk)
         if target:
             return redirect(target)
-    context = selectors.review_evaluation(review)
+    context = snapshot_selectors.review_evaluation(review)
     # The figures arrive: the decision band at the top of the page comes with them (out of band).
     context["oob_summary"] = True
     response = vary(render(request, "scoring/_review_evaluation.html", context))
@@ -136,7 +137,7 @@ def history(request: HttpRequest) -> HttpResponse:
 def snapshot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     snapshot = selectors.snapshot_for_user(request.user, pk)
     context = {
-        **selectors.snapshot_display(snapshot),
+        **snapshot_selectors.snapshot_display(snapshot),
         "previous_id": selectors.previous_snapshot_id(snapshot),
         "review_url": _review_url(snapshot.review_id),
     }

@@ -17,8 +17,8 @@ from apps.accounts.demo import DemoContext, load_accounts
 from apps.actuals import demo as actuals_demo
 from apps.benchmarks import demo as benchmarks_demo
 from apps.catalog import demo as catalog_demo
-from apps.decisions import demo as reviews_demo
 from apps.profiles import demo as profiles_demo
+from apps.reviews import demo as reviews_demo
 from apps.scoring.services import quarterly_refresh
 
 from . import demo_history, demo_scoring, demo_staged

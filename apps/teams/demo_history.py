@@ -36,13 +36,13 @@ from django.db import transaction
 
 from apps.accounts.demo import DemoContext
 from apps.benchmarks.models import BenchmarkRecord
-from apps.decisions.signoff import signoff_create
-from apps.decisions.submission import review_submit
 from apps.profiles.models import TaskProfile
 from apps.reviews import services as reviews
 from apps.reviews.checklists.models import AnswerStatus, Question
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import Review
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.submission import review_submit
 from apps.reviews.snapshots.services import current_snapshot, latest_snapshot, snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.scoring.services import quarterly_refresh

@@ -54,11 +54,11 @@ def _quarters_ago(now: datetime, n: int) -> datetime:
 
 
 def _history_review(ctx, spec: dict, when: datetime) -> None:
-    from apps.decisions.signoff import signoff_create
-    from apps.decisions.submission import review_submit
     from apps.reviews import services as reviews
     from apps.reviews.checklists.models import AnswerStatus, Question
     from apps.reviews.checklists.services import checklist_answer_save
+    from apps.reviews.services.signoff import signoff_create
+    from apps.reviews.services.submission import review_submit
 
     task = ctx.objects.get("profiles", {}).get("cleaning-5tb")
     offers = ctx.objects.get("offers", {})

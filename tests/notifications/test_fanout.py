@@ -14,10 +14,10 @@ from django.urls import reverse
 
 from apps.accounts.models import OutgoingEmail
 from apps.catalog.services import offer_update
-from apps.decisions.signoff import signoff_create
 from apps.notifications.models import EmailLanguage, Kind, Notification
 from apps.notifications.services import notify
 from apps.reviews.services import review_update
+from apps.reviews.services.signoff import signoff_create
 from apps.reviews.snapshots.jobs import snapshot_sweep_submitted
 from apps.reviews.snapshots.services import snapshot_compute
 from apps.scoring.services.quarterly_review import quarterly_refresh

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from apps.decisions.signoff import signoff_create
-from apps.decisions.submission import review_submit
 from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.reviews.models import Review
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.submission import review_submit
 from apps.reviews.snapshots.services import snapshot_compute
 from tests.factories import (
     make_membership,

@@ -14,12 +14,12 @@ import time
 import pytest
 from django.db import connection, connections
 
-from apps.decisions import signoff as signoff_service
-from apps.decisions.signoff import signoff_create
 from apps.profiles.models import TaskProfile
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import AuditEvent, Review, SignOff
+from apps.reviews.services import signoff as signoff_service
+from apps.reviews.services.signoff import signoff_create
 from apps.reviews.snapshots.services import snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from tests.reviews.helpers import second_reviewer, submitted_review

@@ -10,12 +10,12 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from apps.decisions.signoff import signoff_create
-from apps.decisions.submission import review_submit
 from apps.profiles.services import profile_update
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.services.candidates import candidate_update, review_reserve_links
 from apps.reviews.services.lifecycle import review_update
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.submission import review_submit
 from apps.reviews.workflow import ReviewRefused
 from tests.reviews.helpers import (
     approve,

@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from apps.decisions.signoff import signoff_create
-from apps.decisions.submission import review_clone, review_submit
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import Candidate, Review
@@ -18,6 +16,8 @@ from apps.reviews.services.candidates import (
     review_reserve_links,
 )
 from apps.reviews.services.lifecycle import review_create, review_update
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.submission import review_clone, review_submit
 from apps.reviews.snapshots.services import build_review_input, current_snapshot
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from tests.factories import (

@@ -9,9 +9,14 @@ from django.utils import translation
 
 import engine
 from apps.reviews.snapshots import charts
+from apps.reviews.snapshots.exclusions import (
+    annotate_rows,
+    excluded_options,
+    option_causes,
+    rule_costs,
+)
 from apps.reviews.snapshots.services import build_review_input, snapshot_compute
 from apps.reviews.snapshots.tables import comparison_rows
-from apps.scoring.exclusions import annotate_rows, excluded_options, option_causes, rule_costs
 from tests.scoring.helpers import make_world
 
 G1_FINDING = {

@@ -11,8 +11,8 @@ from django.utils import translation
 from django.utils.html import escape
 
 from apps.catalog.models import Offer
+from apps.reviews.snapshots.flips import crossed_flips, nearest_flips
 from apps.reviews.snapshots.services import snapshot_compute
-from apps.scoring.flips import crossed_flips, nearest_flips
 from tests.factories import make_review
 from tests.scoring.helpers import answer_all
 

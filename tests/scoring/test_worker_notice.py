@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from apps.reviews.models import ReviewState
 from apps.reviews.snapshots.models import EvaluationSnapshot, JobStatus, SnapshotJob
+from apps.reviews.snapshots.selectors import RUNNING_LOST_SECONDS, WORKER_SILENT_SECONDS
 from apps.reviews.snapshots.services import current_fingerprint
-from apps.scoring.selectors import RUNNING_LOST_SECONDS, WORKER_SILENT_SECONDS
 from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db

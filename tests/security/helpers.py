@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from apps.accounts.tokens import api_token_create, api_token_revoke
-from apps.decisions.submission import review_submit
 from apps.reviews.checklists.models import AnswerStatus, ChecklistAnswer, Question
 from apps.reviews.services.candidates import review_reserve_links
+from apps.reviews.services.submission import review_submit
 from apps.reviews.snapshots.services import snapshot_compute
 from tests.factories import (
     make_benchmark,

@@ -17,8 +17,6 @@ from django.db.models import ProtectedError
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from apps.decisions.signoff import signoff_create
-from apps.decisions.submission import review_submit
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import AuditEvent, Candidate, Review, SignOff
@@ -29,6 +27,8 @@ from apps.reviews.services.candidates import (
     review_reserve_links,
 )
 from apps.reviews.services.lifecycle import review_update
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.submission import review_submit
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from tests.factories import make_offer, make_user
 from tests.security.helpers import TeamWorld, build_team

@@ -19,9 +19,9 @@ import pytest
 from django.db import OperationalError, connection
 from django.urls import reverse
 
-from apps.decisions import signoff as signoff_service
-from apps.decisions.signoff import signoff_create
 from apps.reviews.models import AuditEvent, Review, SignOff
+from apps.reviews.services import signoff as signoff_service
+from apps.reviews.services.signoff import signoff_create
 from apps.reviews.workflow import ReviewConflict
 from tests.security.helpers import build_team
 from tests.services import need_postgres

@@ -49,7 +49,7 @@ def answer_all(review) -> None:
 
 
 def submit(review):
-    from apps.decisions.submission import review_submit
+    from apps.reviews.services.submission import review_submit
 
     review_submit(review=review, actor=review.author)
     review.refresh_from_db()
@@ -58,7 +58,7 @@ def submit(review):
 
 def approve(review, reviewer):
     """Submit (if needed) and approve through the reviews services: frozen input and all."""
-    from apps.decisions.signoff import signoff_create
+    from apps.reviews.services.signoff import signoff_create
     from apps.reviews.snapshots.services import current_snapshot
 
     if review.state != "submitted":

@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from apps.decisions.signoff import signoff_create
 from apps.reviews.models import AuditEvent
+from apps.reviews.services.signoff import signoff_create
 from apps.reviews.snapshots.services import snapshot_compute
 from apps.teams import calibration
 from apps.teams.calibration import (

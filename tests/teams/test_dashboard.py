@@ -10,10 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.decisions.signoff import signoff_create
 from apps.notifications.models import Kind
 from apps.notifications.services import notify
 from apps.reviews.models import SignOff
+from apps.reviews.services.signoff import signoff_create
 from apps.reviews.snapshots.services import snapshot_compute
 from apps.teams import services
 from tests.factories import make_offer, make_profile, make_review, make_site

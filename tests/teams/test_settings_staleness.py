@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from apps.reviews.snapshots.models import EvaluationSnapshot
+from apps.reviews.snapshots.selectors import review_evaluation
 from apps.reviews.snapshots.services import current_snapshot
-from apps.scoring.selectors import review_evaluation
 from apps.teams import services
 from tests.factories import make_benchmark
 from tests.teams.helpers import approve, moving_review, submit

@@ -1,6 +1,6 @@
 """The plan-against-actual section of the review page, with its own reads: the review view
 includes it by one tag and hands it nothing but the review (the page of an approved review takes
-it from the cache with its other parts, apps/decisions/approved_page.py)."""
+it from the cache with its other parts, apps/reviews/views/approved_page.py)."""
 
 from __future__ import annotations
 

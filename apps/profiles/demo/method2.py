@@ -149,7 +149,7 @@ AURORA_V2_PROFILES = [
         # (delivery managed, R1e); the self-hosted Ray offer (kind distributed) gets J4 as a block,
         # the managed L40S platform does not. 1.55 × 16 × 1.2 = 29.76 GB fits one GPU of every
         # offer, far from any machine's capacity (no R2). See the draft review in
-        # apps.decisions.demo, where the blocked candidate keeps it from being submitted.
+        # apps.reviews.demo, where the blocked candidate keeps it from being submitted.
         "key": "whisper-ft",
         "name": "Whisper-large-v3 fine-tuning on call-centre audio (monthly)",
         "description": "Full fine-tuning on the month's transcribed calls; the Ray cluster's "

@@ -2,10 +2,12 @@
 
 - `lifecycle`: create, edit the title;
 - `candidates`: add, change and remove candidates, reserve network links;
-- `readiness`: confirm the task's readiness (H2) from the review.
+- `readiness`: confirm the task's readiness (H2) from the review;
+- `submission`: submit for decisions (the checklist gate and a current snapshot), clone a decided
+  review;
+- `signoff`: a reviewer's decision on the snapshot they saw.
 
-Submitting for decisions, cloning a decided review and a reviewer's decision read the checklists
-and the evaluation: they are in apps.decisions (submission, signoff), above both.
+The checklist answers' writes are `checklists/services.py`; the snapshots' are `snapshots/`.
 
 Each service is keyword-only, runs in one transaction, locks the review row first
 (`workflow.lock_review`), checks the version the caller saw when it passes one, refuses a review

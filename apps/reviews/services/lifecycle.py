@@ -1,5 +1,5 @@
 """Writes of a review's life: create and edit the title (submitting for decisions and cloning a
-decided review read the checklists and the evaluation: they live in apps.decisions.submission).
+decided review: `submission`).
 
 Each service is keyword-only, runs in one transaction, locks the review row first
 (`workflow.lock_review`), checks the version the caller saw when it passes one, refuses a review

@@ -7,6 +7,8 @@ decision is allowed, and writes the SignOff and its AuditEvents in one transacti
 
 from __future__ import annotations
 
+import logging
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
@@ -26,7 +28,26 @@ from apps.reviews.workflow import (
     lock_review,
     membership_of,
 )
-from apps.scoring.services.quarterly_review import quarterly_figures_changed
+
+# The quarterly figures count approvals. They are the scoring app's, a floor above: its task is
+# called by name, as apps.actuals calls it when an actual cost changes.
+QUARTERLY_TASK = "scoring.refresh_quarterly_task"
+log = logging.getLogger(__name__)
+
+
+def quarterly_figures_changed(*, team_id: int) -> None:
+    """Once this commits, the team's quarterly figures are recomputed through the worker (at once
+    when tasks run eagerly). Until then the quarterly page finds them stale and says so."""
+
+    def enqueue() -> None:
+        from config.celery import app
+
+        try:
+            app.tasks[QUARTERLY_TASK].apply_async(args=[team_id], retry=False)
+        except Exception as exc:  # noqa: BLE001 - the page recomputes what it finds stale
+            log.warning("quarterly figures of team %s not enqueued: %s", team_id, exc)
+
+    transaction.on_commit(enqueue)
 
 
 def _signoff_reasons(

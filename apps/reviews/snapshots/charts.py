@@ -1,7 +1,7 @@
 """Plotly figures of a snapshot, stored as plain JSON (figure dicts) and drawn by static/js/app.js.
 
-Labels are stored as keys ("@key") and translated at render time by apps.scoring.chart_labels,
-so one snapshot serves both languages.
+Labels are stored as keys ("@key") and translated at render time by `chart_labels`, so one
+snapshot serves both languages.
 Styling (palette, font, legend above the plot) comes from apps.web.charts, like every chart's.
 """
 

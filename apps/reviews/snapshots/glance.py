@@ -1,5 +1,5 @@
 """The decision at a glance (issue 35): what the summary band at the top of a review page says,
-read from a snapshot's display rows (apps.scoring.selectors.snapshot_display).
+read from a snapshot's display rows (apps.reviews.snapshots.selectors.snapshot_display).
 
 The chosen option with its total and hours, the runner-up and the best excluded option with what
 separates each from the chosen one, and the nearest flips. No figure is computed here that the

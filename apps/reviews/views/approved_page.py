@@ -14,16 +14,19 @@ from functools import cache
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template import engines
 
 import engine
 from apps.accounts.access import membership_for
 from apps.accounts.models import Role
-from apps.actuals.templatetags.actuals import plan_vs_actual_html
 from apps.reviews.models import Review
 from apps.web.fragments import cached_fragments
 from apps.web.htmx import render_shared
 
 PAGE = "reviews/detail.html"
+# The plan against actual is the actuals app's section (a floor above): drawn by its template tag,
+# as the page of a review that is not approved draws it.
+PLAN = engines["django"].from_string("{% load actuals %}{% plan_vs_actual review %}")
 
 
 def approved_page(
@@ -44,7 +47,7 @@ def approved_page(
         fragments={
             "head": part("head"),
             "body": part("body"),
-            "plan": lambda: plan_vs_actual_html(review, can_write=can_write),
+            "plan": lambda: PLAN.render({"review": review}, request),
         },
     )
     page = {

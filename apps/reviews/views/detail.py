@@ -21,18 +21,19 @@ from apps.accounts.models import Role
 from apps.reviews.checklists.selectors import checklist_cards
 from apps.reviews.forms import DecisionForm
 from apps.reviews.models import Decision, Review, ReviewState
+from apps.reviews.services import submission
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.snapshots import selectors as snapshot_selectors
 from apps.reviews.snapshots.services import build_review_input
 from apps.reviews.views.common import detail_url, get_review_for_user, posted_version
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
-from apps.scoring import selectors as scoring_selectors
 from apps.web.forms import attach_errors
 from apps.web.fragments import page_etag
 from apps.web.htmx import conflict, go, render_shape, wants_fragment
 
-from . import page, submission
+from . import page
 from .approved_page import approved_page
 from .responses import reason_texts
-from .signoff import signoff_create
 
 
 def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=None) -> dict:
@@ -51,7 +52,7 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
         ],
         reserved_link_ids={link.pk for link in reserved},
     )
-    evaluation = scoring_selectors.review_evaluation(review, review_input=review_input)
+    evaluation = snapshot_selectors.review_evaluation(review, review_input=review_input)
     snapshot = evaluation["snapshot"]
     context = {
         **evaluation,

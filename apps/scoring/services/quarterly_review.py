@@ -57,19 +57,6 @@ def _notice_ready(team: Team, quarter: str) -> None:
     )
 
 
-def quarterly_figures_changed(*, team_id: int) -> None:
-    """The inputs of the team's figures changed (an actual cost, a sign-off): once this commits,
-    recompute them through the worker (in the request on the embedded setup, or without one).
-    Until then the page finds them stale (`quarterly_stale`) and says so."""
-
-    def refresh() -> None:
-        team = Team.objects.filter(pk=team_id).first()
-        if team is not None:
-            quarterly_refresh_request(team=team)
-
-    transaction.on_commit(refresh)
-
-
 def quarterly_stale(rows: list[QuarterlyCostReview], team: Team) -> bool:
     """Whether the stored figures were computed from other inputs than the team has now."""
     return bool(rows) and rows[0].inputs != figures_inputs(team)  # all written together

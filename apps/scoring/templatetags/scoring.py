@@ -7,9 +7,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _lazy
 
 import engine
-from apps.scoring import flips
-from apps.scoring.chart_labels import localize_figure
-from apps.scoring.exclusions import finding_text
+from apps.reviews.snapshots import flips
+from apps.reviews.snapshots.chart_labels import localize_figure
+from apps.reviews.snapshots.exclusions import finding_text
 from apps.web.labels import PLACEMENTS, PLATFORMS, REASONS, VERDICTS, label
 
 register = template.Library()

@@ -1,5 +1,5 @@
 """The page of an approved review: its head, body and plan against actual come from the cache
-(apps/decisions/approved_page.py) while they hold; the header, the actions and their CSRF token
+(apps/reviews/views/approved_page.py) while they hold; the header, the actions and their CSRF token
 are the viewer's own, and anything the team writes shows at the next view."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The demo data: reviews in every state, idempotent (runs after the catalog and profiles).
 
 Other demo modules add reviews of their own (history, calibration); these tests look at the
-reviews of apps.decisions.demo by their titles.
+reviews of apps.reviews.demo by their titles.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pytest
 
 from apps.accounts.models import Membership
 from apps.catalog.models import Offer
-from apps.decisions.demo import REVIEWS, V2_REVIEWS, V21_REVIEWS
-from apps.decisions.submission import review_submit
+from apps.reviews.demo import REVIEWS, V2_REVIEWS, V21_REVIEWS
 from apps.reviews.models import Review
 from apps.reviews.selectors import approvals_queue
+from apps.reviews.services.submission import review_submit
 from apps.reviews.snapshots.services import current_snapshot
 from apps.reviews.workflow import ReviewRefused
 

@@ -1,4 +1,4 @@
-"""Sign-off services (apps/decisions/signoff.py): every decision and every refusal (SPEC S,
+"""Sign-off services (apps/reviews/services/signoff.py): every decision and every refusal (SPEC S,
 issue 6), and what an approval freezes."""
 
 from __future__ import annotations
@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from apps.decisions.signoff import signoff_create
-from apps.decisions.submission import review_submit
 from apps.reviews.checklists.models import ChecklistAnswer
 from apps.reviews.checklists.services import checklist_answer_save
 from apps.reviews.models import AuditEvent, SignOff
@@ -16,6 +14,8 @@ from apps.reviews.services.candidates import (
     candidate_remove,
 )
 from apps.reviews.services.lifecycle import review_update
+from apps.reviews.services.signoff import signoff_create
+from apps.reviews.services.submission import review_submit
 from apps.reviews.snapshots.services import build_review_input, current_snapshot, snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from tests.factories import (

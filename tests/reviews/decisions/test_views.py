@@ -1,4 +1,4 @@
-"""The review page and the decision on it (apps/decisions/views.py): the decision panel as a
+"""The review page and the decision on it (apps/reviews/views/detail.py): the decision panel as a
 full page and as an htmx fragment, refusals in place, the engine version of what was signed."""
 
 from __future__ import annotations
@@ -322,7 +322,7 @@ class MigrationEffortPageTests:
         self, client, team, owner, reviewer
     ):
         review = self._with_effort(team, owner, 5)
-        from apps.decisions.submission import review_submit
+        from apps.reviews.services.submission import review_submit
 
         review_submit(review=review, actor=owner)
         review.refresh_from_db()

@@ -7,10 +7,9 @@ from django.utils import translation
 
 import engine
 from apps.catalog.models import NetworkLink
-from apps.reviews.snapshots import charts
+from apps.reviews.snapshots import chart_labels, charts
 from apps.reviews.snapshots.services import build_review_input
 from apps.reviews.snapshots.tables import COLUMN_KEYS, comparison_rows
-from apps.scoring import chart_labels
 from tests.scoring.helpers import make_world
 
 pytestmark = pytest.mark.django_db
