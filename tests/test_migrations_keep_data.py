@@ -137,6 +137,32 @@ def test_stored_values_survive(migrated):
     assert changed == []
 
 
+# Models that moved between apps keep their tables (so their rows are compared above) and their
+# content types, which change app (issue 31: a review's life in one app).
+MOVED_MODELS = {
+    ("checklists", "checklistanswer"): "reviews",
+    ("scoring", "evaluationsnapshot"): "reviews",
+    ("scoring", "snapshotjob"): "reviews",
+}
+
+
+def content_types(path: Path) -> dict[tuple[str, str], int]:
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT app_label, model, id FROM django_content_type")
+        return {(app, model): pk for app, model, pk in rows}
+
+
+def test_a_moved_model_keeps_its_content_type(migrated, tmp_path):
+    """Same row, new app: the permissions and admin log entries that point at it still do."""
+    database, _, _ = migrated
+    restore(tmp_path / "before.sqlite3")
+    before = content_types(tmp_path / "before.sqlite3")
+    after = content_types(database)
+    for (app, model), new_app in MOVED_MODELS.items():
+        assert (app, model) not in after
+        assert after[(new_app, model)] == before[(app, model)], model
+
+
 def test_a_lost_row_would_be_seen(tmp_path):
     """The comparison bites: a row deleted after restoring shows as a count that moved."""
     database = tmp_path / "demo.sqlite3"

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from .checklists.models import ChecklistAnswer
 from .models import FINAL_STATES, AuditEvent, Candidate, Review, SignOff
+
+# The admin of snapshots and jobs (read-only) registers itself beside the review's.
+from .snapshots import admin as snapshots_admin  # noqa: F401
 
 
 def review_is_final(review: Review | None) -> bool:
@@ -73,6 +77,11 @@ class AuditEventAdmin(admin.ModelAdmin):
         return False
 
 
-# The admin of checklist answers, snapshots and jobs registers itself beside the review's.
-from apps.reviews.checklists import admin as checklists_admin  # noqa: E402, F401
-from apps.reviews.snapshots import admin as snapshots_admin  # noqa: E402, F401
+@admin.register(ChecklistAnswer)
+class ChecklistAnswerAdmin(FinalReviewGuard):
+    list_display = ("candidate", "question", "status", "updated_by", "updated_at")
+    list_filter = ("question", "status")
+    raw_id_fields = ("candidate", "evidence_benchmark", "updated_by")
+
+    def review_of(self, obj):
+        return obj.candidate.review

@@ -12,6 +12,11 @@ from apps.accounts.models import Team, TeamScopedQuerySet
 from apps.catalog.models import Offer, non_finite_errors, raise_if
 from apps.profiles.models import TaskProfile
 
+# The checklist answers of a review's candidates and the snapshots computed on a review are models
+# of this app, each topic in a package of its own: imported here, Django registers them.
+from apps.reviews.checklists.models import ChecklistAnswer  # noqa: F401
+from apps.reviews.snapshots.models import EvaluationSnapshot, SnapshotJob  # noqa: F401
+
 
 class ReviewState(models.TextChoices):
     DRAFT = "draft", _("Draft")
@@ -195,8 +200,3 @@ class AuditEvent(models.Model):
     def __str__(self) -> str:
         return f"{self.action} {self.target}"
 
-
-# The checklist answers of a review's candidates, and the snapshots computed on a review: models
-# of this app, each topic in a package of its own.
-from apps.reviews.checklists.models import ChecklistAnswer  # noqa: E402, F401
-from apps.reviews.snapshots.models import EvaluationSnapshot, SnapshotJob  # noqa: E402, F401

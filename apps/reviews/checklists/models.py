@@ -1,7 +1,7 @@
 """The six-question checklist (选型核对清单) answered for each candidate (SPEC C).
 
-A model of the reviews app (apps/reviews/models.py registers it); it keeps the table it had when
-checklists were an app of their own."""
+A model of the reviews app (apps/reviews/models.py registers it, so it names the candidate by
+its label); it keeps the table it had when checklists were an app of their own."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import TeamScopedQuerySet
 from apps.benchmarks.models import BenchmarkRecord
-from apps.reviews.models import Candidate
 
 
 class Question(models.TextChoices):
@@ -29,7 +28,9 @@ class AnswerStatus(models.TextChoices):
 
 
 class ChecklistAnswer(models.Model):
-    candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="answers")
+    candidate = models.ForeignKey(
+        "reviews.Candidate", on_delete=models.CASCADE, related_name="answers"
+    )
     question = models.CharField(_("question"), max_length=2, choices=Question.choices)
     status = models.CharField(
         _("status"), max_length=12, choices=AnswerStatus.choices, default=AnswerStatus.UNANSWERED

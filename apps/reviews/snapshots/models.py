@@ -1,7 +1,7 @@
 """Evaluation snapshots of a review (never changed once written) and the jobs that compute them.
 
-Models of the reviews app (apps/reviews/models.py registers them); they keep the tables they had
-when they were the scoring app's."""
+Models of the reviews app (apps/reviews/models.py registers them, so they name the review by its
+label); they keep the tables they had when they were the scoring app's."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team, TeamScopedQuerySet
 from apps.profiles.models import TaskProfile
-from apps.reviews.models import Review
 
 
 class EvaluationSnapshot(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="snapshots")
-    review = models.ForeignKey(Review, on_delete=models.PROTECT, related_name="snapshots")
+    review = models.ForeignKey("reviews.Review", on_delete=models.PROTECT, related_name="snapshots")
     task = models.ForeignKey(TaskProfile, on_delete=models.PROTECT, related_name="snapshots")
     # sha256 of the canonical engine input plus the engine version: same inputs, same snapshot.
     fingerprint = models.CharField(max_length=64)
@@ -73,7 +72,9 @@ class SnapshotJob(models.Model):
     """A request to compute a review's snapshot; what the progress fragment polls."""
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="snapshot_jobs")
-    review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="snapshot_jobs")
+    review = models.ForeignKey(
+        "reviews.Review", on_delete=models.CASCADE, related_name="snapshot_jobs"
+    )
     # The input fingerprint the job was requested for: a failed job is not retried on the same
     # inputs (they would fail the same way), a changed input gets a new job.
     fingerprint = models.CharField(max_length=64, blank=True)
