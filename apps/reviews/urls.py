@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:pk>/candidates/", candidates.review_candidates, name="candidates"),
     path("<int:pk>/submit/", detail.review_submit, name="submit"),
     path("<int:pk>/decide/", detail.review_decide, name="decide"),
+    path("<int:pk>/band-actions/", detail.review_band_actions, name="band_actions"),
     path("<int:pk>/clone/", detail.review_clone, name="clone"),
     path("<int:pk>/reserve-plan/", fixes.reserve_plan, name="reserve_plan"),
     path("<int:pk>/readiness/", fixes.confirm_readiness, name="confirm_readiness"),

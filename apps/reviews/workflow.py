@@ -105,23 +105,29 @@ def audit(
     )
 
 
-def reopen_if_changes_requested(review: Review, actor) -> None:
-    """The author's next edit after a request for changes moves the review back to draft."""
-    if review.state == ReviewState.CHANGES_REQUESTED:
-        review.state = ReviewState.DRAFT
-        audit(
-            review=review,
-            actor=actor,
-            action="reopened",
-            changes={"state": [ReviewState.CHANGES_REQUESTED.value, ReviewState.DRAFT.value]},
-        )
+def reopen_if_changes_requested(review: Review, actor) -> bool:
+    """The author's next edit after a request for changes moves the review back to draft
+    (True when it did)."""
+    if review.state != ReviewState.CHANGES_REQUESTED:
+        return False
+    review.state = ReviewState.DRAFT
+    audit(
+        review=review,
+        actor=actor,
+        action="reopened",
+        changes={"state": [ReviewState.CHANGES_REQUESTED.value, ReviewState.DRAFT.value]},
+    )
+    return True
 
 
-def touch(review: Review, *, inputs: bool, fields: tuple[str, ...] = ()) -> None:
+def touch(
+    review: Review, *, inputs: bool, fields: tuple[str, ...] = (), stamp: bool = True
+) -> None:
     """Bump the version (and the inputs generation when the engine input changed); save the
-    review once with `fields` as well."""
+    review once with `fields` as well. `stamp` false: its time of change (what the lists show
+    and sort by) stays."""
     review.version += 1
-    fields = ["version", "state", "updated_at", *fields]
+    fields = ["version", "state", *(["updated_at"] if stamp else []), *fields]
     if inputs:
         review.inputs_generation += 1
         fields.append("inputs_generation")

@@ -46,6 +46,7 @@ def main_pages() -> list[tuple[str, str, str | None]]:
         ("reviews", reverse("reviews:list"), None),
         ("review (draft)", reverse("reviews:detail", args=[draft.pk]), CHARTS),
         ("review (submitted)", reverse("reviews:detail", args=[submitted.pk]), CHARTS),
+        ("review (approved)", reverse("reviews:detail", args=[signed.pk]), CHARTS),
         ("new review", reverse("reviews:create"), None),
         ("candidates", reverse("reviews:candidates", args=[draft.pk]), None),
         ("checklist", reverse("checklists:review", args=[draft.pk]), None),

@@ -186,3 +186,45 @@ def test_approving_asks_first_with_the_decision(demo, browser):
     from apps.reviews.models import Review
 
     assert Review.objects.get(pk=demo["review"]).state == "submitted"
+
+
+def test_the_bands_approve_still_approves_after_the_figures_are_swapped_in(demo, browser):
+    """The figures arriving by htmx redraw the band out of band (as when a worker computes
+    them after the page loaded): its approve action is there again and still approves."""
+
+    base = demo["base"]
+    url = base + reverse("reviews:detail", args=[demo["review"]])
+    evaluation = reverse("scoring:review_evaluation", args=[demo["review"]])
+    asked: list[str] = []
+    try:
+        context = _context(browser, base, "en", PHONE)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        sign_in(page, base, "bob")
+        page.goto(url)
+        page.evaluate(
+            "url => { window.swapped = false;"
+            " document.body.addEventListener('htmx:afterSettle', () => { window.swapped = true; });"
+            " htmx.ajax('GET', url, {target: '#review-evaluation', swap: 'outerHTML'}); }",
+            evaluation,
+        )
+        page.wait_for_function("() => window.swapped")
+        band_approve = page.locator("#decision-summary button[value=approve]")
+        band_approve.wait_for(state="visible")
+
+        def accept(dialog):
+            asked.append(dialog.message)
+            dialog.accept()
+
+        page.on("dialog", accept)
+        with page.expect_navigation():
+            band_approve.click()
+        badge = page.locator("h1 .badge").inner_text()
+    finally:
+        for context in browser.contexts:
+            context.close()
+    assert len(asked) == 1 and asked[0].startswith("Approve Lambda-style GPU cloud")
+    assert badge == "Approved"
+    from apps.reviews.models import Review
+
+    assert Review.objects.get(pk=demo["review"]).state == "approved"

@@ -261,6 +261,7 @@ MATRIX: dict[str, Route] = {
     "reviews:candidates": Route(methods=BOTH, obj=pk("review")),
     "reviews:submit": Route(methods=POST, obj=pk("review")),
     "reviews:decide": Route(DECIDERS, POST, obj=pk("review")),
+    "reviews:band_actions": Route(obj=pk("review")),  # empty for those who do not decide
     "reviews:clone": Route(methods=POST, obj=pk("review")),
     "reviews:reserve_plan": Route(methods=POST, obj=pk("review")),
     "reviews:confirm_readiness": Route(methods=POST, obj=pk("review")),

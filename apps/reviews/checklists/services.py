@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from apps.accounts.generations import unseen_by_cached_pages
 from apps.benchmarks.models import BenchmarkRecord
 from apps.reviews.models import Candidate
 from apps.reviews.workflow import (
@@ -182,20 +183,23 @@ def checklist_answer_save(
         return answer
     answer.updated_by = actor
     answer.full_clean(exclude=["candidate", "evidence_benchmark", "updated_by"])
-    # Saved even when only the effort changed, so the answer's token tells other editors.
-    answer.save()
-    if "migration_effort_hours" in changes:
-        current.migration_effort_hours = effort
-        current.full_clean(exclude=["review", "offer"], validate_unique=False)
-        current.save(update_fields=["migration_effort_hours"])
-    reopen_if_changes_requested(review, actor)
-    touch(review, inputs=True)
-    offer = current.offer
-    audit(
-        review=review,
-        actor=actor,
-        action="answer_saved",
-        target=f"{offer.provider} · {offer.name} · {question.upper()}",
-        changes=changes,
-    )
+    reopened = reopen_if_changes_requested(review, actor)
+    # An answer shows only on its review's own page, never cached while it takes answers: the
+    # team's cached pages stay, and the review keeps its time of change (unless it reopened).
+    with unseen_by_cached_pages(review.team_id, unless=reopened):
+        # Saved even when only the effort changed, so the answer's token tells other editors.
+        answer.save()
+        if "migration_effort_hours" in changes:
+            current.migration_effort_hours = effort
+            current.full_clean(exclude=["review", "offer"], validate_unique=False)
+            current.save(update_fields=["migration_effort_hours"])
+        touch(review, inputs=True, stamp=reopened)
+        offer = current.offer
+        audit(
+            review=review,
+            actor=actor,
+            action="answer_saved",
+            target=f"{offer.provider} · {offer.name} · {question.upper()}",
+            changes=changes,
+        )
     return answer

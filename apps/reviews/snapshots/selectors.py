@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import get_language
 
 import engine
 from apps.profiles.engine_input import fingerprint
 from apps.reviews.models import Review
+from apps.web.fragments import release
 
 from . import chart_labels, charts, exclusions, fixes, glance
 from .jobs import snapshot_request
@@ -96,6 +98,27 @@ def snapshot_display(snapshot: EvaluationSnapshot) -> dict:
     }
 
 
+def signed_display(snapshot: EvaluationSnapshot) -> dict:
+    """`snapshot_display` of the snapshot an approved review was signed on, kept as data under
+    the snapshot's id, the release and the language: a signed snapshot never changes (the
+    database refuses it), so the key needs no generation (docs/architecture.md, "Caching")."""
+    key = f"{release()}:signed-display:{snapshot.pk}:{get_language()}"
+    try:
+        kept = cache.get(key)
+    except Exception:  # noqa: BLE001 - no cache: worked out
+        kept = None
+    if kept is None:
+        kept = {k: v for k, v in snapshot_display(snapshot).items() if k != "snapshot"}
+        try:
+            cache.set(key, kept, SIGNED_DISPLAY_SECONDS)
+        except Exception:  # noqa: BLE001 - shown all the same
+            pass
+    return {"snapshot": snapshot, **kept}
+
+
+SIGNED_DISPLAY_SECONDS = 24 * 3600
+
+
 # Issue 35: a job no worker has taken for this long turns the page's spinner into a notice (and
 # its pollers stop); one running past the task's hard time limit (scoring.tasks) was lost.
 WORKER_SILENT_SECONDS = 30
@@ -134,7 +157,7 @@ def review_evaluation(
             "stale": False,
             "review": review,
             "current_engine_version": engine.ENGINE_VERSION,
-            **snapshot_display(signed),
+            **signed_display(signed),
         }
     if review_input is None:
         review_input = build_review_input(review)

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET, require_POST
 
@@ -29,7 +30,7 @@ from apps.reviews.views.common import detail_url, get_review_for_user, posted_ve
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.web.forms import attach_errors
 from apps.web.fragments import page_etag
-from apps.web.htmx import conflict, go, render_shape, wants_fragment
+from apps.web.htmx import conflict, go, render_shape, vary, wants_fragment
 
 from . import page
 from .approved_page import approved_page
@@ -100,6 +101,17 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return approved_page(request, review, lambda: _detail_context(request, review))
     context = _detail_context(request, review)
     return render_shape(request, "reviews/detail.html", "decision-panel", context)
+
+
+@login_required
+@require_GET
+def review_band_actions(request: HttpRequest, pk: int) -> HttpResponse:
+    """The decision band's actions for this viewer (issue 35): the band the figures' fragment
+    redraws out of band (apps.scoring.views.review_evaluation) fetches them from here, since only
+    this page's context tells who may decide. Empty for anyone else."""
+    review = get_review_for_user(request, pk)
+    context = _detail_context(request, review)
+    return vary(render(request, "reviews/_decision_summary.html#band-actions", context))
 
 
 @login_required
