@@ -102,6 +102,9 @@ class PlacementOption:
     rerun_cost: float = 0.0
     migration_effort_hours: float | None = None
     migration_cost: float = 0.0
+    # SPEC 7.8: the variant not kept (raw or staged), so that a flip is solved on the option's
+    # lower envelope of both; None when the option has one plan.
+    other: PlacementOption | None = None
 
     @property
     def hourly_burn(self) -> float:
@@ -170,7 +173,9 @@ def build_option(
     staged = _option(inp, net, cross, offer, sized, plans, True, records)
     raw.plan = "raw"
     if staged.objective is not None and (raw.objective is None or staged.objective < raw.objective):
+        staged.other = raw
         return staged
+    raw.other = staged
     return raw
 
 
