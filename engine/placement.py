@@ -41,6 +41,9 @@ REASONS = (
     "no_link",  # SPEC P: a transfer leg without a recorded link
 )
 
+# SPEC 7.8: the reasons that refuse an offer for the task's size (A counts the others as fits).
+SIZE_REASONS = frozenset({"pool_too_small", "no_shared_parallelism", "too_few_gpus"})
+
 
 def effective_gpu_hour_price(
     billing_basis: str,
