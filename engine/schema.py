@@ -39,6 +39,8 @@ TIER_RANK = {tier: rank for rank, tier in enumerate(TIERS)}
 OFFER_KINDS = ("compute", "distributed", "managed")
 BILLING_BASES = ("gpu_hour", "machine_hour", "contract")
 BENCHMARK_KINDS = ("single", "multi", "network_probe", "pilot_migration")
+# SPEC 7.8: an offer's speed against the reference GPU lies in [0.01, 100].
+SPEED_RANGE = (0.01, 100.0)
 
 # SPEC 6.2: the fields each object may carry; anything else is an error naming its path.
 SITE_FIELDS = frozenset({"code", "name", "datacenter", "city", "hub", "queue_hours", "storage_tb"})
