@@ -13,17 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .fields import BENCHMARK_FIELDS, LINK_FIELDS, OFFER_FIELDS, SITE_FIELDS, SPEED_RANGE
 from .reader import MAX_MAGNITUDE, MIN_POSITIVE, MISSING
 from .schema import (
-    BENCHMARK_FIELDS,
     BENCHMARK_KINDS,
     BILLING_BASES,
-    LINK_FIELDS,
-    OFFER_FIELDS,
     OFFER_KINDS,
     PARALLELISM,
-    SITE_FIELDS,
-    SPEED_RANGE,
     TIERS,
     Benchmark,
     Link,

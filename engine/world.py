@@ -5,24 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from .fields import BENCHMARK_FIELDS, LINK_FIELDS, OFFER_FIELDS, SITE_FIELDS, bounds
 from .plain_records import plain_benchmark, plain_link, plain_offer, plain_site
 from .reader import MAX_MAGNITUDE, MISSING, Reader, offer_id
 from .schema import (
-    BENCHMARK_FIELDS,
     BENCHMARK_KINDS,
     BILLING_BASES,
-    LINK_FIELDS,
-    OFFER_FIELDS,
     OFFER_KINDS,
     PARALLELISM,
-    SITE_FIELDS,
-    SPEED_RANGE,
     TIERS,
     Benchmark,
     Link,
     Offer,
     Site,
 )
+
+SPEED = bounds("offers[]", "relative_speed")  # SPEC 7.8, from the field table
 
 
 def read_currency(r: Reader, data: dict[str, Any], path: str) -> str | None:
@@ -222,8 +220,7 @@ def _offer(
     fee_pct = r.amount(d, "scheduling_fee_pct", p, 0.0)
     parallelism = r.choices(d, "parallelism", p, PARALLELISM)
     # SPEC 7.8: a speed in [0.01, 100]; beyond it compute hours leave any sane range.
-    low, high = SPEED_RANGE
-    relative_speed = r.number(d, "relative_speed", p, default=1.0, minimum=low, maximum=high)
+    relative_speed = r.number(d, "relative_speed", p, default=1.0, **SPEED)
     machines, name, provider, boot_hours, effort, gpu_model = _optional_offer_fields(r, d, p)
     return Offer(
         oid or "",
