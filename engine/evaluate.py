@@ -22,32 +22,32 @@ from .hints import spread_hint, staged_plan_hint, staging_hint
 from .indicators import indicators
 from .network import Network
 from .output import EngineOutput
-from .placement import PlacementOption, build_option, choose_option
+from .placement import SIZE_REASONS, PlacementOption, build_option, choose_option
 from .platform import PlatformChoice, choose_platform
 from .rollout import rollout
 from .run_losses import offer_records
 from .schema import ENGINE_VERSION, EngineInput
 from .sensitivity import sensitivity, tell
-from .sizing import Sizing, size_for_budget, size_task
+from .sizing import Sizing, size_for_budget, size_task, sizing_note
 from .validation import parse_input
 
 
 def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> EngineOutput:
     """Evaluate parsed input. Pure: reads nothing but its argument and changes nothing.
     `with_sensitivity=False` leaves out SPEC 6.3's break-even values (`sensitivity` is [])."""
-    sizing, found = size_task(inp)
-    gates, more = checklist_gates(inp)
-    found += more
+    sizing = size_task(inp)
+    gates, found = checklist_gates(inp)
     cross = judge_cross_domain(inp)
     found += cross.findings
     found += preemption_warnings(inp)
 
     options, chosen, more = _place(inp, sizing, cross)
     found += more
+    found.append(sizing_note(inp.task, sizing, sum(1 for o in options if _fits(o))))
     platform, verdict, verdicts, more = _platform_and_benchmarks(inp, sizing, chosen)
     found += more
 
-    metrics, more = indicators(inp, options, chosen)
+    metrics, more = indicators(inp, options, chosen, cross.eligible)
     found += more
     readiness, more = rollout(inp, chosen)
     found += more
@@ -77,6 +77,11 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
         runner_up=second,
         sensitivity=flips,
     )
+
+
+def _fits(option: PlacementOption) -> bool:
+    """SPEC 7.8: A counts the offers where the task is not refused for its size."""
+    return not any(reason in SIZE_REASONS for reason in option.reasons)
 
 
 def _place(

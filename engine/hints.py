@@ -23,20 +23,30 @@ def staging_hint(
     inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption | None
 ) -> list[Finding]:
     """SPEC 6.1 D2: repeated full scans are staged once next to the compute when there is room;
-    when no site has room, moving compute does not pay."""
+    when no site has room, moving compute does not pay. SPEC 7.8: the advice is about the
+    chosen option: staged at its site, read on every pass there (no room), or run at the data
+    (no input leg), which avoids the recurring transfers."""
     task = inp.task
     if task.access_pattern != "repeated_full_scan":
         return []
     staged = [o for o in options if o.input_mode == "staged"]
     streamed = [o for o in options if o.input_mode == "streamed"]
-    if staged:
-        at = chosen if chosen is not None and chosen.input_mode == "staged" else staged[0]
-        data = {"data_passes": task.data_passes, "input_gb": task.input_gb, "site": at.site}
+    passes = task.data_passes
+    if not staged and not streamed:
+        # Nothing moves the input (every option runs next to the data): the v1 advice stands.
+        return [finding("D2", "info", "D2", {"data_passes": passes})]
+    at = chosen.site if chosen is not None else None
+    mode = chosen.input_mode if chosen is not None else None
+    if mode == "staged" or (chosen is None and staged):
+        # Staged at the chosen option's site (with nothing chosen, the first site with room).
+        data = {"data_passes": passes, "input_gb": task.input_gb, "site": at or staged[0].site}
         return [finding("D2", "info", "D2.staged", data)]
-    if streamed:
-        return [finding("D2", "info", "D2.no_room", {"data_passes": task.data_passes})]
-    # Nothing moves the input (every option runs next to the data): the v1 advice stands.
-    return [finding("D2", "info", "D2", {"data_passes": task.data_passes})]
+    if chosen is not None and mode is None:
+        return [finding("D2", "info", "D2.at_data", {"data_passes": passes, "site": at})]
+    if staged:
+        # The chosen site has no room though others have: read on every pass there.
+        return [finding("D2", "info", "D2.streamed", {"data_passes": passes, "site": at})]
+    return [finding("D2", "info", "D2.no_room", {"data_passes": passes})]
 
 
 def staged_plan_hint(

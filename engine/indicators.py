@@ -27,10 +27,14 @@ def best_wait_local(options: list[PlacementOption]) -> PlacementOption | None:
 
 
 def indicators(
-    inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption | None
+    inp: EngineInput,
+    options: list[PlacementOption],
+    chosen: PlacementOption | None,
+    eligible: bool = True,
 ) -> tuple[Metrics, list[Finding]]:
+    """SPEC M: the four indicators; `eligible`: the task may move (SPEC X), which M1 reads."""
     metrics = Metrics()
-    found = _data_compute_ratio(inp, metrics)
+    found = _data_compute_ratio(inp, metrics, eligible)
     if chosen is None:
         return metrics, found
     found += _interruption_vs_scheduling(inp, options, chosen, metrics)
@@ -39,8 +43,9 @@ def indicators(
     return metrics, found
 
 
-def _data_compute_ratio(inp: EngineInput, metrics: Metrics) -> list[Finding]:
-    """SPEC M1: data/compute ratio in GB per compute hour (null when there are no compute hours)."""
+def _data_compute_ratio(inp: EngineInput, metrics: Metrics, eligible: bool) -> list[Finding]:
+    """SPEC M1: data/compute ratio in GB per compute hour (null when there are no compute hours);
+    SPEC 7.8: a light task that is not eligible to move is not told to schedule freely."""
     task = inp.task
     th = inp.thresholds
     found: list[Finding] = []
@@ -52,7 +57,7 @@ def _data_compute_ratio(inp: EngineInput, metrics: Metrics) -> list[Finding]:
             found.append(finding("M1", "info", "M1.high", data))
         elif ratio < th["data_compute_low"]:
             data = {"ratio": ratio, "limit": th["data_compute_low"]}
-            found.append(finding("M1", "info", "M1.low", data))
+            found.append(finding("M1", "info", "M1.low" if eligible else "M1.low.stays", data))
     return found
 
 

@@ -7,15 +7,15 @@ DECISION_MESSAGES: dict[str, dict[str, str]] = {
     # A. Sizing
     "A.estimate": {
         "en": "Estimated GPU memory for one replica: {mem_gb} GB ({params_b}B parameters, "
-        "{workload}, {precision}); fits one machine on {fit_count} of {offer_count} offers.",
+        "{workload}, {precision}); fits on {fit_count} of {offer_count} offers.",
         "zh_Hans": "单副本显存估算:{mem_gb} GB({params_b}B 参数,{workload},{precision});"
-        "{offer_count} 个报价中有 {fit_count} 个单机装得下。",
+        "{offer_count} 个报价中有 {fit_count} 个装得下。",
     },
     "A.measured": {
-        "en": "Measured peak GPU memory {mem_gb} GB overrides the estimate; fits one machine on "
+        "en": "Measured peak GPU memory {mem_gb} GB overrides the estimate; fits on "
         "{fit_count} of {offer_count} offers.",
         "zh_Hans": "实测峰值显存 {mem_gb} GB 取代估算;{offer_count} 个报价中有 {fit_count} 个"
-        "单机装得下。",
+        "装得下。",
     },
     "A.none": {
         "en": "No memory figure (no parameter count or measured peak): memory limits no offer.",

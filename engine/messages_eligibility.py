@@ -80,6 +80,19 @@ ELIGIBILITY_MESSAGES: dict[str, dict[str, str]] = {
         "zh_Hans": "需要反复全量扫描({data_passes} 遍):每一遍都要传一次;把数据一次性落到算"
         "力旁边({site},{input_gb} GB)。",
     },
+    "D2.at_data": {
+        "en": "Repeated full scans ({data_passes} passes): the chosen option runs at the data "
+        "({site}), which avoids the recurring transfers.",
+        "zh_Hans": "需要反复全量扫描({data_passes} 遍):所选方案就在数据所在地({site})运行,"
+        "避免了反复传输。",
+    },
+    "D2.streamed": {
+        "en": "Repeated full scans ({data_passes} passes): {site} has no room to stage the input, "
+        "so the chosen option reads it over the link on every pass; plan storage together "
+        "with compute.",
+        "zh_Hans": "需要反复全量扫描({data_passes} 遍):{site} 放不下输入数据,所选方案每一遍"
+        "都要经链路读取;存储要与算力一起规划。",
+    },
     "D2.no_room": {
         "en": "Repeated full scans ({data_passes} passes) and no candidate site has room to "
         "stage the input: moving compute does not pay; plan storage together with "
@@ -138,6 +151,12 @@ ELIGIBILITY_MESSAGES: dict[str, dict[str, str]] = {
     "M1.low": {
         "en": "Data/compute ratio {ratio} GB/h < {limit}: light task, schedule freely.",
         "zh_Hans": "数据计算比 {ratio} GB/小时 < {limit}:任务轻便,可自由调度。",
+    },
+    "M1.low.stays": {
+        "en": "Data/compute ratio {ratio} GB/h < {limit}: a light task, but it is not eligible "
+        "to move: it runs where the cross-domain gates allow.",
+        "zh_Hans": "数据计算比 {ratio} GB/小时 < {limit}:任务轻便,但不满足跨域条件,只能在跨域"
+        "门槛允许的地方运行。",
     },
     "M2": {
         "en": "Interruption cost {interruption_cost} exceeds the scheduling benefit "

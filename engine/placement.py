@@ -41,6 +41,9 @@ REASONS = (
     "no_link",  # SPEC P: a transfer leg without a recorded link
 )
 
+# SPEC 7.8: the reasons that refuse an offer for the task's size (A counts the others as fits).
+SIZE_REASONS = frozenset({"pool_too_small", "no_shared_parallelism", "too_few_gpus"})
+
 
 def effective_gpu_hour_price(
     billing_basis: str,
@@ -102,6 +105,9 @@ class PlacementOption:
     rerun_cost: float = 0.0
     migration_effort_hours: float | None = None
     migration_cost: float = 0.0
+    # SPEC 7.8: the variant not kept (raw or staged), so that a flip is solved on the option's
+    # lower envelope of both; None when the option has one plan.
+    other: PlacementOption | None = None
 
     @property
     def hourly_burn(self) -> float:
@@ -170,7 +176,9 @@ def build_option(
     staged = _option(inp, net, cross, offer, sized, plans, True, records)
     raw.plan = "raw"
     if staged.objective is not None and (raw.objective is None or staged.objective < raw.objective):
+        staged.other = raw
         return staged
+    raw.other = staged
     return raw
 
 

@@ -13,16 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .reader import MAX_MAGNITUDE, MISSING
+from .fields import BENCHMARK_FIELDS, LINK_FIELDS, OFFER_FIELDS, SITE_FIELDS, SPEED_RANGE
+from .reader import MAX_MAGNITUDE, MIN_POSITIVE, MISSING
 from .schema import (
-    BENCHMARK_FIELDS,
     BENCHMARK_KINDS,
     BILLING_BASES,
-    LINK_FIELDS,
-    OFFER_FIELDS,
     OFFER_KINDS,
     PARALLELISM,
-    SITE_FIELDS,
     TIERS,
     Benchmark,
     Link,
@@ -76,7 +73,17 @@ def _count(value: Any, default: Any, minimum: int) -> Any:
 def _above_zero(value: Any, default: Any, maximum: float = MAX_MAGNITUDE) -> Any:
     """As Reader.number with above=0.0 (and a maximum): a float."""
     kind = type(value)
-    if (kind is float or kind is int) and 0.0 < value <= maximum:
+    if (kind is float or kind is int) and MIN_POSITIVE <= value <= maximum:
+        return float(value)
+    if value is None and default is not MISSING:
+        return default
+    raise NotPlain
+
+
+def _within(value: Any, default: Any, low: float, high: float) -> Any:
+    """As Reader.number with a minimum and a maximum: a float."""
+    kind = type(value)
+    if (kind is float or kind is int) and low <= value <= high:
         return float(value)
     if value is None and default is not MISSING:
         return default
@@ -274,7 +281,7 @@ def _offer(get: Any, i: int, oid: str, kind: str, basis: str, site_codes: set[st
         _above_zero(get("expected_utilization"), required, 1.0),
         _amount(get("scheduling_fee_pct"), 0.0),
         strategies,
-        _above_zero(get("relative_speed"), 1.0),
+        _within(get("relative_speed"), 1.0, *SPEED_RANGE),  # SPEC 7.8
         _count(get("machines"), None, 1),
         _text(get("name")),
         _text(get("provider")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .fields import BUDGET_FIELDS, TASK_FIELDS, TEAM_FIELDS
 from .plain_records import (
     _STRATEGIES,
     NotPlain,
@@ -23,15 +24,12 @@ from .reader import MISSING
 from .schema import (
     ACCESS_PATTERNS,
     ATTENTIONS,
-    BUDGET_FIELDS,
     CADENCES,
     COUPLINGS,
     PAINS,
     PRECISIONS,
     SHAPE_KEYS,
     STAGED_FIELDS,
-    TASK_FIELDS,
-    TEAM_FIELDS,
     TIERS,
     WORKLOADS,
     LatencyBudget,

@@ -8,6 +8,9 @@ from typing import Any
 MISSING: Any = object()
 # Larger figures are typos, and they keep products of inputs far from float overflow.
 MAX_MAGNITUDE = 1e12
+# SPEC 7.8: a figure that must be above 0 (a size or rate some figure is divided by) is at least
+# this, so that no quotient of inputs leaves the floats (no NaN or infinite figure ever).
+MIN_POSITIVE = 1e-12
 
 
 class Reader:
@@ -75,6 +78,7 @@ class Reader:
             and not integer
             and (kind is float or kind is int)
             and above < value <= MAX_MAGNITUDE  # false for NaN, and for ±infinity
+            and (above != 0.0 or value >= MIN_POSITIVE)
         ):
             return float(value)  # a plain number above its bound (bandwidth, GPU memory)
         return self._checked_number(value, key, path, minimum, above, maximum, integer)
@@ -108,7 +112,11 @@ class Reader:
                 value = float(value)  # an int past float's range stays an int: refused below
             if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
                 if above is not None:
-                    if value > above and (maximum is None or value <= maximum):
+                    if (
+                        value > above
+                        and (above != 0.0 or value >= MIN_POSITIVE)
+                        and (maximum is None or value <= maximum)
+                    ):
                         return value
                 elif (minimum is None or value >= minimum) and (
                     maximum is None or value <= maximum
@@ -179,6 +187,8 @@ class Reader:
             self.error(field, "is unreasonably large (limit 1e12)")
         elif above is not None and not value > above:
             self.error(field, f"must be > {_show(above)}")
+        elif above == 0.0 and value < MIN_POSITIVE:
+            self.error(field, "is unreasonably small (limit 1e-12)")
         elif above is None and minimum is not None and value < minimum:
             self.error(field, f"must be ≥ {_show(minimum)}")
         else:

@@ -40,51 +40,13 @@ OFFER_KINDS = ("compute", "distributed", "managed")
 BILLING_BASES = ("gpu_hour", "machine_hour", "contract")
 BENCHMARK_KINDS = ("single", "multi", "network_probe", "pilot_migration")
 
-# SPEC 6.2: the fields each object may carry; anything else is an error naming its path.
-SITE_FIELDS = frozenset({"code", "name", "datacenter", "city", "hub", "queue_hours", "storage_tb"})
-LINK_FIELDS = frozenset(
-    {"from", "to", "bandwidth_gbps", "rtt_ms", "price_per_gb", "buffer", "reserved", "reservable"}
-)
-OFFER_FIELDS = frozenset(
-    {
-        "id", "name", "provider", "kind", "site", "gpu_model", "gpu_mem_gb", "gpus_per_machine",
-        "max_machines", "billing_basis", "price", "contract_hours", "expected_utilization",
-        "scheduling_fee_pct", "parallelism", "relative_speed", "machines", "boot_hours",
-        "migration_effort_hours", "currency", "preemptible", "preemptions_per_day",
-    }
-)  # fmt: skip
-BENCHMARK_FIELDS = frozenset(
-    {
-        "id", "kind", "offer", "nodes", "gpus_per_node", "e2e_hours", "compute_hours",
-        "comm_hours", "peak_gpu_mem_gb", "failure_reruns", "hours_lost_per_rerun",
-        "migration_effort_hours", "cost", "tier", "succeeded",
-    }
-)  # fmt: skip
-TASK_FIELDS = frozenset(
-    {
-        "name", "workload", "cadence", "runs_per_quarter", "params_b", "precision",
-        "peak_gpu_mem_gb", "gpus", "parallelism", "coupling", "input_gb", "result_gb",
-        "compress_ratio", "image_gb", "access_pattern", "data_passes", "compute_hours",
-        "resumable", "resume_verified", "env_aligned", "interruption_cost_hours",
-        "latency_budget_hours", "delay_cost_per_hour", "env_simple", "image_packaged",
-        "offsite_allowed", "low_latency_online", "stateful", "compliance_restricted",
-        "strict_consistency", "allowed_sites", "results_restricted", "team", "home_site",
-        "data_site", "result_site", "batch_size", "seq_len", "hidden_size", "layers", "heads",
-        "kv_heads", "activation_checkpointing", "checkpoint_interval_hours", "processed_gb",
-        "preprocess_hours", "preprocess_cost_per_hour", "rounds_per_refresh", "attention",
-        "restart_hours",
-    }
-)  # fmt: skip
+# SPEC 7.9: the fields each object may carry are stated once, in the field table (fields.py).
 # SPEC 6.4: the staged plan's fields (all optional; without processed_gb none is used).
 STAGED_FIELDS = ("processed_gb", "preprocess_hours", "preprocess_cost_per_hour",
                  "rounds_per_refresh")  # fmt: skip
 # SPEC 6.3: the model's shape; all five or none (kv_heads, checkpointing optional with them).
 SHAPE_FIELDS = ("batch_size", "seq_len", "hidden_size", "layers", "heads")
 SHAPE_KEYS = frozenset((*SHAPE_FIELDS, "kv_heads"))
-TEAM_FIELDS = frozenset(
-    {"has_machines", "has_scheduler", "can_maintain_scheduler", "pain", "validated_tiers"}
-)
-BUDGET_FIELDS = frozenset({"transfer", "queue", "compute"})
 PRECISIONS = tuple(BYTES_PER_PARAM)
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5", "q6")
 ANSWER_STATES = ("answered", "unanswered")

@@ -1,17 +1,19 @@
 """SPEC 6.3: what flips the decision. For the chosen option against the runner-up, the value of
 each input at which another option would be chosen, solved exactly.
 
-Each input moves the objective (total_cost + delay_cost_per_hour × total_hours) of every option
+Each input moves the objective (total_cost + delay_cost_per_hour × total_hours) of every plan
 along a straight line in one coordinate: the input itself, or 1 / bandwidth for a link's
-bandwidth (leg hours are gb × 8 × (1 + buffer) / (bandwidth × 3600)). Two lines cross at most
-once, so the break-even with each other feasible option is one division; the nearest one in
-the input's range is where the decision flips (usually to the runner-up; to whichever option
-overtakes first otherwise, so that moving an input past `flips_at`, and only then, changes the
-chosen option).
+bandwidth (leg hours are gb × 8 × (1 + buffer) / (bandwidth × 3600)). An option with a raw and a
+staged plan (SPEC 6.4) keeps the cheaper, so its objective is the lower envelope of two lines
+(SPEC 7.8). Two lines cross at most once, so each break-even is one division; the nearest one in
+the input's range where another option's line drops below every line of the chosen option is
+where the decision flips (usually to the runner-up; to whichever option overtakes first
+otherwise, so that moving an input past `flips_at`, and only then, changes the chosen option).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .messages import render_shown, show_number, term
@@ -45,47 +47,75 @@ def _solve(
     low: float,
     high: float,
     reciprocal: bool,
+    owners: list[int] | None = None,
 ) -> tuple[float | None, PlacementOption | None, bool]:
-    """The input's value nearest to now at which another option's objective line crosses below
-    the chosen one's (everyone[0]; ties resolved as the choice resolves them), within [low,
-    high] of the coordinate, the option chosen past it, and whether the input must rise to get
-    there; None when no line crosses in range. `gaps[i]` is option i's objective minus the
-    chosen one's now, `slopes[i]` its objective's slope in the coordinate. With `reciprocal`
+    """The input's value nearest to now at which another option's objective crosses below the
+    chosen one's (everyone[0]; ties resolved as the choice resolves them), within [low, high] of
+    the coordinate, the option chosen past it, and whether the input must rise to get there;
+    None when nothing crosses in range. Line j is gaps[j] + slopes[j] × (x − x0): its objective
+    minus the chosen one's now, and its slope in the coordinate. Without `owners` line i is
+    option i's; with them (SPEC 7.8) line j is a variant (raw or staged) of option owners[j],
+    and an option's objective is the least of its lines: its lower envelope. With `reciprocal`
     the coordinate is 1 / the input (low > 0 then, so 1 / x is finite)."""
-    b_chosen = slopes[0]
+    if owners is None:
+        owners = list(range(len(everyone)))
+    mine = [j for j, owner in enumerate(owners) if owner == 0]  # the chosen option's lines
     current = 1.0 / x0 if reciprocal else x0
     best_at: float | None = None
-    best_x = x0
     best_distance = 0.0
+    best_up = False
     crossing: list[tuple[float, PlacementOption]] = []
-    for i in range(1, len(everyone)):
-        closing = slopes[i] - b_chosen  # gap(x) = gap + closing × (x − x0)
-        if closing == 0:
+    for j, owner in enumerate(owners):
+        if owner == 0:
             continue
-        x = x0 - gaps[i] / closing
+        lo, hi = _below(j, mine, gaps, slopes, x0)
+        if not lo < hi:
+            continue  # never below, or only touching
+        # The end of the interval nearest to now: the flip is there (a tie now sits at x0).
+        up = lo >= x0
+        x = lo if up else hi
         if not low <= x <= high or x - x != 0:  # out of range, or infinite
             continue
         at = 1.0 / x if reciprocal else x
         distance = abs(at - current)
         if best_at is None or distance < best_distance:
-            best_at, best_x, best_distance = at, x, distance
-            crossing = [(closing, everyone[i])]
-        elif distance == best_distance:
-            crossing.append((closing, everyone[i]))
+            best_at, best_distance, best_up = at, distance, up
+            crossing = [(slopes[j], everyone[owner])]
+        elif distance == best_distance and up == best_up:
+            crossing.append((slopes[j], everyone[owner]))
     if best_at is None:
         return None, None, False
-    direction = 1.0 if best_x > x0 else -1.0 if best_x < x0 else 0.0
-    if direction == 0.0:
-        # A tie now, won by the tie-break: any step towards the contender flips it, the way
-        # its gap (closing × (x − x0)) turns negative.
-        direction = -1.0 if crossing[0][0] > 0 else 1.0
     if len(crossing) == 1:
         to = crossing[0][1]
     else:
-        # Past the crossing the steepest line wins (its gap falls fastest), then the tie-break.
+        # Past the crossing the steepest line wins (its objective falls fastest), then the
+        # tie-break.
+        direction = 1.0 if best_up else -1.0
         _, to = min(crossing, key=lambda pair: (pair[0] * direction, *tie_key(pair[1])))
     # In the coordinate 1 / the input, a step up is the input going down.
-    return best_at, to, (direction > 0) != reciprocal
+    return best_at, to, best_up != reciprocal
+
+
+def _below(
+    j: int, mine: list[int], gaps: list[float], slopes: list[float], x0: float
+) -> tuple[float, float]:
+    """The interval (lo, hi) of the coordinate where line j lies below every line of the chosen
+    option (`mine`): each bounds it at their crossing, from above when line j rises faster,
+    else from below; empty (lo ≥ hi) when it never does."""
+    lo, hi = -math.inf, math.inf
+    for w in mine:
+        closing = slopes[j] - slopes[w]  # gap(x) = gap + closing × (x − x0)
+        gap = gaps[j] - gaps[w]
+        if closing == 0:
+            if gap >= 0:  # parallel, never below
+                lo = math.inf
+            continue
+        x = x0 - gap / closing
+        if closing > 0:
+            hi = min(hi, x)
+        else:
+            lo = max(lo, x)
+    return lo, hi
 
 
 def sensitivity(
@@ -110,13 +140,16 @@ def sensitivity(
     home = inp.sites[task.home_site]
     base = chosen.objective
     assert base is not None
-    gaps = [o.objective - base for o in everyone]  # type: ignore[operator]  # ≥ 0: least first
+    # SPEC 7.8: each option's lines, its kept plan first, then the variant it did not keep
+    # (raw or staged), so that a flip is solved on the lower envelope of both.
+    lines, owners = _lines(everyone)
+    gaps = [o.objective - base for o in lines]  # type: ignore[operator]  # ≥ 0: least first
 
     used = _links_used(chosen, second)
     hours, per_ratio, at_home, on_link_gb, on_link_hours = _slopes(
-        everyone, used, home.code, delay, ratio
+        lines, used, home.code, delay, ratio
     )
-    flips = _Flips(everyone, gaps)
+    flips = _Flips(everyone, gaps, owners)
     # The value of an hour of waiting: each objective rises by its total hours.
     flips.add("task.delay_cost_per_hour", "F.delay_cost", "", delay, hours, 0.0, MAX_MAGNITUDE)
     # The compress ratio scales the input and results legs (GB, hours and cost alike).
@@ -130,15 +163,36 @@ def sensitivity(
     return second, flips.found
 
 
+def _lines(everyone: list[PlacementOption]) -> tuple[list[PlacementOption], list[int] | None]:
+    """SPEC 7.8: the objective lines of the options, one per plan each could run (its other
+    variant counts when it is feasible and costed), and the option each belongs to; None for
+    the owners when every option has one line."""
+    if all(o.other is None for o in everyone):
+        return everyone, None
+    lines: list[PlacementOption] = []
+    owners: list[int] = []
+    for i, option in enumerate(everyone):
+        lines.append(option)
+        owners.append(i)
+        other = option.other
+        if other is not None and other.feasible and other.objective is not None:
+            lines.append(other)
+            owners.append(i)
+    return lines, owners
+
+
 class _Flips:
-    """The flips found so far, each solved against the same options and objective gaps."""
+    """The flips found so far, each solved against the same options and objective lines."""
 
-    __slots__ = ("count", "everyone", "found", "gaps")
+    __slots__ = ("count", "everyone", "found", "gaps", "owners")
 
-    def __init__(self, everyone: list[PlacementOption], gaps: list[float]) -> None:
+    def __init__(
+        self, everyone: list[PlacementOption], gaps: list[float], owners: list[int] | None
+    ) -> None:
         self.everyone = everyone
         self.gaps = gaps
-        self.count = len(everyone)
+        self.owners = owners
+        self.count = len(gaps)  # lines: one per option, or per variant (SPEC 7.8)
         self.found: list[Flip] = []
 
     def add(self, path: str, key: str, subject: str, x0: float, slopes: list[float], low: float,
@@ -148,24 +202,35 @@ class _Flips:
             # Every objective moves alike (or not at all): nothing in range flips.
             self.found.append(Flip(path, current, None, None, key, subject))
             return
-        at, to, rises = _solve(self.everyone, self.gaps, x0, slopes, low, high, reciprocal)
+        at, to, rises = _solve(
+            self.everyone, self.gaps, x0, slopes, low, high, reciprocal, self.owners
+        )
         self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
+
+    def lines_of(self, option: int) -> list[int]:
+        """The lines of everyone[option]."""
+        if self.owners is None:
+            return [option]
+        return [j for j, owner in enumerate(self.owners) if owner == option]
 
 
 def _links_used(chosen: PlacementOption, second: PlacementOption) -> dict[int, Link]:
-    """The links the two options use, by identity."""
+    """The links the two options use (either of their plans), by identity."""
     used: dict[int, Link] = {}
-    for leg in (*chosen.legs, *second.legs):
-        if leg.link is not None:
-            used[id(leg.link)] = leg.link
+    for option in (chosen, chosen.other, second, second.other):
+        if option is None:
+            continue
+        for leg in option.legs:
+            if leg.link is not None:
+                used[id(leg.link)] = leg.link
     return used
 
 
 def _slopes(
     everyone: list[PlacementOption], used: dict[int, Link], home: str, delay: float, ratio: float
 ) -> tuple[list[float], list[float], list[float], dict[int, list[float]], dict[int, list[float]]]:
-    """Each option's slope in delay cost, compress ratio and the home queue, and per used link
-    its GB and hours × bandwidth on it. Every option here has an objective, so its hours are
+    """Each line's slope in delay cost, compress ratio and the home queue, and per used link
+    its GB and hours × bandwidth on it. Every plan here has an objective, so its hours are
     known and each of its legs has a link (hours and cost)."""
     count = len(everyone)
     on_link_gb = {key: [0.0] * count for key in used}
@@ -237,7 +302,8 @@ def _price_flips(
         run = option.compute_hours * (1 + offer.scheduling_fee_pct / 100) + lost
         per_unit = unit * option.billed_gpus * run
         slopes = [0.0] * flips.count
-        slopes[at] = per_unit
+        for line in flips.lines_of(at):  # SPEC 7.8: both of its plans bill the same compute
+            slopes[line] = per_unit
         path = f"offers[{offer.index}].price"
         flips.add(path, "F.price", offer.id, offer.price, slopes, 0.0, MAX_MAGNITUDE)
 

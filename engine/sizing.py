@@ -186,7 +186,9 @@ def size_for_budget(inp: EngineInput, sizing: Sizing, measured: float | None) ->
         row.gpus_for_budget = gpus_for_budget(inp, offer, sizing.budget_efficiency)
 
 
-def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
+def size_task(inp: EngineInput) -> Sizing:
+    """SPEC A: the memory figure and what it needs on each offer (the A finding comes after
+    placement: sizing_note)."""
     task = inp.task
     breakdown = memory_breakdown(task)
     formula = None if breakdown is None else breakdown.total
@@ -194,8 +196,7 @@ def size_task(inp: EngineInput) -> tuple[Sizing, list[Finding]]:
     rows = _offer_sizings(inp, mem)
     # SPEC 6.3: the breakdown explains the estimate; a measured peak has none.
     shown = breakdown if source == "estimate" else None
-    sizing = Sizing(mem, source, formula, rows, {r.offer: r for r in rows}, shown)
-    return sizing, [_sizing_note(task, mem, source, rows)]
+    return Sizing(mem, source, formula, rows, {r.offer: r for r in rows}, shown)
 
 
 def _memory_figure(inp: EngineInput, formula: float | None) -> tuple[float | None, str]:
@@ -243,13 +244,14 @@ def _offer_sizings(inp: EngineInput, mem: float | None) -> list[OfferSizing]:
     return rows
 
 
-def _sizing_note(task: Task, mem: float | None, source: str, rows: list[OfferSizing]) -> Finding:
-    """SPEC A: one info finding stating the memory figure and how many offers fit one machine."""
-    fit_count = sum(1 for r in rows if r.fits_single_machine)
+def sizing_note(task: Task, sizing: Sizing, fit_count: int) -> Finding:
+    """SPEC A: one info finding stating the memory figure and on how many offers the task fits
+    (SPEC 7.8: counted where its option is not refused for its size, `fit_count`)."""
+    mem, source, count = sizing.estimated_gpu_mem_gb, sizing.source, len(sizing.offers)
     if source == "none":
-        return finding("A", "info", "A.none", {"offer_count": len(rows)})
+        return finding("A", "info", "A.none", {"offer_count": count})
     if source == "measured":
-        data = {"mem_gb": mem, "fit_count": fit_count, "offer_count": len(rows)}
+        data = {"mem_gb": mem, "fit_count": fit_count, "offer_count": count}
         return finding("A", "info", "A.measured", data)
     data = {
         "mem_gb": mem,
@@ -257,6 +259,6 @@ def _sizing_note(task: Task, mem: float | None, source: str, rows: list[OfferSiz
         "workload": task.workload,
         "precision": task.precision,
         "fit_count": fit_count,
-        "offer_count": len(rows),
+        "offer_count": count,
     }
     return finding("A", "info", "A.estimate", data)

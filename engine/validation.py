@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .fields import ANSWER_FIELDS, BUDGET_FIELDS, TASK_FIELDS, TEAM_FIELDS, TOP_FIELDS, bounds
 from .plain_task import plain_task
 from .reader import MISSING, Reader
 from .schema import (
     ACCESS_PATTERNS,
     ANSWER_STATES,
     ATTENTIONS,
-    BUDGET_FIELDS,
     CADENCES,
     COUPLINGS,
     DEFAULT_THRESHOLDS,
@@ -23,8 +23,6 @@ from .schema import (
     SHAPE_FIELDS,
     SHAPE_KEYS,
     STAGED_FIELDS,
-    TASK_FIELDS,
-    TEAM_FIELDS,
     TIERS,
     WORKLOADS,
     EngineInput,
@@ -35,11 +33,6 @@ from .schema import (
 )
 from .world import parse_benchmarks, parse_links, parse_offers, parse_sites, read_currency
 
-# SPEC 6.2: the fields each object may carry; anything else is an error naming its path.
-TOP_FIELDS = frozenset(
-    {"task", "sites", "links", "offers", "benchmarks", "checklists", "thresholds", "currency"}
-)
-ANSWER_FIELDS = frozenset(QUESTIONS)
 ALL_ANSWERED = dict.fromkeys(QUESTIONS, "answered")
 
 
@@ -326,15 +319,9 @@ def _parse_thresholds(r: Reader, raw: Any) -> dict[str, float]:
     for key in DEFAULT_THRESHOLDS:
         if key not in data:
             continue
-        if key in ("headroom", "multi_machine_efficiency"):
-            value = r.number(data, key, p, above=0.0, maximum=1.0)
-        elif key in ("near_capacity_band", "network_cost_share", "scaling_efficiency_min"):
-            value = r.number(data, key, p, maximum=1.0)
-        elif key == "failure_evidence_gpu_hours":
-            # SPEC 7.2: less than one GPU-hour of records is no evidence of a rate.
-            value = r.number(data, key, p, minimum=1.0)
-        else:
-            value = r.number(data, key, p)
+        # SPEC 7.9: each threshold's range is the field table's (fractions at most 1, the
+        # evidence at least one GPU-hour: SPEC 7.2).
+        value = r.number(data, key, p, **bounds("thresholds", key))
         if value is not None:
             used[key] = value
     if used["data_compute_low"] > used["data_compute_high"]:

@@ -5,23 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from .fields import BENCHMARK_FIELDS, LINK_FIELDS, OFFER_FIELDS, SITE_FIELDS, bounds
 from .plain_records import plain_benchmark, plain_link, plain_offer, plain_site
-from .reader import MISSING, Reader, offer_id
+from .reader import MAX_MAGNITUDE, MISSING, Reader, offer_id
 from .schema import (
-    BENCHMARK_FIELDS,
     BENCHMARK_KINDS,
     BILLING_BASES,
-    LINK_FIELDS,
-    OFFER_FIELDS,
     OFFER_KINDS,
     PARALLELISM,
-    SITE_FIELDS,
     TIERS,
     Benchmark,
     Link,
     Offer,
     Site,
 )
+
+SPEED = bounds("offers[]", "relative_speed")  # SPEC 7.8, from the field table
 
 
 def read_currency(r: Reader, data: dict[str, Any], path: str) -> str | None:
@@ -140,7 +139,26 @@ def parse_offers(
         if site is not None and site not in site_codes:
             r.error(f"{p}.site", f"unknown site '{site}'")
         offers.append(_offer(r, d, p, i, oid, site, own_currency))
+    for offer in offers:
+        _check_unit_price(r, offer)
     return tuple(offers)
+
+
+def _check_unit_price(r: Reader, offer: Offer) -> None:
+    """SPEC 7.8: a contract's GPU-hour price (price ÷ (contract_hours × gpus_per_machine ×
+    expected_utilization)) within the limit of any figure, so that no cost is infinite."""
+    if offer.billing_basis != "contract":
+        return  # gpu_hour and machine_hour prices are at most the price itself
+    hours, use, price = offer.contract_hours, offer.expected_utilization, offer.price
+    if not hours or not use or price is None or not offer.gpus_per_machine:
+        return  # refused field by field already
+    package = hours * offer.gpus_per_machine * use  # may underflow to 0 for tiny factors
+    if package == 0 or not price / package <= MAX_MAGNITUDE:
+        r.error(
+            f"offers[{offer.index}].price",
+            "gives a GPU-hour price beyond 1e12 (price ÷ (contract_hours × gpus_per_machine × "
+            "expected_utilization))",
+        )
 
 
 def _offer_currency(
@@ -201,7 +219,8 @@ def _offer(
     )
     fee_pct = r.amount(d, "scheduling_fee_pct", p, 0.0)
     parallelism = r.choices(d, "parallelism", p, PARALLELISM)
-    relative_speed = r.number(d, "relative_speed", p, default=1.0, above=0.0)
+    # SPEC 7.8: a speed in [0.01, 100]; beyond it compute hours leave any sane range.
+    relative_speed = r.number(d, "relative_speed", p, default=1.0, **SPEED)
     machines, name, provider, boot_hours, effort, gpu_model = _optional_offer_fields(r, d, p)
     return Offer(
         oid or "",

@@ -13,6 +13,7 @@ from apps.web.body import (
     read_json_body,
     too_large_response,
 )
+from engine.fields import json_schema
 
 router = Router(tags=["evaluate"])
 
@@ -24,7 +25,8 @@ router = Router(tags=["evaluate"])
     openapi_extra={
         "requestBody": {
             "required": True,
-            "content": {"application/json": {"schema": {"type": "object"}}},
+            # SPEC 7.9: the evaluate input's JSON Schema, from the engine's one field table.
+            "content": {"application/json": {"schema": json_schema()}},
         }
     },
 )

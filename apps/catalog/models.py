@@ -292,8 +292,10 @@ class Offer(models.Model):
             add("max_machines", _("Leave blank for no limit, or enter at least 1."), "min")
         if ok("price") and self.price < 0:
             add("price", _("A price cannot be negative."), "min")
-        if ok("relative_speed") and self.relative_speed <= 0:
-            add("relative_speed", _("Relative speed must be above 0 (1.0 = reference)."), "min")
+        if ok("relative_speed") and not 0.01 <= self.relative_speed <= 100:
+            # SPEC 7.8: the engine takes a speed in [0.01, 100].
+            message = _("Relative speed lies between 0.01 and 100 (1.0 = reference).")
+            add("relative_speed", message, "min")
         if ok("scheduling_fee_pct") and self.scheduling_fee_pct < 0:
             add("scheduling_fee_pct", _("A fee cannot be negative."), "min")
         if ok("boot_hours") and self.boot_hours < 0:

@@ -89,13 +89,15 @@ def sizing_estimate(
     parallelism: list[str] | None = None,
     shape: dict[str, int] | None = None,
     activation_checkpointing: bool = False,
+    attention: str = "flash",
     deadline: dict[str, float] | None = None,
 ) -> dict:
     """SPEC A for a model on each of the team's offers, computed by the engine.
 
     The engine sizes a task, so this builds a minimal one at the team's first site; only the
     sizing part of the output is used (placement needs links and does not matter here).
-    `shape`: the model shape's fields given (SPEC 6.3 breakdown); `deadline`: gpus,
+    `shape`: the model shape's fields given (SPEC 6.3 breakdown), `attention` flash or eager
+    (SPEC 7.1); `deadline`: gpus,
     compute_hours and budget_compute_hours (SPEC 6.3 deadline sizing), or None.
     """
     offers = list(Offer.objects.for_team(team).select_related("site").order_by("id"))
@@ -127,6 +129,8 @@ def sizing_estimate(
     }
     if activation_checkpointing:
         data["task"]["activation_checkpointing"] = True
+    if attention != "flash":
+        data["task"]["attention"] = attention  # SPEC 7.1: eager stores the attention scores
     if deadline:
         data["task"]["gpus"] = deadline["gpus"]
         data["task"]["compute_hours"] = float(deadline["compute_hours"])

@@ -59,12 +59,12 @@ class SizingForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in (*SHAPE_FIELDS, "kv_heads", "activation_checkpointing"):
+        for name in (*SHAPE_FIELDS, "kv_heads", "activation_checkpointing", "attention"):
             field = TaskProfile._meta.get_field(name)
             self.fields[name] = field.formfield(
                 label=capfirst(field.verbose_name), help_text=HELP_TEXTS[name], required=False
             )
-            if name != "activation_checkpointing":
+            if name not in ("activation_checkpointing", "attention"):
                 require_at_least(self.fields[name], 1)
                 limit = SHAPE_MAX["heads" if name == "kv_heads" else name]
                 self.fields[name].validators.append(MaxValueValidator(limit))
@@ -128,6 +128,7 @@ class SizingForm(forms.Form):
         shape = {n: data.get(n) for n in (*SHAPE_FIELDS, "kv_heads")}
         out["shape"] = {n: v for n, v in shape.items() if v is not None}
         out["activation_checkpointing"] = bool(data.get("activation_checkpointing"))
+        out["attention"] = data.get("attention") or "flash"  # SPEC 7.1: blank = flash
         if data.get("gpus") is not None:
             out["deadline"] = {
                 n: data[n] for n in ("gpus", "compute_hours", "budget_compute_hours")
@@ -147,6 +148,7 @@ def sizing_data(profile: TaskProfile) -> MultiValueDict:
     values["parallelism"] = list(profile.parallelism or [])
     if profile.activation_checkpointing:
         values["activation_checkpointing"] = ["on"]
+    values["attention"] = [profile.attention]  # SPEC 7.1
     deadline = ("gpus", "compute_hours", "budget_compute_hours")
     if all(getattr(profile, name) is not None for name in deadline):
         values.update({name: [getattr(profile, name)] for name in deadline})

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import jsonschema_rs
 import pytest
 from django.test import Client
 
 import engine
 from apps.accounts.tokens import api_token_create, api_token_revoke
+from engine.fields import json_schema
 from tests.engine.engine_fixtures import make_input, offer, task
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +86,30 @@ class EvaluateApiTests:
         schema = client.get("/api/v1/openapi.json").json()
         assert schema["openapi"].startswith("3.")
         assert "/api/v1/evaluate" in schema["paths"]
+
+    def test_the_evaluate_body_is_the_engine_inputs_json_schema(self, client, team):
+        """SPEC 7.9: the OpenAPI document publishes the input as the engine's field table
+        states it: every field, its range, and no other."""
+        schema = client.get("/api/v1/openapi.json").json()
+        body = schema["paths"]["/api/v1/evaluate"]["post"]["requestBody"]["content"]
+        published = body["application/json"]["schema"]
+        assert published == json_schema()
+        task_fields = published["properties"]["task"]["properties"]
+        assert task_fields["attention"]["anyOf"] == [{"enum": ["flash", "eager"]}, {"type": "null"}]
+        assert task_fields["attention"]["description"].startswith("3.0 (SPEC 7.1)")
+        offers = published["properties"]["offers"]["anyOf"][0]  # a list, or null (= [])
+        speed = offers["items"]["properties"]["relative_speed"]
+        assert speed["anyOf"][0]["minimum"] == 0.01 and speed["anyOf"][0]["maximum"] == 100
+        assert published["properties"]["task"]["additionalProperties"] is False
+        # What the schema accepts, the engine evaluates: the same input passes both.
+        data = make_input(task(), offers=[offer("a")])
+        assert jsonschema_rs.validator_for(published).is_valid(data)
+        data["task"]["atention"] = "eager"  # a typo: refused by both, named by the engine
+        assert not jsonschema_rs.validator_for(published).is_valid(data)
+        _, raw = api_token_create(team=team, name="pipeline")
+        response = post(client, data, HTTP_AUTHORIZATION=f"Bearer {raw}")
+        assert response.status_code == 422
+        assert response.json()["errors"] == [{"field": "task.atention", "message": "unknown field"}]
 
 
 class StrictInputTests:

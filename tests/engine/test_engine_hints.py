@@ -39,18 +39,36 @@ def _scans(**overrides: Any) -> dict[str, Any]:
 
 
 class TestD2StagingHint:
-    def test_chosen_option_runs_at_the_data_so_the_advice_names_the_first_staged_site(self):
+    def test_chosen_option_runs_at_the_data_so_the_advice_says_it_avoids_the_transfers(self):
         out = evaluate(_scans())
         # M: 16 / 8 = 2.0 per GPU-hour at speed 2 → 8 × 5 h × 2.0 = 80 + 10 % fee 8 = 88;
         # image 10 GB × 0.01 = 0.1, results 20 GB × 0.01 = 0.2 → 88.3 < L 165 < D 410.9.
         assert out["chosen"]["offer"] == "M"
         assert option_of(out, "M")["input_mode"] is None  # it runs where the data is
         assert [option_of(out, o)["input_mode"] for o in ("L", "D")] == ["staged", "staged"]
-        # The chosen option stages nothing: the advice names the first staged option (L, home),
-        # not the chosen option's site (data).
+        # SPEC 7.8: the chosen option stages nothing, it runs at the data: D2 says so (2.2 named
+        # the first staged option's site, home, where nothing runs).
         [f] = findings_of(out, "D2")
-        assert (f["rule"], f["severity"], f["key"]) == ("D2", "info", "D2.staged")
-        assert f["data"] == {"data_passes": 3, "input_gb": 500.0, "site": "home"}
+        assert (f["rule"], f["severity"], f["key"]) == ("D2", "info", "D2.at_data")
+        assert f["data"] == {"data_passes": 3, "site": "data"}
+        assert f["message"] == (
+            "Repeated full scans (3 passes): the chosen option runs at the data (data), which "
+            "avoids the recurring transfers."
+        )
+        assert f["message_zh"] == (
+            "需要反复全量扫描(3 遍):所选方案就在数据所在地(data)运行,避免了反复传输。"
+        )
+
+    def test_a_chosen_staged_option_is_told_to_stage_at_its_site(self):
+        data = _scans()
+        del data["offers"][1]  # without M: L (home, staged, 165) is chosen over D (410.9)
+        out = evaluate(data)
+        assert out["chosen"]["offer"] == "L"
+        [f] = findings_of(out, "D2")
+        assert (f["key"], f["data"]) == (
+            "D2.staged",
+            {"data_passes": 3, "input_gb": 500.0, "site": "home"},
+        )
         assert f["message"] == (
             "Repeated full scans (3 passes): transfers recur on every pass; stage the data "
             "next to the compute once (500 GB at home)."
@@ -58,6 +76,36 @@ class TestD2StagingHint:
         assert f["message_zh"] == (
             "需要反复全量扫描(3 遍):每一遍都要传一次;把数据一次性落到算力旁边(home,500 GB)。"
         )
+
+    def test_a_chosen_option_without_room_reads_the_input_every_pass_there(self):
+        data = _scans()
+        del data["offers"][1]  # L and D
+        data["sites"][0]["storage_tb"] = 0.4  # home: 400 GB < 500 GB, far has room
+        out = evaluate(data)
+        # L streams 3 × 500 GB over data → home at 0.01 a GB: 15 instead of 5, still far below
+        # D's 410.9: L is chosen, streamed, while D (far) is staged.
+        assert out["chosen"]["offer"] == "L"
+        assert [option_of(out, o)["input_mode"] for o in ("L", "D")] == ["streamed", "staged"]
+        [f] = findings_of(out, "D2")
+        assert (f["key"], f["data"]) == ("D2.streamed", {"data_passes": 3, "site": "home"})
+        assert f["message"] == (
+            "Repeated full scans (3 passes): home has no room to stage the input, so the chosen "
+            "option reads it over the link on every pass; plan storage together with compute."
+        )
+        assert f["message_zh"] == (
+            "需要反复全量扫描(3 遍):home 放不下输入数据,所选方案每一遍都要经链路读取;"
+            "存储要与算力一起规划。"
+        )
+
+    def test_with_nothing_chosen_the_advice_names_the_first_site_with_room(self):
+        data = _scans(gpus=16)
+        for o in data["offers"]:
+            o["max_machines"] = 1  # 16 GPUs > 1 × 8 on every offer: pool_too_small, P2
+        out = evaluate(data)
+        assert out["chosen"] is None
+        [f] = findings_of(out, "D2")
+        # L (home) is the first staged option in offer order.
+        assert (f["key"], f["data"]["site"]) == ("D2.staged", "home")
 
     def test_a_chosen_staged_option_names_its_own_site_not_the_first_staged_one(self):
         data = _scans()
@@ -72,9 +120,11 @@ class TestD2StagingHint:
 
     def test_no_room_anywhere_is_an_info_with_its_own_text(self):
         data = _scans()
+        del data["offers"][1]  # L and D, both away from the data
         data["sites"][0]["storage_tb"] = 0.4  # home: 400 GB < 500 GB
         data["sites"][2]["storage_tb"] = 0.4  # far: the same
         out = evaluate(data)
+        assert out["chosen"]["offer"] == "L"
         [f] = findings_of(out, "D2")
         assert (f["severity"], f["key"], f["data"]) == ("info", "D2.no_room", {"data_passes": 3})
         assert f["message"] == (

@@ -166,8 +166,8 @@ class TestRender:
         }
         assert render("A.estimate", data) == (
             "Estimated GPU memory for one replica: 150.5 GB (7B parameters, full fine-tuning, "
-            "bf16); fits one machine on 1 of 3 offers.",
-            "单副本显存估算:150.5 GB(7B 参数,全参数微调,bf16);3 个报价中有 1 个单机装得下。",
+            "bf16); fits on 1 of 3 offers.",
+            "单副本显存估算:150.5 GB(7B 参数,全参数微调,bf16);3 个报价中有 1 个装得下。",
         )
 
     def test_a_missing_field_is_an_error(self):

@@ -510,7 +510,8 @@ class TestPlainOffer:
             ({"price": NAN}, [err("offers[0].price", "must be a finite number")]),
             ({"price": -0.5}, [err("offers[0].price", "must be ≥ 0")]),
             ({"scheduling_fee_pct": "5"}, [err("offers[0].scheduling_fee_pct", "must be a number")]),
-            ({"relative_speed": 0}, [err("offers[0].relative_speed", "must be > 0")]),
+            # SPEC 7.8: a speed lies in [0.01, 100]
+            ({"relative_speed": 0}, [err("offers[0].relative_speed", "must be ≥ 0.01")]),
             ({"boot_hours": INF}, [err("offers[0].boot_hours", "must be a finite number")]),
             ({"migration_effort_hours": -1},
              [err("offers[0].migration_effort_hours", "must be ≥ 0")]),

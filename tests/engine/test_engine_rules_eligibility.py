@@ -245,8 +245,11 @@ class TestEligibility:
         [leg] = local["legs"]
         assert (leg["gb"], leg["hours"], leg["cost"]) == (1500.0, 0.366667, 15.0)
         assert option_of(out, "M")["input_mode"] is None  # runs next to the data
+        # M (88.3, worked in test_engine_hints) is chosen and has no input leg: SPEC 7.8 says
+        # running at the data avoids the recurring transfers (2.2 said no site has room).
+        assert out["chosen"]["offer"] == "M"
         [f] = findings_of(out, "D2")
-        assert (f["key"], f["data"]) == ("D2.no_room", {"data_passes": 3})
+        assert (f["key"], f["data"]) == ("D2.at_data", {"data_passes": 3, "site": "data"})
         # at the boundary 0.5 × 1000 = 500 GB ≥ 500 GB: room, staged once
         data["sites"][0]["storage_tb"] = 0.5
         assert option_of(evaluate(data), "L")["input_mode"] == "staged"

@@ -425,7 +425,7 @@ class TestOffers:
             err("offers[0].expected_utilization", "must be ≤ 1"),
             err("offers[0].scheduling_fee_pct", "must be ≥ 0"),
             err("offers[0].parallelism[0]", "must be one of data, tensor, pipeline, sharded"),
-            err("offers[0].relative_speed", "must be > 0"),
+            err("offers[0].relative_speed", "must be ≥ 0.01"),  # SPEC 7.8: [0.01, 100]
             err("offers[0].machines", "must be ≥ 1"),
             err("offers[0].name", "must be a string"),
             err("offers[0].provider", "must be a string"),

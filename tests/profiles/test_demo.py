@@ -105,8 +105,8 @@ class CatalogDemoTests:
         assert links.filter(from_site__code="bj-a", to_site__code="gz-a").exists()
         assert links.filter(from_site__code="gz-a", to_site__code="bj-a").exists()
         # Six v1 stories, eight of method 2.0, one profile imported from v1, one of engine 2.1
-        # (lora-8b-spot) and one of 2.2 (tokens-14b-staged).
-        assert TaskProfile.objects.filter(team=demo).count() == 17
+        # (lora-8b-spot), one of 2.2 (tokens-14b-staged) and one of 3.0 (finetune-70b-8gpus).
+        assert TaskProfile.objects.filter(team=demo).count() == 18
 
     def test_the_second_team_has_its_own_smaller_set_in_cny(self, demo):
         team2 = Team.objects.get(slug="borealis")
@@ -319,3 +319,38 @@ class MethodTwoDemoTests:
             demo, "Synthetic instruction data", offers=[l40s], migration_effort={l40s.pk: 24.0}
         )
         assert out["bill"][0]["migration_cost"] == pytest.approx(2400)
+
+
+class EngineThreeDemoTests:
+    """Each new rule of engine 3.0 (SPEC 7.1-7.3) fires at least once in the demo."""
+
+    def test_a_70b_fine_tune_on_8_gpus_is_blocked_by_a2_with_its_fix(self, demo):
+        data, out = evaluation(demo, "Llama-2-70B full fine-tune")
+        # SPEC 7.3's restart hours reach the engine as the profile states them.
+        assert data["task"]["restart_hours"] == 0.25
+        # One replica: 70 × 16 × 1.2 = 1,344 GB. Sharded over 80 GB cards (72 usable):
+        # 1,344 / 72 = 18.7 → 19 GPUs; over the 141 GB H200s (126.9 usable): 10.6 → 11.
+        assert out["sizing"]["estimated_gpu_mem_gb"] == 1344.0
+        needed = {row["offer"]: row["gpus_needed"] for row in out["sizing"]["offers"]}
+        h100, h200 = offer_id(demo, "h100-bj-a"), offer_id(demo, "h200-sh-a")
+        assert (needed[h100], needed[h200]) == (19, 11)
+        reasons = {o["offer"]: o["reasons"] for o in out["options"]}
+        assert reasons[h100] == ["too_few_gpus"] and reasons[h200] == ["too_few_gpus"]
+        # SPEC 7.1 A2: nothing is feasible; the least GPUs among the offers refused only for
+        # too few is the H200's 11, beyond one machine: ⌈11 / 8⌉ × 8 = 16 to plan.
+        assert out["chosen"] is None
+        (a2,) = findings(out, "A2")
+        assert a2["severity"] == "block"
+        assert a2["data"] == {"planned": 8, "gpus": 11, "offer": h200, "fix_gpus": 16}
+        assert findings(out, "P2")
+
+    def test_every_new_rule_of_engine_3_fires_somewhere_in_the_demo(self, demo):
+        rules: set[str] = set()
+        reasons: set[str] = set()
+        for profile in TaskProfile.objects.filter(team=demo):
+            _, out = evaluation(demo, profile.name)
+            rules |= {f["rule"] for f in out["findings"]}
+            reasons |= {r for o in out["options"] for r in o["reasons"]}
+        # SPEC 7.1 (A2, too_few_gpus) and 7.3 (preempted_before_done).
+        assert "A2" in rules
+        assert {"too_few_gpus", "preempted_before_done"} <= reasons

@@ -48,6 +48,35 @@ class SizingPageTests:
         assert (h200["gpus_needed"], h200["machines_needed"]) == (11, 2)  # 1344 / 126.9
         assert "needs several machines" in html
 
+    def test_the_attention_field_sizes_flash_and_eager_activations(self, client, offers, member):
+        """SPEC 7.1 on the sizing page: the issue's Llama-3-8B at 8k context."""
+        client.force_login(member)
+        params = {
+            "params_b": "8.03", "precision": "bf16", "workload": "fine_tuning",
+            "parallelism": ["sharded"], "batch_size": "1", "seq_len": "8192",
+            "hidden_size": "4096", "layers": "32", "heads": "32",
+        }  # fmt: skip
+        mem = {}
+        for attention in ("", "flash", "eager"):
+            response = client.get(URL, {**params, "attention": attention})
+            assert response.status_code == 200
+            form = response.context["form"]
+            assert form.is_valid(), form.errors
+            mem[attention] = response.context["result"]["evaluation"]["sizing"]["mem_gb"]
+        # Weights, gradients and Adam state: 8.03 × 16 = 128.48 GB. Activations with flash
+        # (also when left blank): 32 × 8192 × 4096 = 1,073,741,824 elements × 34 B = 36.507222
+        # GB; with eager: × (34 + 5 × 32 × 8192 / 4096) = × 354 B = 380.104606 GB. Overhead
+        # + 20 %: (128.48 + 36.507222) × 1.2 = 197.984666 GB against (128.48 + 380.104606)
+        # × 1.2 = 610.301527 GB (2.2's 610 GB).
+        assert mem[""] == mem["flash"] == pytest.approx(197.984666, abs=1e-5)
+        assert mem["eager"] == pytest.approx(610.301527, abs=1e-5)
+
+    def test_a_bad_attention_is_an_error_on_its_field(self, client, offers, member):
+        client.force_login(member)
+        response = client.get(URL, {"params_b": "7", "precision": "bf16",
+                                    "workload": "training", "attention": "sdpa"})  # fmt: skip
+        assert "attention" in response.context["form"].errors
+
     def test_it_answers_htmx_with_the_result_fragment(self, client, offers, member):
         client.force_login(member)
         params = {"params_b": "7", "precision": "bf16", "workload": "inference"}

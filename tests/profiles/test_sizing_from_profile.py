@@ -19,7 +19,7 @@ def profile(team):
         team, site, name="Llama fine-tune", workload="training", params_b=8.03,
         precision="bf16", parallelism=["data", "sharded"], batch_size=1, seq_len=8192,
         hidden_size=4096, layers=32, heads=32, kv_heads=8, activation_checkpointing=True,
-        gpus=8, compute_hours=40, budget_compute_hours=24,
+        gpus=8, compute_hours=40, budget_compute_hours=24, attention="eager",
     )  # fmt: skip
 
 
@@ -41,6 +41,7 @@ def test_the_sizing_page_is_filled_from_the_profile(client, member, profile):
     assert (data["params_b"], data["workload"], data["precision"]) == (8.03, "training", "bf16")
     assert (data["seq_len"], data["hidden_size"], data["kv_heads"]) == (8192, 4096, 8)
     assert data["activation_checkpointing"] is True
+    assert data["attention"] == "eager"  # SPEC 7.1
     assert sorted(data["parallelism"]) == ["data", "sharded"]
     assert (data["gpus"], data["compute_hours"], data["budget_compute_hours"]) == (8, 40, 24)
     assert response.context["result"] is not None

@@ -93,6 +93,22 @@ class EvaluateCommandInputTests:
         out = run("-", stdin=json.dumps(body))
         self.assert_refused(out, "task.offsite_alowed: unknown field", "offers[0].prise: unknown field")
 
+    def test_bad_values_of_the_engine_3_fields_exit_2_naming_each(self):
+        """SPEC 7.1-7.3 and 7.8's new fields and ranges, one subprocess for all of them."""
+        body = make_input(
+            task(attention="sdpa", restart_hours=-1),
+            offers=[offer("a", relative_speed=0.001)],
+            thresholds={"failure_rate_per_gpu_hour": -2e-5, "failure_evidence_gpu_hours": 0.5},
+        )
+        self.assert_refused(
+            run("-", stdin=json.dumps(body)),
+            "task.attention: must be one of flash, eager",
+            "task.restart_hours: must be ≥ 0",
+            "offers[0].relative_speed: must be ≥ 0.01",
+            "thresholds.failure_rate_per_gpu_hour: must be ≥ 0",
+            "thresholds.failure_evidence_gpu_hours: must be ≥ 1",
+        )
+
     def test_an_input_larger_than_max_bytes_exits_2(self, tmp_path):
         path = tmp_path / "input.json"
         path.write_text(json.dumps(make_input(task(), offers=[offer("a")])) + " " * 1000)

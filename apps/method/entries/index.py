@@ -6,6 +6,7 @@ from apps.teams import thresholds as team_thresholds
 
 from . import (
     eligibility,
+    indicators,
     misjudgements_checklist_benchmarks,
     placement_indicators,
     platform,
@@ -20,6 +21,7 @@ ENTRIES: tuple[Entry, ...] = (
     + misjudgements_checklist_benchmarks.ENTRIES
     + eligibility.ENTRIES
     + placement_indicators.ENTRIES
+    + indicators.ENTRIES
     + rollout_bill_signoff.ENTRIES
 )
 

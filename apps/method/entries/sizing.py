@@ -13,8 +13,9 @@ ENTRIES: tuple[Entry, ...] = (
         "info",
         title=_("Sizing: the memory of one replica"),
         checks=_(
-            "How much GPU memory one copy of the model needs, and on which offers it fits one "
-            "GPU and one machine."
+            "How much GPU memory one copy of the model needs, and on how many offers it fits: "
+            "those where the planned GPUs hold it (not refused as pool too small, no shared "
+            "parallelism or too few GPUs)."
         ),
         formula=_(
             "Usable memory per GPU = GPU memory × headroom %(headroom)s. Replica memory = the "

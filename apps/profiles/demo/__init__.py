@@ -35,6 +35,9 @@ Engine 2.1 (SPEC 6.3, method21.py):
 Engine 2.2 (SPEC 6.4, method22.py):
 - tokens-14b-staged: 20 TB of raw logs in Guangzhou, 400 GB of tokenized shards made there and
   reused by 4 runs; training in Beijing ships the shards, not the logs (a staged plan, D3).
+Engine 3.0 (SPEC 7.1, method30.py):
+- finetune-70b-8gpus: a 70B full fine-tune planned on 8 GPUs holds one replica nowhere
+  (too_few_gpus); A2 blocks, naming the GPUs to plan.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from .method1 import AURORA_PROFILES, BOREALIS_PROFILES
 from .method2 import AURORA_IMPORTED_V1_PROFILES, AURORA_V2_PROFILES
 from .method21 import AURORA_V21_PROFILES
 from .method22 import AURORA_V22_PROFILES
+from .method30 import AURORA_V30_PROFILES
 
 
 def _load_team(ctx: DemoContext, team, specs) -> None:
@@ -69,7 +73,11 @@ def load(ctx: DemoContext) -> None:
     _load_team(
         ctx,
         ctx.team1,
-        AURORA_PROFILES + AURORA_V2_PROFILES + AURORA_V21_PROFILES + AURORA_V22_PROFILES,
+        AURORA_PROFILES
+        + AURORA_V2_PROFILES
+        + AURORA_V21_PROFILES
+        + AURORA_V22_PROFILES
+        + AURORA_V30_PROFILES,
     )
     _load_team(ctx, ctx.team1, AURORA_IMPORTED_V1_PROFILES)  # straight to the model, as imported
     _load_team(ctx, ctx.team2, BOREALIS_PROFILES)
