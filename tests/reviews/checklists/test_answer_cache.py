@@ -12,7 +12,7 @@ from django.urls import reverse
 from apps.accounts.generations import generation_key
 from apps.reviews.models import Review, ReviewState
 from tests.actuals.helpers import approved_review
-from tests.checklists.test_views import HX, answer_data, answer_url
+from tests.reviews.checklists.test_views import HX, answer_data, answer_url
 from tests.factories import make_offer, make_review
 
 pytestmark = pytest.mark.django_db
