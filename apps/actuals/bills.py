@@ -29,10 +29,16 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.fields import CONTROL_CHARACTERS
 from apps.accounts.models import Team
-from apps.benchmarks.validation import parse_float
 from apps.reviews.models import ReviewState
-from apps.web.csv_file import CsvShape, ImportResult, RowError, parse_csv
-from apps.web.limits import MAX_ERRORS, MAX_MAGNITUDE
+from apps.web.ingest import (
+    MAX_ERRORS,
+    MAX_MAGNITUDE,
+    CsvShape,
+    ImportResult,
+    RowError,
+    parse_csv,
+    parse_float,
+)
 
 from .models import ActualCost, BillLine, Source
 from .services import quarterly_changed

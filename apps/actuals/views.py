@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.access import (
+    can_write,
     get_scoped_or_404,
-    membership_for,
     require_current_team,
     require_role,
 )
@@ -23,9 +23,9 @@ from apps.accounts.fields import MAX_PK
 from apps.accounts.models import Role
 from apps.reviews.models import Review
 from apps.web.concurrency import StaleVersion, stale_form
-from apps.web.csv_file import read_upload, template_csv
 from apps.web.htmx import render_shape, vary
-from apps.web.limits import one_import_per_person
+from apps.web.ingest import form_save, one_import_per_person, template_csv, upload_content
+from apps.web.paging import id_param
 
 from . import bills, selectors, services
 from .forms import ActualForm, ThresholdForm, UploadForm, initial_from_record
@@ -34,19 +34,6 @@ from .models import ActualCost, Source
 PAGE_SIZE = 25
 # Writers: members (the engineers who run the jobs) and owners; reviewers read.
 WRITERS = (Role.MEMBER,)
-
-
-def _int_param(request: HttpRequest, name: str) -> int | None:
-    try:
-        value = int(request.GET.get(name, "")[:20])
-    except ValueError:
-        return None
-    return value if 1 <= value <= MAX_PK else None
-
-
-def _can_write(request: HttpRequest, team) -> bool:
-    membership = membership_for(request, team)
-    return bool(membership and membership.role in (Role.MEMBER, Role.OWNER))
 
 
 def _record_for_user(request: HttpRequest, pk: int) -> ActualCost:
@@ -62,7 +49,7 @@ def actual_list(request: HttpRequest) -> HttpResponse:
     membership = require_role(request, team)
     source = request.GET.get("source") or None
     filters = {
-        "review": _int_param(request, "review"),
+        "review": id_param(request, "review"),
         "source": source if source in Source.values else None,
     }
     page_obj = Paginator(selectors.actual_list(team=team, **filters), PAGE_SIZE).get_page(
@@ -75,7 +62,7 @@ def actual_list(request: HttpRequest) -> HttpResponse:
         "filters": filters,
         "sources": Source.choices,
         "querystring_base": f"{querystring}&" if querystring else "",
-        "can_write": _can_write(request, team),
+        "can_write": can_write(request, team),
         "is_owner": membership.role == Role.OWNER,
         "threshold": selectors.over_plan_threshold(team),
     }
@@ -98,20 +85,14 @@ def actual_create(request: HttpRequest) -> HttpResponse:
     require_role(request, team, *WRITERS)
     if request.method == "POST":
         form = ActualForm(request.POST, team=team)
-        if form.is_valid():
-            try:
-                record = services.actual_create(
-                    team=team, data=form.data_for_service(), source=Source.FORM,
-                    created_by=request.user,
-                )
-            except services.ActualValidationError as exc:
-                form.add_service_errors(exc)
-            else:
-                messages.success(request, _("Actual cost #%(id)s saved.") % {"id": record.pk})
-                return redirect(_saved_url(record))
+        record = form_save(form, lambda data: services.actual_create(
+            team=team, data=data, source=Source.FORM, created_by=request.user))
+        if record is not None:
+            messages.success(request, _("Actual cost #%(id)s saved.") % {"id": record.pk})
+            return redirect(_saved_url(record))
         return _form_page(request, form)
     return _form_page(
-        request, ActualForm(initial={"review": _int_param(request, "review")}, team=team)
+        request, ActualForm(initial={"review": id_param(request, "review")}, team=team)
     )
 
 
@@ -188,10 +169,7 @@ def threshold_set(request: HttpRequest) -> HttpResponse:
 
 def _upload(request: HttpRequest) -> tuple[UploadForm, str | None]:
     form = UploadForm(request.POST, request.FILES)
-    content, error = read_upload(form.cleaned_data) if form.is_valid() else (None, None)
-    if error:
-        form.add_error("file", error)
-    return form, content
+    return form, upload_content(form)
 
 
 @login_required
@@ -201,7 +179,8 @@ def actual_import(request: HttpRequest) -> HttpResponse:
     """Upload → preview with every row's errors → confirm: all rows saved together, or none."""
     team = require_current_team(request)
     require_role(request, team, *WRITERS)
-    context = {"form": UploadForm(), "columns": services.COLUMNS, "result": None, "content": ""}
+    context = {"form": UploadForm(), "columns": services.COLUMNS, "result": None, "content": "",
+               "import_url": reverse("actuals:import")}
     if request.method == "POST":
         form, content = _upload(request)
         context["form"] = form

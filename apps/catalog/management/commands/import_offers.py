@@ -25,7 +25,7 @@ from apps.catalog.catalog_import import (
 from apps.catalog.models import Site
 from apps.catalog.price_catalog import read_catalog
 from apps.web.concurrency import StaleVersion
-from apps.web.csv_file import MAX_BYTES
+from apps.web.ingest import MAX_BYTES
 
 
 def _bad_input(message: str) -> CommandError:
