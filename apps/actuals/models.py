@@ -19,6 +19,11 @@ class Source(models.TextChoices):
     BILL = "bill", _("Provider bill")
 
 
+class BillCost(models.TextChoices):
+    BILLED = "billed", _("Billed cost (as invoiced)")
+    EFFECTIVE = "effective", _("Effective cost (amortised commitments)")
+
+
 class ActualCost(IngestedRecord):
     """One run of a review's chosen option (a bill: the review's lines of one month), in the
     team's currency."""
@@ -79,6 +84,11 @@ class ActualsSettings(models.Model):
     )
     # The notice on the next review of a task: its last run cost more than this % over plan.
     over_plan_pct = models.FloatField(_("over-plan notice from (%)"), default=20.0)
+    # Provider bills: the tag key that names a review on a bill line, and which cost is read.
+    bill_tag_key = models.CharField(_("bill tag key"), max_length=60, default="review")
+    bill_cost = models.CharField(
+        _("bill cost"), max_length=9, choices=BillCost.choices, default=BillCost.BILLED
+    )
     version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     objects = TeamScopedQuerySet.as_manager()
