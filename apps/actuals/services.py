@@ -34,7 +34,7 @@ from .validation import ActualValidationError, ReviewLookup, actual_clean, clean
 __all__ = [
     "COLUMNS", "ActualValidationError", "IdempotencyConflict", "actual_create",
     "actual_create_idempotent", "actual_delete", "actual_import_csv", "actual_update",
-    "over_plan_threshold_set",
+    "bill_settings_set", "over_plan_threshold_set",
 ]
 
 COLUMNS = (
@@ -124,6 +124,15 @@ def over_plan_threshold_set(*, team: Team, value: float) -> ActualsSettings:
         raise ActualValidationError({"over_plan_pct": [_("Enter a value from 0 to 1000.")]})
     settings, _created = ActualsSettings.objects.update_or_create(
         team=team, defaults={"over_plan_pct": value}
+    )
+    return settings
+
+
+def bill_settings_set(*, team: Team, tag_key: str, cost: str) -> ActualsSettings:
+    """The tag key that names a review on a bill line and the cost a bill counts (billed or
+    effective)."""
+    settings, _created = ActualsSettings.objects.update_or_create(
+        team=team, defaults={"bill_tag_key": tag_key, "bill_cost": cost}
     )
     return settings
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from apps.accounts.access import (
     can_write,
     get_scoped_or_404,
+    membership_for,
     require_current_team,
     require_role,
 )
@@ -28,8 +29,14 @@ from apps.web.ingest import form_save, one_import_per_person, template_csv, uplo
 from apps.web.paging import id_param
 
 from . import bills, selectors, services
-from .forms import ActualForm, ThresholdForm, UploadForm, initial_from_record
-from .models import ActualCost, Source
+from .forms import (
+    ActualForm,
+    BillSettingsForm,
+    ThresholdForm,
+    UploadForm,
+    initial_from_record,
+)
+from .models import ActualCost, BillCost, Source
 
 PAGE_SIZE = 25
 # Writers: members (the engineers who run the jobs) and owners; reviewers read.
@@ -227,7 +234,14 @@ def bill_import(request: HttpRequest) -> HttpResponse:
     assign by hand → confirm: one record per review and month, all saved together or none."""
     team = require_current_team(request)
     require_role(request, team, *WRITERS)
-    context = {"form": UploadForm(), "result": None, "content": "", "assigned": {}}
+    settings = bills.team_bill_settings(team)
+    context = {
+        "form": UploadForm(), "result": None, "content": "", "assigned": {},
+        "bill_settings": settings, "cost_label": BillCost(settings["basis"]).label,
+        "settings_form": BillSettingsForm(initial={
+            "bill_tag_key": settings["tag_key"], "bill_cost": settings["basis"]}),
+        "is_owner": membership_for(request, team).role == Role.OWNER,
+    }
     if request.method == "POST":
         form, content = _upload(request)
         context["form"] = form
@@ -249,3 +263,21 @@ def bill_import(request: HttpRequest) -> HttpResponse:
                 reviews=list(selectors.approved_reviews(team=team)[:200]),
             )
     return render(request, "actuals/bill.html", context)
+
+
+@login_required
+@require_POST
+def bill_settings_set(request: HttpRequest) -> HttpResponse:
+    """The owner sets the tag key that names a review and the cost a bill counts."""
+    team = require_current_team(request)
+    require_role(request, team, Role.OWNER)
+    form = BillSettingsForm(request.POST)
+    if form.is_valid():
+        services.bill_settings_set(team=team, tag_key=form.cleaned_data["bill_tag_key"],
+                                   cost=form.cleaned_data["bill_cost"])
+        messages.success(request, _("Bill settings saved."))
+    else:
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    return redirect("actuals:bill")

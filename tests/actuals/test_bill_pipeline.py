@@ -117,3 +117,31 @@ class ApiTests:
     def test_without_a_token_nothing_is_read(self, client, review):
         response = client.post(URL, sample("cur2.csv", review.pk), content_type="text/csv")
         assert response.status_code == 401
+
+
+class SettingsPageTests:
+    def test_the_owner_chooses_the_tag_key_and_the_cost_and_the_page_says_so(self, client,
+                                                                              owner, team):
+        client.force_login(owner)
+        response = client.post(reverse("actuals:bill_settings"),
+                               {"bill_tag_key": "project", "bill_cost": "effective"})
+        assert response.status_code == 302
+        page = client.get(reverse("actuals:bill")).content.decode()
+        assert ("This team's bills: the tag key project names a review; Effective cost "
+                "(amortised commitments) is counted.") in page
+
+    def test_a_member_may_not_change_them(self, client, member, team):
+        client.force_login(member)
+        response = client.post(reverse("actuals:bill_settings"),
+                               {"bill_tag_key": "project", "bill_cost": "effective"})
+        assert response.status_code == 403
+        assert "the tag key review names a review" in client.get(
+            reverse("actuals:bill")).content.decode()
+
+    def test_a_key_with_a_space_is_refused_on_the_field(self, client, owner, team):
+        client.force_login(owner)
+        client.post(reverse("actuals:bill_settings"), {"bill_tag_key": "my key",
+                                                        "bill_cost": "billed"})
+        page = client.get(reverse("actuals:bill")).content.decode()
+        assert "Letters, digits and _ . : / + = @ - only, no spaces." in page
+        assert "the tag key review names a review" in page
