@@ -169,10 +169,7 @@ def actual_import_csv(
         used=lambda pk: _(
             "Already imported as record #%(id)s; nothing of this file is saved twice."
         ) % {"id": pk},
-        build=lambda row: ActualCost(
-            team=team, source=Source.CSV, idempotency_key=row.key, created_by=created_by,
-            **row.cleaned,
-        ),
+        fields={"team": team, "source": Source.CSV, "created_by": created_by},
     )
     result = import_rows(parse_csv(content, SHAPE), spec, team=team, dry_run=dry_run)
     if result.saved:

@@ -168,9 +168,7 @@ def threshold_set(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("The over-plan notice now starts at %(v)s %%.") % {
             "v": f"{form.cleaned_data['over_plan_pct']:g}"})
     else:
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+        _errors_to_messages(request, form)
     return redirect("actuals:list")
 
 
@@ -277,7 +275,12 @@ def bill_settings_set(request: HttpRequest) -> HttpResponse:
                                    cost=form.cleaned_data["bill_cost"])
         messages.success(request, _("Bill settings saved."))
     else:
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+        _errors_to_messages(request, form)
     return redirect("actuals:bill")
+
+
+def _errors_to_messages(request: HttpRequest, form) -> None:
+    """A small form posted from a page that shows it again: its errors as the page's messages."""
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)

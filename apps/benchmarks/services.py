@@ -164,10 +164,7 @@ def benchmark_import_csv(
         % {"line": line},
         used=lambda pk: _("This idempotency key was already used by record #%(id)s.")
         % {"id": pk},
-        build=lambda row: BenchmarkRecord(
-            team=team, source=Source.CSV, idempotency_key=row.key, created_by=created_by,
-            **row.cleaned,
-        ),
+        fields={"team": team, "source": Source.CSV, "created_by": created_by},
         check=_model_check,
     )
     return import_rows(parse_csv(content), spec, team=team, dry_run=dry_run)

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
-from ..csv_file import ImportResult, ImportRow, RowError
+from ..csv_file import ImportResult, RowError
 from .values import FieldErrors, row_errors
 
 
@@ -23,15 +23,16 @@ class RowImport:
 
     `clean`: a row's values → the model's values (FieldErrors naming the bad fields); `key`: the
     row's idempotency key, None for none (FieldErrors); `repeated` and `used`: the messages of a
-    key seen on an earlier line and of one a stored record holds; `build`: the unsaved record of a
-    clean row; `check`: a last guard on it (FieldErrors)."""
+    key seen on an earlier line and of one a stored record holds; `fields`: what every record of
+    the file holds besides its row's values and key (team, source, author); `check`: a last guard
+    on each record (FieldErrors)."""
 
     model: type[Model]
     clean: Callable[[dict], dict]
     key: Callable[[dict], str | None]
     repeated: Callable[[int], str]
     used: Callable[[int], str]
-    build: Callable[[ImportRow], Model]
+    fields: dict
     check: Callable[[Model], None] | None = None
 
 
@@ -95,7 +96,8 @@ def import_rows(
     result.collect_errors()
     if dry_run or not result.ok:
         return result
-    records = [spec.build(row) for row in result.rows]
+    records = [spec.model(idempotency_key=row.key, **spec.fields, **row.cleaned)
+               for row in result.rows]
     if spec.check is not None:
         for row, record in zip(result.rows, records, strict=True):
             try:
