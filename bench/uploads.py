@@ -3,6 +3,7 @@
     python bench/uploads.py                     # a throwaway SQLite database, gunicorn, 2 workers
     DATABASE_URL=postgres://… REDIS_URL=redis://… python bench/uploads.py   # the real stack
     python bench/uploads.py --path actuals:bill --uploads 4 --workers 2
+    python bench/uploads.py --path actuals:bill-focus   # a FOCUS bill (also actuals:bill-cur2)
 
 It migrates a fresh database (SQLite in a temporary directory unless DATABASE_URL is set), makes
 one team with four members (one upload each: an import is one at a time per person), starts
@@ -41,6 +42,17 @@ PATHS = {
     "actuals:import": ("/actuals/import/", "review,period,compute_cost", "nope,someday,lots"),
     "actuals:bill": (
         "/actuals/bill/", "date,provider,resource,tag,amount,currency", "someday,x,y,z,lots,XYZ"
+    ),
+    # Today's bill formats (issue 38): a FOCUS and a CUR 2.0 header, rows with a bad date and cost.
+    "actuals:bill-focus": (
+        "/actuals/bill/",
+        "ChargePeriodStart,ChargePeriodEnd,BilledCost,BillingCurrency,ResourceId,Tags",
+        "someday,later,lots,XYZ,i-1,{}",
+    ),
+    "actuals:bill-cur2": (
+        "/actuals/bill/",
+        "line_item_usage_start_date,line_item_unblended_cost,line_item_currency_code",
+        "someday,lots,XYZ",
     ),
 }
 SETUP = """

@@ -42,6 +42,12 @@ def membership_for(request: HttpRequest, team: Team | int) -> Membership | None:
     return None
 
 
+def can_write(request: HttpRequest, team: Team | int) -> bool:
+    """Whether the user writes records in `team`: members (who run the jobs) and owners."""
+    membership = membership_for(request, team)
+    return bool(membership and membership.role in (Role.MEMBER, Role.OWNER))
+
+
 def require_role(request: HttpRequest, team: Team | int, *roles: str) -> Membership:
     """The user's membership of `team` with one of `roles` (owner always passes); else 403/404."""
     membership = membership_for(request, team)

@@ -13,16 +13,15 @@ from __future__ import annotations
 import datetime as dt
 
 from django.utils.translation import gettext as _
-from ninja import Field, Header, Query, Router, Schema, Status
+from ninja import Field, Header, Query, Router, Schema
 from pydantic import ConfigDict
 
 from apps.accounts.fields import MAX_PK
-from apps.accounts.models import Membership, Role
 from apps.web.api_auth import session_auth, token_auth
-from apps.web.body import ErrorsOut, TooLargeOut, capped
+from apps.web.ingest import ErrorsOut, TooLargeOut, post_record
 
 from . import services
-from .models import ActualCost, Source
+from .models import ActualCost
 
 router = Router(tags=["actuals"], auth=[token_auth, session_auth])
 
@@ -74,10 +73,6 @@ def record_out(record: ActualCost) -> dict:
             "review": record.review_id}
 
 
-def _errors(field: str, message: str) -> dict:
-    return {"errors": [{"field": field, "message": message}]}
-
-
 @router.post(
     "",
     response={200: ActualOut, 201: ActualOut, 403: ErrorsOut, 409: ConflictOut, 413: TooLargeOut,
@@ -89,31 +84,10 @@ def actual_post(
     request, payload: ActualIn,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
 ):
-    principal = request.auth
-    team = principal.team_for_write(payload.team)
-    if team is None:
-        return Status(422, _errors("team", _("Not a team this token or user can write to.")))
-    if principal.token is None:
-        role = (
-            Membership.objects.filter(user=principal.user, team=team)
-            .values_list("role", flat=True).first()
-        )
-        if role not in (Role.MEMBER, Role.OWNER):
-            return Status(403, _errors("", _("Reviewers read actual costs; members record them.")))
-    data = payload.model_dump(exclude_unset=True)
-    data.pop("team", None)
-    if not data.get("idempotency_key") and idempotency_key:
-        data["idempotency_key"] = idempotency_key
-    try:
-        record, created = services.actual_create_idempotent(
-            team=team, data=data, source=Source.API, created_by=principal.user
-        )
-    except services.ActualValidationError as exc:
-        return Status(422, {"errors": capped(exc.as_list())})
-    except services.IdempotencyConflict as exc:
-        return Status(409, {**_errors("idempotency_key", exc.message),
-                            "record": record_out(exc.record)})
-    return Status(201 if created else 200, record_out(record))
+    return post_record(
+        request, payload, idempotency_key, create=services.actual_create_idempotent,
+        out=record_out, refusal=_("Reviewers read actual costs; members record them."),
+    )
 
 
 @router.get("", response=list[ActualOut], summary="The caller's teams' actual costs")

@@ -12,7 +12,7 @@ from apps.reviews.models import Review
 from apps.web.concurrency import VERSION, VersionField
 from apps.web.forms import FiniteFloatField
 
-from .models import ActualCost
+from .models import ActualCost, BillCost
 from .selectors import approved_reviews
 from .validation import ActualValidationError
 
@@ -89,3 +89,12 @@ class ThresholdForm(forms.Form):
         help_text=_("A later review of the task says so when its last run cost more than this "
                     "over plan."),
     )
+
+
+class BillSettingsForm(forms.Form):
+    bill_tag_key = forms.RegexField(
+        label=_("Tag key that names a review"), max_length=60, regex=r"^[A-Za-z0-9_.:/+=@-]+$",
+        error_messages={"invalid": _("Letters, digits and _ . : / + = @ - only, no spaces.")},
+        help_text=_("A bill line's tag with this key names its review: 12, #12 or review:12."),
+    )
+    bill_cost = forms.ChoiceField(label=_("Cost counted"), choices=BillCost.choices)

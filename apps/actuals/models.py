@@ -3,13 +3,13 @@ chosen option really cost and took, against the plan it was signed on."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team, TeamOwnedQuerySet, TeamScopedQuerySet
 from apps.reviews.models import Review
+from apps.web.ingest.models import IngestedRecord
 
 
 class Source(models.TextChoices):
@@ -19,7 +19,12 @@ class Source(models.TextChoices):
     BILL = "bill", _("Provider bill")
 
 
-class ActualCost(models.Model):
+class BillCost(models.TextChoices):
+    BILLED = "billed", _("Billed cost (as invoiced)")
+    EFFECTIVE = "effective", _("Effective cost (amortised commitments)")
+
+
+class ActualCost(IngestedRecord):
     """One run of a review's chosen option (a bill: the review's lines of one month), in the
     team's currency."""
 
@@ -36,17 +41,6 @@ class ActualCost(models.Model):
     source = models.CharField(_("source"), max_length=8, choices=Source.choices, default="form")
     # The provider's line reference(s): an invoice line, a CUR line item id, a job id.
     reference = models.CharField(_("reference"), max_length=200, blank=True)
-    # NULL, not "", when absent: the unique constraint applies only to given keys.
-    idempotency_key = models.CharField(  # noqa: DJ001
-        _("idempotency key"), max_length=120, null=True, blank=True
-    )
-    notes = models.TextField(_("notes"), blank=True)
-    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    # Optimistic lock (apps.web.concurrency).
-    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     objects = TeamScopedQuerySet.as_manager()
     team_path = "team"
@@ -90,6 +84,11 @@ class ActualsSettings(models.Model):
     )
     # The notice on the next review of a task: its last run cost more than this % over plan.
     over_plan_pct = models.FloatField(_("over-plan notice from (%)"), default=20.0)
+    # Provider bills: the tag key that names a review on a bill line, and which cost is read.
+    bill_tag_key = models.CharField(_("bill tag key"), max_length=60, default="review")
+    bill_cost = models.CharField(
+        _("bill cost"), max_length=9, choices=BillCost.choices, default=BillCost.BILLED
+    )
     version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     objects = TeamScopedQuerySet.as_manager()

@@ -10,13 +10,23 @@ from __future__ import annotations
 import hashlib
 import logging
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Team
-from apps.benchmarks.services import IdempotencyConflict
 from apps.web.concurrency import claim
-from apps.web.csv_file import CsvShape, ImportResult, ImportRow, RowError, parse_csv
+from apps.web.ingest import (
+    CsvShape,
+    IdempotencyConflict,
+    ImportResult,
+    RowImport,
+    build_record,
+    create_idempotent,
+    create_once,
+    import_rows,
+    key_used_message,
+    parse_csv,
+)
 
 from .models import ActualCost, ActualsSettings, Source
 from .validation import ActualValidationError, ReviewLookup, actual_clean, clean_key
@@ -24,7 +34,7 @@ from .validation import ActualValidationError, ReviewLookup, actual_clean, clean
 __all__ = [
     "COLUMNS", "ActualValidationError", "IdempotencyConflict", "actual_create",
     "actual_create_idempotent", "actual_delete", "actual_import_csv", "actual_update",
-    "over_plan_threshold_set",
+    "bill_settings_set", "over_plan_threshold_set",
 ]
 
 COLUMNS = (
@@ -53,48 +63,16 @@ def quarterly_changed(team: Team) -> None:
     transaction.on_commit(enqueue)
 
 
-def _key_in_use(team: Team, key: str | None) -> ActualCost | None:
-    if key is None:
-        return None
-    return ActualCost.objects.filter(team=team, idempotency_key=key).first()
-
-
 def _key_used(existing: ActualCost) -> ActualValidationError:
-    return ActualValidationError(
-        {"idempotency_key": [
-            _("This idempotency key was already used by record #%(id)s.") % {"id": existing.pk}
-        ]}
-    )
+    return ActualValidationError({"idempotency_key": [key_used_message(existing)]})
 
 
 def _build(*, team: Team, data: dict, source: str, created_by) -> ActualCost:
-    errors: dict[str, list[str]] = {}
-    try:
-        key = clean_key(data.get("idempotency_key"))
-    except ActualValidationError as exc:
-        errors.update(exc.errors)
-        key = None
-    try:
-        values = actual_clean(team=team, data=data)
-    except ActualValidationError as exc:
-        raise ActualValidationError({**exc.errors, **errors}) from None
-    if errors:
-        raise ActualValidationError(errors)
-    return ActualCost(team=team, source=source, idempotency_key=key, created_by=created_by,
-                      **values)
-
-
-def _save(record: ActualCost) -> ActualCost | None:
-    """Insert; the record already holding its key when a concurrent request won the race."""
-    try:
-        with transaction.atomic():
-            record.save()
-    except IntegrityError:
-        existing = _key_in_use(record.team, record.idempotency_key)
-        if existing is None:
-            raise
-        return existing
-    return None
+    return build_record(
+        ActualCost, key=lambda: clean_key(data.get("idempotency_key")),
+        clean=lambda: actual_clean(team=team, data=data), error=ActualValidationError,
+        team=team, source=source, created_by=created_by,
+    )
 
 
 def actual_create(
@@ -102,24 +80,10 @@ def actual_create(
 ) -> ActualCost:
     """A new record from raw `data`; ActualValidationError naming every bad field (an
     idempotency key the team already used included)."""
-    record = _build(team=team, data=data, source=source, created_by=created_by)
-    existing = _key_in_use(team, record.idempotency_key) or _save(record)
-    if existing is not None:
-        raise _key_used(existing)
+    record = create_once(_build(team=team, data=data, source=source, created_by=created_by),
+                         _key_used)
     quarterly_changed(team)
     return record
-
-
-def _differences(record: ActualCost, values: dict) -> list[str]:
-    return sorted(name for name, value in values.items() if getattr(record, name) != value)
-
-
-def _replay(team: Team, existing: ActualCost, data: dict) -> ActualCost:
-    """A retry: the stored record when the body says the same, else IdempotencyConflict."""
-    differ = _differences(existing, actual_clean(team=team, data=data))
-    if differ:
-        raise IdempotencyConflict(existing, differ)
-    return existing
 
 
 def actual_create_idempotent(
@@ -128,15 +92,14 @@ def actual_create_idempotent(
     """(record, created): a retry with a key the team already used and the same values creates
     nothing and returns the earlier record; the same key with other values raises
     IdempotencyConflict (nothing is overwritten)."""
-    existing = _key_in_use(team, clean_key(data.get("idempotency_key")))
-    if existing is not None:
-        return _replay(team, existing, data), False
-    record = _build(team=team, data=data, source=source, created_by=created_by)
-    existing = _save(record)
-    if existing is not None:
-        return _replay(team, existing, data), False
-    quarterly_changed(team)
-    return record, True
+    record, created = create_idempotent(
+        model=ActualCost, team=team, key=clean_key(data.get("idempotency_key")),
+        build=lambda: _build(team=team, data=data, source=source, created_by=created_by),
+        clean=lambda: actual_clean(team=team, data=data),
+    )
+    if created:
+        quarterly_changed(team)
+    return record, created
 
 
 @transaction.atomic
@@ -165,6 +128,15 @@ def over_plan_threshold_set(*, team: Team, value: float) -> ActualsSettings:
     return settings
 
 
+def bill_settings_set(*, team: Team, tag_key: str, cost: str) -> ActualsSettings:
+    """The tag key that names a review on a bill line and the cost a bill counts (billed or
+    effective)."""
+    settings, _created = ActualsSettings.objects.update_or_create(
+        team=team, defaults={"bill_tag_key": tag_key, "bill_cost": cost}
+    )
+    return settings
+
+
 # CSV import ------------------------------------------------------------------------------------
 
 
@@ -175,6 +147,10 @@ def row_key(values: dict) -> str:
     return "csv:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
 
 
+def _row_key(values: dict) -> str:
+    return clean_key(values.get("idempotency_key")) or row_key(values)
+
+
 def actual_import_csv(
     *, team: Team, content: str, created_by=None, dry_run: bool = False
 ) -> ImportResult:
@@ -183,65 +159,19 @@ def actual_import_csv(
     Line numbers count the header as line 1; with `dry_run` nothing is written (the preview).
     A key repeated in the file, or already used by the team, is an error of its row.
     """
-    result = parse_csv(content, SHAPE)
     lookup = ReviewLookup(team).preload()
-    seen: dict[str, int] = {}
-    for row in result.rows:
-        if result.out_of_time():
-            break
-        if not row.errors:
-            _clean_row(team, row, lookup, seen)
-    used = dict(
-        ActualCost.objects.filter(team=team, idempotency_key__in=list(seen))
-        .values_list("idempotency_key", "pk")
+    spec = RowImport(
+        model=ActualCost,
+        clean=lambda values: actual_clean(team=team, data=values, lookup=lookup),
+        key=_row_key,
+        repeated=lambda line: _("The same run as line %(line)s (same values or key).")
+        % {"line": line},
+        used=lambda pk: _(
+            "Already imported as record #%(id)s; nothing of this file is saved twice."
+        ) % {"id": pk},
+        fields={"team": team, "source": Source.CSV, "created_by": created_by},
     )
-    for row in result.rows:
-        if row.key in used and seen.get(row.key) == row.line:
-            row.errors.append(RowError("idempotency_key", _(
-                "Already imported as record #%(id)s; nothing of this file is saved twice."
-            ) % {"id": used[row.key]}))
-    result.collect_errors()
-    if dry_run or not result.ok:
-        return result
-    records = [
-        ActualCost(team=team, source=Source.CSV, idempotency_key=row.key, created_by=created_by,
-                   **row.cleaned)
-        for row in result.rows
-    ]
-    try:
-        with transaction.atomic():
-            saved = ActualCost.objects.bulk_create(records)
-    except IntegrityError:
-        result.errors_by_line.setdefault(1, []).append(
-            RowError("idempotency_key", _("An idempotency key was used meanwhile; nothing saved."))
-        )
-        return result
-    for row, record in zip(result.rows, saved, strict=True):
-        row.record = record
-    result.saved = True
-    quarterly_changed(team)
+    result = import_rows(parse_csv(content, SHAPE), spec, team=team, dry_run=dry_run)
+    if result.saved:
+        quarterly_changed(team)
     return result
-
-
-def _clean_row(team: Team, row: ImportRow, lookup: ReviewLookup, seen: dict[str, int]) -> None:
-    try:
-        key = clean_key(row.values.get("idempotency_key")) or row_key(row.values)
-    except ActualValidationError as exc:
-        row.errors.extend(_row_errors(exc))
-        key = None
-    try:
-        row.cleaned = actual_clean(team=team, data=row.values, lookup=lookup)
-    except ActualValidationError as exc:
-        row.errors.extend(_row_errors(exc))
-    if key is not None:
-        if key in seen:
-            row.errors.append(RowError("idempotency_key", _(
-                "The same run as line %(line)s (same values or key)."
-            ) % {"line": seen[key]}))
-        else:
-            seen[key] = row.line
-    row.key = key
-
-
-def _row_errors(exc: ActualValidationError) -> list[RowError]:
-    return [RowError(name, m) for name, messages in exc.errors.items() for m in messages]

@@ -17,14 +17,15 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.fields import MAX_PK
 from apps.accounts.models import Team
-from apps.benchmarks.validation import (
-    BenchmarkValidationError,
+from apps.reviews.models import Review, ReviewState
+from apps.web.ingest import (
+    FieldErrors,
+    blank,
     clean_idempotency_key,
     parse_float,
     parse_int,
     refuse_nul,
 )
-from apps.reviews.models import Review, ReviewState
 
 FIELDS = (
     "review", "period", "compute_cost", "transfer_cost", "gpu_hours", "hours", "currency",
@@ -37,7 +38,7 @@ FIRST_YEAR, LAST_YEAR = 2000, 2100
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 
 
-class ActualValidationError(BenchmarkValidationError):
+class ActualValidationError(FieldErrors):
     """Every offending field with its messages: {"field": ["message", …]}."""
 
 
@@ -66,8 +67,7 @@ class ReviewLookup:
         return self.states.get(pk)
 
 
-def _blank(value) -> bool:
-    return value is None or (isinstance(value, str) and value.strip() == "")
+_blank = blank
 
 
 def review_id_of(value) -> int:

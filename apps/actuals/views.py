@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.access import (
+    can_write,
     get_scoped_or_404,
     membership_for,
     require_current_team,
@@ -23,30 +24,23 @@ from apps.accounts.fields import MAX_PK
 from apps.accounts.models import Role
 from apps.reviews.models import Review
 from apps.web.concurrency import StaleVersion, stale_form
-from apps.web.csv_file import read_upload, template_csv
 from apps.web.htmx import render_shape, vary
-from apps.web.limits import one_import_per_person
+from apps.web.ingest import form_save, one_import_per_person, template_csv, upload_content
+from apps.web.paging import id_param
 
 from . import bills, selectors, services
-from .forms import ActualForm, ThresholdForm, UploadForm, initial_from_record
-from .models import ActualCost, Source
+from .forms import (
+    ActualForm,
+    BillSettingsForm,
+    ThresholdForm,
+    UploadForm,
+    initial_from_record,
+)
+from .models import ActualCost, BillCost, Source
 
 PAGE_SIZE = 25
 # Writers: members (the engineers who run the jobs) and owners; reviewers read.
 WRITERS = (Role.MEMBER,)
-
-
-def _int_param(request: HttpRequest, name: str) -> int | None:
-    try:
-        value = int(request.GET.get(name, "")[:20])
-    except ValueError:
-        return None
-    return value if 1 <= value <= MAX_PK else None
-
-
-def _can_write(request: HttpRequest, team) -> bool:
-    membership = membership_for(request, team)
-    return bool(membership and membership.role in (Role.MEMBER, Role.OWNER))
 
 
 def _record_for_user(request: HttpRequest, pk: int) -> ActualCost:
@@ -62,7 +56,7 @@ def actual_list(request: HttpRequest) -> HttpResponse:
     membership = require_role(request, team)
     source = request.GET.get("source") or None
     filters = {
-        "review": _int_param(request, "review"),
+        "review": id_param(request, "review"),
         "source": source if source in Source.values else None,
     }
     page_obj = Paginator(selectors.actual_list(team=team, **filters), PAGE_SIZE).get_page(
@@ -75,7 +69,7 @@ def actual_list(request: HttpRequest) -> HttpResponse:
         "filters": filters,
         "sources": Source.choices,
         "querystring_base": f"{querystring}&" if querystring else "",
-        "can_write": _can_write(request, team),
+        "can_write": can_write(request, team),
         "is_owner": membership.role == Role.OWNER,
         "threshold": selectors.over_plan_threshold(team),
     }
@@ -98,20 +92,14 @@ def actual_create(request: HttpRequest) -> HttpResponse:
     require_role(request, team, *WRITERS)
     if request.method == "POST":
         form = ActualForm(request.POST, team=team)
-        if form.is_valid():
-            try:
-                record = services.actual_create(
-                    team=team, data=form.data_for_service(), source=Source.FORM,
-                    created_by=request.user,
-                )
-            except services.ActualValidationError as exc:
-                form.add_service_errors(exc)
-            else:
-                messages.success(request, _("Actual cost #%(id)s saved.") % {"id": record.pk})
-                return redirect(_saved_url(record))
+        record = form_save(form, lambda data: services.actual_create(
+            team=team, data=data, source=Source.FORM, created_by=request.user))
+        if record is not None:
+            messages.success(request, _("Actual cost #%(id)s saved.") % {"id": record.pk})
+            return redirect(_saved_url(record))
         return _form_page(request, form)
     return _form_page(
-        request, ActualForm(initial={"review": _int_param(request, "review")}, team=team)
+        request, ActualForm(initial={"review": id_param(request, "review")}, team=team)
     )
 
 
@@ -180,18 +168,13 @@ def threshold_set(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("The over-plan notice now starts at %(v)s %%.") % {
             "v": f"{form.cleaned_data['over_plan_pct']:g}"})
     else:
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+        _errors_to_messages(request, form)
     return redirect("actuals:list")
 
 
 def _upload(request: HttpRequest) -> tuple[UploadForm, str | None]:
     form = UploadForm(request.POST, request.FILES)
-    content, error = read_upload(form.cleaned_data) if form.is_valid() else (None, None)
-    if error:
-        form.add_error("file", error)
-    return form, content
+    return form, upload_content(form)
 
 
 @login_required
@@ -201,7 +184,8 @@ def actual_import(request: HttpRequest) -> HttpResponse:
     """Upload → preview with every row's errors → confirm: all rows saved together, or none."""
     team = require_current_team(request)
     require_role(request, team, *WRITERS)
-    context = {"form": UploadForm(), "columns": services.COLUMNS, "result": None, "content": ""}
+    context = {"form": UploadForm(), "columns": services.COLUMNS, "result": None, "content": "",
+               "import_url": reverse("actuals:import")}
     if request.method == "POST":
         form, content = _upload(request)
         context["form"] = form
@@ -248,7 +232,14 @@ def bill_import(request: HttpRequest) -> HttpResponse:
     assign by hand → confirm: one record per review and month, all saved together or none."""
     team = require_current_team(request)
     require_role(request, team, *WRITERS)
-    context = {"form": UploadForm(), "result": None, "content": "", "assigned": {}}
+    settings = bills.team_bill_settings(team)
+    context = {
+        "form": UploadForm(), "result": None, "content": "", "assigned": {},
+        "bill_settings": settings, "cost_label": BillCost(settings["basis"]).label,
+        "settings_form": BillSettingsForm(initial={
+            "bill_tag_key": settings["tag_key"], "bill_cost": settings["basis"]}),
+        "is_owner": membership_for(request, team).role == Role.OWNER,
+    }
     if request.method == "POST":
         form, content = _upload(request)
         context["form"] = form
@@ -270,3 +261,26 @@ def bill_import(request: HttpRequest) -> HttpResponse:
                 reviews=list(selectors.approved_reviews(team=team)[:200]),
             )
     return render(request, "actuals/bill.html", context)
+
+
+@login_required
+@require_POST
+def bill_settings_set(request: HttpRequest) -> HttpResponse:
+    """The owner sets the tag key that names a review and the cost a bill counts."""
+    team = require_current_team(request)
+    require_role(request, team, Role.OWNER)
+    form = BillSettingsForm(request.POST)
+    if form.is_valid():
+        services.bill_settings_set(team=team, tag_key=form.cleaned_data["bill_tag_key"],
+                                   cost=form.cleaned_data["bill_cost"])
+        messages.success(request, _("Bill settings saved."))
+    else:
+        _errors_to_messages(request, form)
+    return redirect("actuals:bill")
+
+
+def _errors_to_messages(request: HttpRequest, form) -> None:
+    """A small form posted from a page that shows it again: its errors as the page's messages."""
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)

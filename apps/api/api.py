@@ -12,6 +12,7 @@ from ninja.errors import ValidationError as NinjaValidationError
 from ninja.parser import Parser
 
 from apps.actuals.api import router as actuals_router
+from apps.actuals.bills_api import router as bills_router
 from apps.benchmarks.api import router as benchmarks_router
 from apps.web.api_auth import session_auth, token_auth
 from apps.web.body import (
@@ -98,4 +99,5 @@ def http_errors(request, exc: HttpError):
 api.add_router("", evaluate_router)  # POST /evaluate
 api.add_router("/benchmarks", benchmarks_router)  # POST/GET /benchmarks
 api.add_router("/actuals", actuals_router)  # POST/GET /actuals
+api.add_router("/bills", bills_router)  # POST /bills
 api.add_router("/snapshots", launch_router)  # GET /snapshots/{id}/skypilot

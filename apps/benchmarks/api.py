@@ -17,16 +17,15 @@ from typing import Literal
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from ninja import Field, Header, Query, Router, Schema, Status
+from ninja import Field, Header, Query, Router, Schema
 from pydantic import ConfigDict
 
 from apps.accounts.fields import MAX_PK
-from apps.accounts.models import Membership, Role
 from apps.web.api_auth import session_auth, token_auth
-from apps.web.body import ErrorsOut, TooLargeOut, capped
+from apps.web.ingest import ErrorsOut, TooLargeOut, post_record
 
 from . import services
-from .models import BenchmarkRecord, Source
+from .models import BenchmarkRecord
 from .validation import record_warnings
 
 # CSRF for session callers is checked inside UserSessionAuth.authenticate (a failed check means
@@ -157,10 +156,6 @@ def record_out(record: BenchmarkRecord) -> dict:
     return data
 
 
-def _errors(field: str, message: str) -> dict:
-    return {"errors": [{"field": field, "message": message}]}
-
-
 @router.post(
     "",
     response={
@@ -179,34 +174,10 @@ def benchmark_post(
     payload: BenchmarkIn,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key"),
 ):
-    principal = request.auth
-    team = principal.team_for_write(payload.team)
-    if team is None:
-        return Status(422, _errors("team", _("Not a team this token or user can write to.")))
-    if principal.token is None:
-        role = (
-            Membership.objects.filter(user=principal.user, team=team)
-            .values_list("role", flat=True)
-            .first()
-        )
-        if role not in (Role.MEMBER, Role.OWNER):
-            return Status(
-                403, _errors("", _("Reviewers read benchmark records; members record them."))
-            )
-    data = payload.model_dump(exclude_unset=True)
-    data.pop("team", None)
-    if not data.get("idempotency_key") and idempotency_key:
-        data["idempotency_key"] = idempotency_key
-    try:
-        record, created = services.benchmark_create_idempotent(
-            team=team, data=data, source=Source.API, created_by=principal.user
-        )
-    except services.BenchmarkValidationError as exc:
-        return Status(422, {"errors": capped(exc.as_list())})
-    except services.IdempotencyConflict as exc:
-        conflict = _errors("idempotency_key", exc.message)
-        return Status(409, {**conflict, "record": record_out(exc.record)})
-    return Status(201 if created else 200, record_out(record))
+    return post_record(
+        request, payload, idempotency_key, create=services.benchmark_create_idempotent,
+        out=record_out, refusal=_("Reviewers read benchmark records; members record them."),
+    )
 
 
 # Ids and offsets are bounded in the schema: a number no column can hold answers 422, not a 500.

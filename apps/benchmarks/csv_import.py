@@ -1,12 +1,12 @@
 """The columns of a CSV file of benchmark records; the file itself is read by the product's one
-CSV reader (apps/web/csv_file.py: linear checks, strict quoting, caps). The values are checked by
+CSV reader (apps/web/ingest.py: linear checks, strict quoting, caps). The values are checked by
 `benchmark_clean`, row by row, in `services.benchmark_import_csv`.
 """
 
 from __future__ import annotations
 
-from apps.web import csv_file
-from apps.web.csv_file import MAX_BYTES, CsvShape, ImportResult, ImportRow, RowError
+from apps.web import ingest
+from apps.web.ingest import MAX_BYTES, CsvShape, ImportResult, ImportRow, RowError
 
 from .validation import NEUTRAL
 
@@ -26,12 +26,12 @@ SHAPE = CsvShape(columns=COLUMNS, required=REQUIRED_COLUMNS)
 
 
 def template_csv() -> str:
-    return csv_file.template_csv(COLUMNS)
+    return ingest.template_csv(COLUMNS)
 
 
 def header_errors(header: list[str]) -> list[RowError]:
-    return csv_file.header_errors(header, SHAPE)
+    return ingest.header_errors(header, SHAPE)
 
 
 def parse_csv(content: str) -> ImportResult:
-    return csv_file.parse_csv(content, SHAPE)
+    return ingest.parse_csv(content, SHAPE)

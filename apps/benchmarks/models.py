@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -10,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.models import Team, TeamScopedQuerySet
 from apps.catalog.models import NetworkLink, Offer, Site, Tier
 from apps.profiles.models import TaskProfile
+from apps.web.ingest.models import IngestedRecord
 
 
 class BenchmarkKind(models.TextChoices):
@@ -33,7 +33,7 @@ class Source(models.TextChoices):
     API = "api", _("API")
 
 
-class BenchmarkRecord(models.Model):
+class BenchmarkRecord(IngestedRecord):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="benchmarks")
     task = models.ForeignKey(
         TaskProfile, on_delete=models.PROTECT, related_name="benchmarks", verbose_name=_("task")
@@ -93,22 +93,9 @@ class BenchmarkRecord(models.Model):
         _("preprocessing cost per hour"), null=True, blank=True
     )
     source = models.CharField(_("source"), max_length=8, choices=Source.choices, default="form")
-    # NULL, not "", when absent: the unique constraint applies only to given keys.
-    idempotency_key = models.CharField(  # noqa: DJ001
-        _("idempotency key"), max_length=120, null=True, blank=True
-    )
-    notes = models.TextField(_("notes"), blank=True)
-    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
 
-    # Optimistic lock (apps.web.concurrency): every write bumps it; a save made on an older
-    # version changes nothing and answers 409 with what changed.
-    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     objects = TeamScopedQuerySet.as_manager()
-    team_path = "team"
 
     class Meta:
         ordering = ["-recorded_at", "-id"]

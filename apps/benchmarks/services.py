@@ -7,7 +7,7 @@ accept and refuse exactly the same records.
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,19 +15,27 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import Team
 from apps.catalog.models import NetworkLink
 from apps.web.concurrency import claim
+from apps.web.ingest import (
+    IdempotencyConflict,
+    ImportResult,
+    RowError,
+    RowImport,
+    build_record,
+    clean_idempotency_key,
+    create_idempotent,
+    create_once,
+    import_rows,
+    key_used_message,
+)
 
-from .csv_import import ImportResult, ImportRow, RowError, parse_csv
+from .csv_import import parse_csv
 from .lookups import TeamLookups
 from .models import BenchmarkKind, BenchmarkRecord, Source
-from .validation import (
-    BenchmarkValidationError,
-    benchmark_clean,
-    benchmark_warnings,
-    clean_idempotency_key,
-)
+from .validation import BenchmarkValidationError, benchmark_clean, benchmark_warnings
 
 __all__ = [
     "BenchmarkValidationError",
+    "IdempotencyConflict",
     "ImportResult",
     "ProbeNotApplicable",
     "RowError",
@@ -54,12 +62,6 @@ def _model_check(record: BenchmarkRecord) -> None:
         ) from None
 
 
-def _key_in_use(team: Team, key: str | None) -> BenchmarkRecord | None:
-    if key is None:
-        return None
-    return BenchmarkRecord.objects.filter(team=team, idempotency_key=key).first()
-
-
 def _clean_key(data: dict) -> str | None:
     try:
         return clean_idempotency_key(data.get("idempotency_key"))
@@ -68,23 +70,17 @@ def _clean_key(data: dict) -> str | None:
 
 
 def _build(*, team: Team, data: dict, source: str, created_by) -> BenchmarkRecord:
-    errors: dict[str, list[str]] = {}
-    try:
-        key = clean_idempotency_key(data.get("idempotency_key"))
-    except ValueError as exc:
-        errors["idempotency_key"] = [str(exc)]
-        key = None
-    try:
-        values = benchmark_clean(team=team, data=data)
-    except BenchmarkValidationError as exc:
-        raise BenchmarkValidationError({**exc.errors, **errors}) from None
-    if errors:
-        raise BenchmarkValidationError(errors)
-    record = BenchmarkRecord(
-        team=team, source=source, idempotency_key=key, created_by=created_by, **values
+    record = build_record(
+        BenchmarkRecord, key=lambda: _clean_key(data),
+        clean=lambda: benchmark_clean(team=team, data=data), error=BenchmarkValidationError,
+        team=team, source=source, created_by=created_by,
     )
     _model_check(record)
     return record
+
+
+def _key_used(existing: BenchmarkRecord) -> BenchmarkValidationError:
+    return BenchmarkValidationError({"idempotency_key": [key_used_message(existing)]})
 
 
 def benchmark_create(
@@ -96,61 +92,7 @@ def benchmark_create(
     the API uses `benchmark_create_idempotent`, which returns the earlier record instead.
     """
     record = _build(team=team, data=data, source=source, created_by=created_by)
-    existing = _key_in_use(team, record.idempotency_key)
-    if existing is not None:
-        raise BenchmarkValidationError(
-            {"idempotency_key": [_key_used_message(existing)]}
-        )
-    try:
-        with transaction.atomic():
-            record.save()
-    except IntegrityError:
-        # A concurrent request saved the same key between the check and the insert.
-        existing = _key_in_use(team, record.idempotency_key)
-        if existing is None:
-            raise
-        raise BenchmarkValidationError(
-            {"idempotency_key": [_key_used_message(existing)]}
-        ) from None
-    return record
-
-
-class IdempotencyConflict(Exception):
-    """The key was used for a record with other values (Stripe's semantics: a key names one
-    request; the same key with a different body is an error, never a silent drop)."""
-
-    def __init__(self, record: BenchmarkRecord, fields: list[str]) -> None:
-        super().__init__(record.idempotency_key)
-        self.record = record
-        self.fields = fields
-
-    @property
-    def message(self) -> str:
-        return _(
-            "The idempotency key %(key)s was already used by record #%(id)s with other values "
-            "(%(fields)s); use a new key for a new measurement."
-        ) % {"key": self.record.idempotency_key, "id": self.record.pk,
-             "fields": ", ".join(self.fields)}
-
-
-def _differences(record: BenchmarkRecord, values: dict) -> list[str]:
-    """The fields whose cleaned new value is not what the record holds."""
-    differ = []
-    for name, value in values.items():
-        held = getattr(record, name)
-        if hasattr(held, "pk") or hasattr(value, "pk"):
-            held, value = getattr(held, "pk", held), getattr(value, "pk", value)
-        if held != value:
-            differ.append(name)
-    return sorted(differ)
-
-
-def _replay(team: Team, existing: BenchmarkRecord, data: dict) -> BenchmarkRecord:
-    """A retry: the stored record when the body says the same, else IdempotencyConflict."""
-    differ = _differences(existing, benchmark_clean(team=team, data=data))
-    if differ:
-        raise IdempotencyConflict(existing, differ)
-    return existing
+    return create_once(record, _key_used)
 
 
 def benchmark_create_idempotent(
@@ -159,23 +101,11 @@ def benchmark_create_idempotent(
     """(record, created): a retry with an idempotency key the team already used and the same
     values creates nothing and returns the earlier record, even if it races the first request;
     the same key with other values raises IdempotencyConflict."""
-    existing = _key_in_use(team, _clean_key(data))
-    if existing is not None:
-        return _replay(team, existing, data), False
-    record = _build(team=team, data=data, source=source, created_by=created_by)
-    try:
-        with transaction.atomic():
-            record.save()
-    except IntegrityError:
-        existing = _key_in_use(team, record.idempotency_key)
-        if existing is None:
-            raise
-        return _replay(team, existing, data), False
-    return record, True
-
-
-def _key_used_message(existing: BenchmarkRecord) -> str:
-    return _("This idempotency key was already used by record #%(id)s.") % {"id": existing.pk}
+    return create_idempotent(
+        model=BenchmarkRecord, team=team, key=_clean_key(data),
+        build=lambda: _build(team=team, data=data, source=source, created_by=created_by),
+        clean=lambda: benchmark_clean(team=team, data=data),
+    )
 
 
 @transaction.atomic
@@ -225,91 +155,19 @@ def benchmark_import_csv(
     An idempotency key repeated in the file, or already used by the team, is an error of its row:
     a retried upload therefore creates nothing new.
     """
-    result = parse_csv(content)
-    seen_keys = _clean_rows(team, result)
-    _refuse_used_keys(team, result.rows, seen_keys)
-    result.collect_errors()
-    if dry_run or not result.ok:
-        return result
-    records = []
-    for row in result.rows:
-        record = BenchmarkRecord(
-            team=team, source=Source.CSV, idempotency_key=row.key, created_by=created_by,
-            **row.cleaned,
-        )
-        try:
-            _model_check(record)
-        except BenchmarkValidationError as exc:
-            row.errors.extend(_row_errors(exc))
-        records.append(record)
-    result.collect_errors()
-    if not result.ok:
-        return result
-    try:
-        with transaction.atomic():
-            saved = BenchmarkRecord.objects.bulk_create(records)
-    except IntegrityError:
-        # Another upload used one of the keys meanwhile: nothing of this file was saved.
-        result.errors_by_line.setdefault(1, []).append(
-            RowError("idempotency_key", _("An idempotency key was used meanwhile; nothing saved."))
-        )
-        return result
-    for row, record in zip(result.rows, saved, strict=True):
-        row.record = record
-    result.saved = True
-    return result
-
-
-def _clean_rows(team: Team, result: ImportResult) -> dict[str, int]:
-    """Clean each row without errors yet (its values and its idempotency key), until the import's
-    time is up; returns the line where each key is first used. A key repeated in the file is an
-    error of the later row."""
     lookups = TeamLookups(team).preload()
-    seen_keys: dict[str, int] = {}
-    for row in result.rows:
-        if result.out_of_time():
-            break
-        if row.errors:
-            continue
-        try:
-            key = clean_idempotency_key(row.values.get("idempotency_key"))
-        except ValueError as exc:
-            row.errors.append(RowError("idempotency_key", str(exc)))
-            key = None
-        try:
-            row.cleaned = benchmark_clean(team=team, data=row.values, lookups=lookups)
-        except BenchmarkValidationError as exc:
-            row.errors.extend(_row_errors(exc))
-        if key is not None:
-            if key in seen_keys:
-                row.errors.append(
-                    RowError(
-                        "idempotency_key",
-                        _("Duplicate idempotency key: already on line %(line)s.")
-                        % {"line": seen_keys[key]},
-                    )
-                )
-            else:
-                seen_keys[key] = row.line
-        row.key = key
-    return seen_keys
-
-
-def _refuse_used_keys(team: Team, rows: list[ImportRow], seen_keys: dict[str, int]) -> None:
-    """A key the team already used is an error of the row that first names it in the file."""
-    used = dict(
-        BenchmarkRecord.objects.filter(team=team, idempotency_key__in=list(seen_keys))
-        .values_list("idempotency_key", "pk")
+    spec = RowImport(
+        model=BenchmarkRecord,
+        clean=lambda values: benchmark_clean(team=team, data=values, lookups=lookups),
+        key=_clean_key,
+        repeated=lambda line: _("Duplicate idempotency key: already on line %(line)s.")
+        % {"line": line},
+        used=lambda pk: _("This idempotency key was already used by record #%(id)s.")
+        % {"id": pk},
+        fields={"team": team, "source": Source.CSV, "created_by": created_by},
+        check=_model_check,
     )
-    for row in rows:
-        if row.key is not None and row.key in used and seen_keys.get(row.key) == row.line:
-            row.errors.append(
-                RowError(
-                    "idempotency_key",
-                    _("This idempotency key was already used by record #%(id)s.")
-                    % {"id": used[row.key]},
-                )
-            )
+    return import_rows(parse_csv(content), spec, team=team, dry_run=dry_run)
 
 
 def import_warnings(result: ImportResult) -> dict[int, list[RowError]]:
@@ -319,10 +177,6 @@ def import_warnings(result: ImportResult) -> dict[int, list[RowError]]:
         for name, messages in benchmark_warnings(row.cleaned or {}).items():
             found.setdefault(row.line, []).extend(RowError(name, m) for m in messages)
     return found
-
-
-def _row_errors(exc: BenchmarkValidationError) -> list[RowError]:
-    return [RowError(name, m) for name, messages in exc.errors.items() for m in messages]
 
 
 class ProbeNotApplicable(Exception):

@@ -7,15 +7,17 @@ instances from a bound Django form) and returns the model field values, or raise
 
 from __future__ import annotations
 
-import math
-
-from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext as _
 
-from apps.accounts.fields import CONTROL_CHARACTER_MESSAGE, CONTROL_CHARACTERS
 from apps.accounts.models import Team
 from apps.catalog.models import Tier
-from apps.web.limits import MAX_MAGNITUDE
+from apps.web.ingest import (
+    FieldErrors,
+    blank,
+    parse_float,
+    parse_int,
+    refuse_nul,
+)
 
 from .lookups import TeamLookups
 from .models import BenchmarkKind, Recovery
@@ -107,75 +109,16 @@ FLOAT_FIELDS = {
 INT_FIELDS = {"nodes": 1, "gpus_per_node": 1, "failure_reruns": 0}
 # Integers far above any real cluster are typos (and would overflow the column).
 INT_MAX = 1_000_000
-# Figures above MAX_MAGNITUDE (apps/web/limits.py, the engine's own limit) are typos.
-KEY_MAX_LENGTH = 120
 NOTES_MAX_LENGTH = 4000
 TRUE_WORDS = {"yes", "y", "true", "1", "on", "succeeded", "success"}
 FALSE_WORDS = {"no", "n", "false", "0", "off", "failed", "failure"}
 
 
-class BenchmarkValidationError(Exception):
+class BenchmarkValidationError(FieldErrors):
     """Every offending field with its messages: {"field": ["message", …]}."""
 
-    def __init__(self, errors: dict[str, list[str]]):
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
-        self.errors = errors
 
-    def as_list(self) -> list[dict[str, str]]:
-        """The API's shape: [{"field", "message"}]."""
-        return [
-            {"field": name, "message": str(message)}
-            for name, messages in self.errors.items()
-            for message in messages
-        ]
-
-
-def _blank(value) -> bool:
-    return value is None or (isinstance(value, str) and value.strip() == "")
-
-
-def parse_float(value) -> float:
-    """A finite float from a number or a numeric string; ValueError with a message otherwise."""
-    if isinstance(value, bool):
-        raise ValueError(_("Enter a number."))
-    if isinstance(value, int | float):
-        number = float(value)
-    else:
-        try:
-            number = float(str(value).strip())
-        except ValueError:
-            raise ValueError(_("Enter a number.")) from None
-    if not math.isfinite(number):
-        raise ValueError(_("Enter a finite number (not NaN or infinity)."))
-    if abs(number) > MAX_MAGNITUDE:
-        raise ValueError(_("Enter a number no larger than 10¹² in size."))
-    return number
-
-
-def refuse_nul(value) -> None:
-    """PostgreSQL text cannot hold NUL, nor an XLSX cell other control characters: refuse them
-    as bad input (CSV, bills and API alike) rather than fail on save or on export."""
-    if isinstance(value, str) and "\x00" in value:
-        raise ValueError(str(ProhibitNullCharactersValidator.message))
-    found = CONTROL_CHARACTERS.search(value) if isinstance(value, str) else None
-    if found is not None:
-        raise ValueError(str(CONTROL_CHARACTER_MESSAGE % {"code": f"{ord(found.group()):04X}"}))
-
-
-def parse_int(value) -> int:
-    if isinstance(value, bool):
-        raise ValueError(_("Enter a whole number."))
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value) or not value.is_integer():
-            raise ValueError(_("Enter a whole number."))
-        return int(value)
-    text = str(value).strip()
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(_("Enter a whole number.")) from None
+_blank = blank
 
 
 def parse_bool(value) -> bool:
@@ -353,14 +296,3 @@ def _parse_field(name: str, raw, lookups: TeamLookups):
             raise ValueError(_("Too long (at most %(n)s characters).") % {"n": NOTES_MAX_LENGTH})
         return text
     raise ValueError(f"unexpected field {name}")  # a programming error, never user input
-
-
-def clean_idempotency_key(raw) -> str | None:
-    """The stripped key, None when absent; ValueError when too long."""
-    if _blank(raw):
-        return None
-    key = str(raw).strip()
-    refuse_nul(key)
-    if len(key) > KEY_MAX_LENGTH:
-        raise ValueError(_("Too long (at most %(n)s characters).") % {"n": KEY_MAX_LENGTH})
-    return key

@@ -15,19 +15,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.access import (
+    can_write,
     get_scoped_or_404,
-    membership_for,
     require_current_team,
     require_role,
 )
-from apps.accounts.fields import MAX_PK
 from apps.accounts.models import ApiToken, Role
 from apps.accounts.tokens import api_token_create, api_token_revoke
 from apps.profiles.models import TaskProfile
 from apps.web.concurrency import StaleVersion, stale_form
-from apps.web.csv_file import read_upload
 from apps.web.htmx import render_shape, vary
-from apps.web.limits import one_import_per_person
+from apps.web.ingest import form_save, one_import_per_person, upload_content
+from apps.web.paging import id_param
 
 from . import selectors, services
 from .csv_import import COLUMNS, template_csv
@@ -49,20 +48,6 @@ NEW_RECORD_DEFAULTS = {
     BenchmarkKind.SINGLE: {"nodes": 1, "gpus_per_node": 8},
     BenchmarkKind.MULTI: {"nodes": 2, "gpus_per_node": 8},
 }
-
-
-def _int_param(request: HttpRequest, name: str) -> int | None:
-    """A positive id from the query string; anything else (or beyond a 64-bit id) is no filter."""
-    try:
-        value = int(request.GET.get(name, ""))
-    except ValueError:
-        return None
-    return value if 1 <= value <= MAX_PK else None
-
-
-def _can_write(request: HttpRequest, team) -> bool:
-    membership = membership_for(request, team)
-    return bool(membership and membership.role in (Role.MEMBER, Role.OWNER))
 
 
 def _record_for_user(request: HttpRequest, pk: int) -> BenchmarkRecord:
@@ -90,9 +75,9 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
     if source not in Source.values:
         source = None
     filters = {
-        "task": _int_param(request, "task"),
+        "task": id_param(request, "task"),
         "kind": kind,
-        "offer": _int_param(request, "offer"),
+        "offer": id_param(request, "offer"),
         "source": source,
     }
     records = selectors.benchmark_list(team=team, **filters)
@@ -103,7 +88,7 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
         "records": page_obj.object_list,
         "filters": filters,
         "querystring_base": f"{querystring}&" if querystring else "",
-        "can_write": _can_write(request, team),
+        "can_write": can_write(request, team),
         "tasks_with_runs": selectors.tasks_with_runs(team=team),
         **selectors.filter_choices(team=team),
     }
@@ -127,18 +112,12 @@ def benchmark_create(request: HttpRequest) -> HttpResponse:
     kind = request.POST.get("kind") or request.GET.get("kind") or BenchmarkKind.SINGLE
     if request.method == "POST":
         form = BenchmarkForm(request.POST, team=team, kind=kind)
-        if form.is_valid():
-            try:
-                record = services.benchmark_create(
-                    team=team, data=form.data_for_service(), source=Source.FORM,
-                    created_by=request.user,
-                )
-            except services.BenchmarkValidationError as exc:
-                form.add_service_errors(exc)
-            else:
-                messages.success(request, _("Benchmark record #%(id)s saved.") % {"id": record.pk})
-                _warn(request, record)
-                return redirect("benchmarks:detail", pk=record.pk)
+        record = form_save(form, lambda data: services.benchmark_create(
+            team=team, data=data, source=Source.FORM, created_by=request.user))
+        if record is not None:
+            messages.success(request, _("Benchmark record #%(id)s saved.") % {"id": record.pk})
+            _warn(request, record)
+            return redirect("benchmarks:detail", pk=record.pk)
         return _form_page(request, form)
     initial = {**NEW_RECORD_DEFAULTS.get(kind, {}), **initial_from_query(request.GET)}
     return _form_page(request, BenchmarkForm(initial=initial, team=team, kind=kind))
@@ -185,11 +164,10 @@ def benchmark_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def benchmark_detail(request: HttpRequest, pk: int) -> HttpResponse:
     record = _record_for_user(request, pk)
-    require_role(request, record.team)
-    membership = membership_for(request, record.team)
+    membership = require_role(request, record.team)
     context = {
         "record": record,
-        "can_write": _can_write(request, record.team),
+        "can_write": can_write(request, record.team),
         "is_team_owner": membership.role == Role.OWNER,
         "warnings": record_warnings(record),
         **selectors.probe_link_status(probe=record),
@@ -241,13 +219,12 @@ def benchmark_import(request: HttpRequest) -> HttpResponse:
     none. Between preview and confirm the content travels in a hidden field and is re-validated."""
     team = require_current_team(request)
     require_role(request, team, *WRITERS)
-    context = {"form": CsvUploadForm(), "columns": COLUMNS, "result": None, "content": ""}
+    context = {"form": CsvUploadForm(), "columns": COLUMNS, "result": None, "content": "",
+               "import_url": reverse("benchmarks:import")}
     if request.method == "POST":
         form = CsvUploadForm(request.POST, request.FILES)
         context["form"] = form
-        content, error = read_upload(form.cleaned_data) if form.is_valid() else (None, None)
-        if error:
-            form.add_error("file", error)
+        content = upload_content(form)
         if content is not None:
             confirm = request.POST.get("confirm") == "1"
             result = services.benchmark_import_csv(
@@ -283,7 +260,7 @@ def task_comparison(request: HttpRequest, pk: int) -> HttpResponse:
         "comparison": comparison,
         "profile": profile,
         "currency": profile.team.currency,
-        "can_write": _can_write(request, profile.team),
+        "can_write": can_write(request, profile.team),
     }
     return render(request, "benchmarks/task.html", context)
 

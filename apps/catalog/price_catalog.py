@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from apps.web.csv_file import CsvShape, RowError, parse_csv
+from apps.web.ingest import CsvShape, RowError, parse_csv
 
 # A catalog lists every machine type in every region: more rows than a team's own upload, within
-# the same 2 MB as every CSV (apps/web/csv_file.py; a larger catalog is cut to its region first).
+# the same 2 MB as every CSV (apps/web/ingest; a larger catalog is cut to its region first).
 MAX_CATALOG_ROWS = 20_000
 
 # Column names as the CSV reader gives them (lower case).

@@ -38,6 +38,7 @@ from apps.web.fragments import cached_fragments, page_etag
 from apps.web.htmx import render_shape, render_shared, vary, wants_fragment
 
 from . import selectors, services
+from .config_fill import FILL, ModelConfigForm, filled, unjudged
 from .forms import ProfileFilterForm, TaskProfileForm, filter_sites
 from .models import TaskProfile
 from .preprocess import PreprocessFillForm, preprocess_latest
@@ -88,12 +89,11 @@ def profile_list(request: HttpRequest) -> HttpResponse:
 def profile_create(request: HttpRequest) -> HttpResponse:
     team = require_current_team(request)
     require_role(request, team)
-    form = TaskProfileForm(
-        request.POST if request.method == "POST" else None,
-        instance=TaskProfile(team=team),
-        team=team,
-    )
-    if form.is_bound and form.is_valid():
+    data, config = _posted(request)
+    form = TaskProfileForm(data, instance=TaskProfile(team=team), team=team)
+    if config.is_bound:
+        unjudged(form)
+    elif form.is_bound and form.is_valid():
         try:
             profile = services.profile_create(
                 team=team, created_by=request.user, **form.cleaned_data
@@ -103,8 +103,8 @@ def profile_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Profile %(name)s saved.") % {"name": profile.name})
             return redirect("profiles:detail", pk=profile.pk)
-    panel = selectors.live_panel(team=team, data=request.POST if form.is_bound else None)
-    context = {"form": form, "profile": None, "team": team, **panel}
+    panel = selectors.live_panel(team=team, data=data)
+    context = {"form": form, "profile": None, "team": team, "config_form": config, **panel}
     return render(request, "profiles/form.html", context)
 
 
@@ -113,11 +113,12 @@ def profile_create(request: HttpRequest) -> HttpResponse:
 def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
     profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
     require_role(request, profile.team)
-    form = TaskProfileForm(
-        request.POST if request.method == "POST" else None, instance=profile, team=profile.team
-    )
+    data, config = _posted(request)
+    form = TaskProfileForm(data, instance=profile, team=profile.team)
     status = 200
-    if form.is_bound and form.is_valid():
+    if config.is_bound:
+        unjudged(form)
+    elif form.is_bound and form.is_valid():
         try:
             profile = services.profile_update(
                 profile=profile, actor=request.user, **form.cleaned_data
@@ -133,17 +134,26 @@ def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(back) if back else redirect("profiles:detail", pk=profile.pk)
     if form.is_bound:
         profile = get_scoped_or_404(selectors.profiles_for_page(), request.user, pk=pk)
-    panel = selectors.live_panel(
-        team=profile.team, data=request.POST if form.is_bound else None, profile=profile
-    )
+    panel = selectors.live_panel(team=profile.team, data=data, profile=profile)
     context = {
         "form": form,
         "profile": profile,
         "team": profile.team,
+        "config_form": config,
         "next": _back_to(request),
         **panel,
     }
     return render(request, "profiles/form.html", context, status=status)
+
+
+def _posted(request: HttpRequest):
+    """(the profile's data, the config.json form): the POST (None on GET), with the shape fields
+    filled from a config.json when its button was pressed (the config form then bound)."""
+    if request.method != "POST":
+        return None, ModelConfigForm()
+    if FILL in request.POST:
+        return filled(request)
+    return request.POST, ModelConfigForm()
 
 
 def _back_to(request: HttpRequest) -> str:

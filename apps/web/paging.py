@@ -14,6 +14,18 @@ from collections.abc import Callable, Iterable
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Model, QuerySet, Window
 
+from apps.accounts.fields import MAX_PK
+
+
+def id_param(request, name: str) -> int | None:
+    """A positive id from the query string; anything else (text, more than 20 characters, beyond a
+    64-bit id) is no filter."""
+    try:
+        value = int(request.GET.get(name, "")[:20])
+    except ValueError:
+        return None
+    return value if 1 <= value <= MAX_PK else None
+
 
 class _Counted(Paginator):
     """A paginator told its number of rows (it does not count them again)."""

@@ -308,6 +308,9 @@ MATRIX: dict[str, Route] = {
     "actuals:import_template": Route(),
     "actuals:bill": Route(BENCH_WRITERS, BOTH),
     "actuals:threshold": Route(OWNERS, POST, data=lambda w: {"over_plan_pct": "25"}),
+    "actuals:bill_settings": Route(
+        OWNERS, POST, data=lambda w: {"bill_tag_key": "project", "bill_cost": "effective"}
+    ),
     "actuals:notice": Route(obj=pk("review"), htmx=True),
     "actuals:edit": Route(BENCH_WRITERS, BOTH, obj=lambda w: {"pk": actual_of(w).pk}),
     "actuals:delete": Route(BENCH_WRITERS, BOTH, obj=lambda w: {"pk": actual_of(w).pk}),
@@ -316,6 +319,8 @@ MATRIX: dict[str, Route] = {
         BENCH_WRITERS | {TOKEN}, POST, api=True, body=actual_body, scoped=True, foreign=422,
         cross={REVIEWER: 403},
     ),
+    # A bill is the body (CSV); "{}" is no bill: 422 for a writer, 403 for a reviewer's session.
+    "api:bill_post": Route(BENCH_WRITERS | {TOKEN}, POST, api=True, body=lambda w: {}),
     "api:snapshot_skypilot": Route(
         ALL | {TOKEN}, api=True, obj=pk("snapshot", "snapshot_id"), scoped=True, foreign=404
     ),

@@ -14,9 +14,8 @@ import json
 import math
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from apps.accounts.models import Team
 from apps.catalog.catalog_import import (
     CatalogImportError,
     catalog_import_plan,
@@ -25,35 +24,14 @@ from apps.catalog.catalog_import import (
 from apps.catalog.models import Site
 from apps.catalog.price_catalog import read_catalog
 from apps.web.concurrency import StaleVersion
-from apps.web.csv_file import MAX_BYTES
+from apps.web.ingest.cli import bad_input, read_text_file, team_named
 
-
-def _bad_input(message: str) -> CommandError:
-    return CommandError(message, returncode=2)
-
-
-def _team(value: str) -> Team:
-    found = Team.objects.filter(pk=int(value)) if value.isascii() and value.isdigit() else None
-    found = found if found is not None and found.exists() else Team.objects.filter(name=value)
-    teams = list(found[:2])
-    if len(teams) != 1:
-        raise _bad_input(f"--team: no single team named or numbered {value!r}")
-    return teams[0]
+_bad_input = bad_input
+_team = team_named
 
 
 def _read(path: str) -> str:
-    file = Path(path)
-    try:
-        if file.stat().st_size > MAX_BYTES:
-            raise _bad_input(
-                f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB; keep the region's rows "
-                "(and the header) and import that"
-            )
-        return file.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise _bad_input(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    except UnicodeDecodeError as exc:
-        raise _bad_input(f"{path}: not UTF-8 text") from exc
+    return read_text_file(path, too_large="keep the region's rows (and the header) and import that")
 
 
 def _provider(path: str, given: str | None) -> str:
