@@ -89,7 +89,9 @@ def _shown(template: str, tag: str) -> str:
     return template.format(tag=tag, cost=COST[tag])
 
 
-@pytest.mark.parametrize(("name", "shown"), CURRENT_TEAM_LISTS, ids=[n for n, _ in CURRENT_TEAM_LISTS])
+@pytest.mark.parametrize(
+    ("name", "shown"), CURRENT_TEAM_LISTS, ids=[n for n, _ in CURRENT_TEAM_LISTS]
+)
 def test_a_list_shows_the_team_switched_to(client, team, other_team, both, name, shown):
     client.force_login(both)
     _switch(client, team)
