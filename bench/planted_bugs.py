@@ -1,7 +1,7 @@
 """Planted bugs: does the suite catch the web layer's realistic mistakes? (issue 36)
 
     .venv/bin/python bench/planted_bugs.py              # every bug; prints, writes JSON
-    .venv/bin/python bench/planted_bugs.py --bug ID     # one bug (repeatable)
+    .venv/bin/python bench/planted_bugs.py --bug ID     # one bug (repeatable), merged in
     .venv/bin/python bench/planted_bugs.py --list       # the bugs and their tests, no run
 
 Each bug is a text substitution in one source file (the first occurrence of `old` after the
@@ -307,6 +307,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    {name}")
     finally:
         shutil.rmtree(copy, ignore_errors=True)
+    if args.bug and OUT.exists():  # merged into the last full run's record
+        kept = {r["id"]: r for r in json.loads(OUT.read_text())["bugs"]}
+        kept.update({r["id"]: r for r in results})
+        results = [kept[b.id] for b in BUGS if b.id in kept]
     applied = [r for r in results if r["applied"]]
     summary = {
         "bugs": len(results),
@@ -315,9 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         "baseline_tests": baseline["tests_run"],
     }
     print(f"caught {summary['caught']} of {summary['applied']} planted bugs")
-    if not args.bug:
-        OUT.write_text(json.dumps({"summary": summary, "bugs": results}, indent=2) + "\n")
-        print(f"wrote {OUT.relative_to(ROOT)}")
+    OUT.write_text(json.dumps({"summary": summary, "bugs": results}, indent=2) + "\n")
+    print(f"wrote {OUT.relative_to(ROOT)}")
     return 0 if summary["caught"] == summary["applied"] == summary["bugs"] else 1
 
 

@@ -106,12 +106,12 @@ def test_a_list_shows_the_team_switched_to(client, team, other_team, both, name,
 def test_the_history_shows_all_ones_teams_and_only_them(client, team, other_team, both):
     """Cached under all the viewer's teams: a colleague of one team only, reading after the
     member of both, sees their own team's snapshots only."""
+    only_one = make_user("only-one")  # joined first: a new member changes the team's data
+    make_membership(only_one, team, "member")
     client.force_login(both)
     _switch(client, team)
     everything = _get(client, reverse("scoring:history"))
     assert "Signed alpha" in everything and "Signed bravo" in everything
-    only_one = make_user("only-one")
-    make_membership(only_one, team, "member")
     client.force_login(only_one)
     mine = _get(client, reverse("scoring:history"))
     assert "Signed alpha" in mine and "Signed bravo" not in mine
