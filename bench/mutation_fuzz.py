@@ -260,12 +260,28 @@ def _functions(tree: ast.AST):
     yield from walk(tree, "")
 
 
+def surviving_lines() -> dict[str, int]:
+    """The line of each equivalent mutant in the last mutmut run (bench/mutation.json), by key:
+    where a function holds the same line twice, the key alone does not say which one survived."""
+    path = ROOT / "bench" / "mutation.json"
+    if not path.exists():
+        return {}
+    lines = {}
+    for module, found in json.loads(path.read_text())["modules"].items():
+        name = Path(module).stem
+        for m in found.get("surviving", []):
+            lines[f"{name}.{m['function']} | {m['before']} -> {m['after']}"] = m["line"]
+    return lines
+
+
 KEY = re.compile(
     r"^(?P<module>[a-z_0-9]+)\.(?P<func>[\w.]+) \| (?P<before>.*) -> (?P<after>.*)$", re.S
 )
 
 
-def mutant_sources(key: str, engine_dir: Path) -> tuple[str, list[tuple[Path, str]]] | None:
+def mutant_sources(
+    key: str, engine_dir: Path, known_line: int | None = None
+) -> tuple[str, list[tuple[Path, str]]] | None:
     """The module file and each mutated text of it (one per place in the function that reads
     `before`, which may span lines); None when the key no longer matches the code."""
     m = KEY.match(key)
@@ -283,22 +299,45 @@ def mutant_sources(key: str, engine_dir: Path) -> tuple[str, list[tuple[Path, st
         spans = [(a, b) for name, a, b in functions if name.rsplit(".", 1)[-1] == tail]
     before = [line.strip() for line in m["before"].split("\n")]
     after = m["after"].split("\n")
+    places = [
+        i
+        for first, last in spans
+        for i in range(first - 1, last - len(before) + 1)
+        if [line.strip() for line in lines[i : i + len(before)]] == before
+    ]
+    if len(places) > 1 and known_line is not None and known_line - 1 in places:
+        places = [known_line - 1]  # the one mutmut's run left alive
     variants = []
-    for first, last in spans:
-        for i in range(first - 1, last - len(before) + 1):
-            if [line.strip() for line in lines[i : i + len(before)]] != before:
-                continue
-            new = []
-            for j, line in enumerate(after):  # each line at the indent of the one it replaces
-                old = lines[min(i + j, i + len(before) - 1)]
-                new.append(f"{old[: len(old) - len(old.lstrip())]}{line.strip()}\n")
-            mutated = "".join([*lines[:i], *new, *lines[i + len(before) :]])
-            try:
-                compile(mutated, str(path), "exec")
-            except SyntaxError:
-                continue  # not the place mutmut changed (its mutant compiles)
-            variants.append((path, mutated))
+    for i in places:
+        new = []
+        for j, line in enumerate(after):  # each line at the indent of the one it replaces
+            old = lines[min(i + j, i + len(before) - 1)]
+            new.append(f"{old[: len(old) - len(old.lstrip())]}{line.strip()}\n")
+        mutated = "".join([*lines[:i], *new, *lines[i + len(before) :]])
+        try:
+            compile(mutated, str(path), "exec")
+        except SyntaxError:
+            continue  # not the place mutmut changed (its mutant compiles)
+        variants.append((path, mutated))
     return m["module"], variants
+
+
+def differs(scratch, pristine, path, text, inputs, inputs_file, expected) -> dict:
+    """How the mutant (the module `path` holding `text`) is told apart; {} when it is not."""
+    mutant = scratch / "mutant"
+    shutil.rmtree(mutant, ignore_errors=True)
+    shutil.copytree(pristine / "engine", mutant / "engine")
+    (mutant / "engine" / path.name).write_text(text)
+    got = run_engine(mutant, inputs_file)
+    if isinstance(got, str):
+        return {"how": got}
+    differ = [i for i, (a, b) in enumerate(zip(expected, got, strict=True)) if a != b]
+    if not differ:
+        return {}
+    return {
+        "how": f"{len(differ)} of {len(inputs)} inputs answered differently",
+        "first_input": json.loads(json.dumps(inputs[differ[0]], default=repr)),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -319,6 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="mutation-fuzz-"))
     results = []
+    known = surviving_lines()
     try:
         pristine = scratch / "original"
         shutil.copytree(ROOT / "engine", pristine / "engine")
@@ -336,30 +376,25 @@ def main(argv: list[str] | None = None) -> int:
             if module in SKIPPED_MODULES:
                 results.append({"key": key, "verdict": "skipped", "why": SKIPPED_MODULES[module]})
                 continue
-            found = mutant_sources(key, pristine / "engine")
+            found = mutant_sources(key, pristine / "engine", known.get(key))
             if not found or not found[1]:
                 results.append({"key": key, "verdict": "line not found"})
                 print(f"LINE NOT FOUND  {key}")
                 continue
-            verdict = {"key": key, "verdict": "no difference found", "variants": len(found[1])}
-            for path, text in found[1]:
-                mutant = scratch / "mutant"
-                shutil.rmtree(mutant, ignore_errors=True)
-                shutil.copytree(pristine / "engine", mutant / "engine")
-                (mutant / "engine" / path.name).write_text(text)
-                got = run_engine(mutant, inputs_file)
-                if isinstance(got, str):
-                    verdict.update(verdict="told apart", how=got)
-                    break
-                differ = [i for i, (a, b) in enumerate(zip(expected, got, strict=True)) if a != b]
-                if differ:
-                    first = inputs[differ[0]]
-                    verdict.update(
-                        verdict="told apart",
-                        how=f"{len(differ)} of {len(inputs)} inputs answered differently",
-                        first_input=json.loads(json.dumps(first, default=repr)),
-                    )
-                    break
+            # Several places read the same line and the last run did not say which survived:
+            # the entry holds while any of them shows no difference (the others are the ones
+            # the tests kill).
+            outcomes = [
+                differs(scratch, pristine, path, text, inputs, inputs_file, expected)
+                for path, text in found[1]
+            ]
+            verdict = {"key": key, "places": len(outcomes)}
+            if all(outcomes):
+                verdict.update(verdict="told apart", **outcomes[0])
+            else:
+                verdict["verdict"] = "no difference found"
+                if any(outcomes):
+                    verdict["note"] = "another place with the same line is told apart"
             results.append(verdict)
             mark = "TOLD APART" if verdict["verdict"] == "told apart" else "same"
             print(f"{mark:10}  {key}")
