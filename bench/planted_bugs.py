@@ -316,7 +316,6 @@ def main(argv: list[str] | None = None) -> int:
         "bugs": len(results),
         "applied": len(applied),
         "caught": sum(r["caught"] for r in applied),
-        "baseline_tests": baseline["tests_run"],
     }
     print(f"caught {summary['caught']} of {summary['applied']} planted bugs")
     OUT.write_text(json.dumps({"summary": summary, "bugs": results}, indent=2) + "\n")
