@@ -167,6 +167,15 @@ BUGS = [
         after="def quarterly(",
     ),
     Bug(
+        "inbox-of-everyone-in-ones-teams",
+        "The notification inbox holding every notification of one's teams, not one's own.",
+        "apps/notifications/selectors.py",
+        "Notification.objects.filter(recipient=user, team_id__in=_team_ids(user))",
+        "Notification.objects.filter(team_id__in=_team_ids(user))",
+        (LISTS,),
+        after="def inbox(",
+    ),
+    Bug(
         "dashboard-snapshots-of-all-teams",
         "The dashboard's latest snapshots of the team drawn from all of one's teams.",
         "apps/teams/dashboard.py",

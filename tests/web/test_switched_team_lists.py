@@ -115,3 +115,17 @@ def test_the_history_shows_all_ones_teams_and_only_them(client, team, other_team
     client.force_login(only_one)
     mine = _get(client, reverse("scoring:history"))
     assert "Signed alpha" in mine and "Signed bravo" not in mine
+
+
+def test_the_inbox_holds_ones_own_notifications_of_both_teams(client, team, other_team, both):
+    """Notifications are the person's own, from all their teams whichever is current; a
+    colleague's never show."""
+    client.force_login(both)
+    _switch(client, other_team)
+    mine = _get(client, reverse("notifications:inbox"))
+    assert "Signed alpha" in mine and "Signed bravo" in mine
+    colleague = make_user("colleague")
+    make_membership(colleague, other_team, "member")
+    client.force_login(colleague)
+    theirs = _get(client, reverse("notifications:inbox"))
+    assert "Signed alpha" not in theirs and "Signed bravo" not in theirs
