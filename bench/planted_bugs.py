@@ -176,6 +176,15 @@ BUGS = [
         after="def inbox(",
     ),
     Bug(
+        "approvals-cached-without-the-viewer",
+        "The approval queue (each reviewer's own) cached under the teams only, not the viewer.",
+        "apps/reviews/views/lists.py",
+        "parts=(sorted(request.GET.lists()), request.user.pk, minute.isoformat()),",
+        "parts=(sorted(request.GET.lists()), minute.isoformat()),",
+        ("tests/reviews/test_approvals_cache.py",),
+        after="def approvals(",
+    ),
+    Bug(
         "dashboard-snapshots-of-all-teams",
         "The dashboard's latest snapshots of the team drawn from all of one's teams.",
         "apps/teams/dashboard.py",
