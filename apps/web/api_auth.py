@@ -20,12 +20,15 @@ class Principal:
     user: object | None = None
     token: ApiToken | None = None
     team_ids: list[int] = field(default_factory=list)
+    current_team_id: int | None = None
 
     def team_for_write(self, team_id: int | None = None) -> Team | None:
-        """The team a write goes to: the token's team, or a team of the user (first if unnamed)."""
+        """The team a write goes to: the token's team, or a team of the user (unnamed: the team
+        the session is working in, as for the pages; a member of two teams who switched writes
+        into the team switched to)."""
         if self.token is not None:
             return self.token.team if team_id in (None, self.token.team_id) else None
-        wanted = team_id if team_id is not None else (self.team_ids[0] if self.team_ids else None)
+        wanted = team_id if team_id is not None else self.current_team_id
         if wanted not in self.team_ids:
             return None
         return Team.objects.filter(pk=wanted).first()
@@ -52,7 +55,10 @@ class UserSessionAuth(SessionAuth):
             raise HttpError(403, "CSRF check failed: send the X-CSRFToken header")
         # The teams the session may see (apps.accounts.middleware): a team that signs in with
         # single sign-on only is left out after a password sign-in.
-        return Principal(user=user, team_ids=list(team_ids_for(user)))
+        team = getattr(request, "team", None)
+        return Principal(
+            user=user, team_ids=list(team_ids_for(user)), current_team_id=getattr(team, "pk", None)
+        )
 
 
 token_auth = TeamTokenAuth()

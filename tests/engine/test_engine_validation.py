@@ -162,6 +162,14 @@ class TestValidation:
             "links[3].to": "a link joins two different sites",
         }
 
+    @pytest.mark.parametrize("near", ["ANSWERED", "Answered", "answered ", "XXansweredXX"])
+    def test_an_answer_that_only_looks_answered_is_refused(self, near):
+        # SPEC 6.2: an answer is one of two exact words, so a near miss never counts a question
+        # as answered. Worked by hand: offer "local"'s q1 holds the near miss, so the one error
+        # is at checklists.local.q1; q2..q6 are missing, which reads as unanswered, no error.
+        errors = errors_of(make_input(checklists={"local": {"q1": near}}))
+        assert errors == {"checklists.local.q1": "must be one of answered, unanswered"}
+
     def test_it_refuses_unknown_keys_by_path(self):
         # SPEC 6.2: a typo must never silently change a decision
         t = task(offsite_alowed=True, latency_budget_hours={"transfr": 1})
