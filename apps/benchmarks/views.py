@@ -28,6 +28,7 @@ from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.csv_file import read_upload
 from apps.web.htmx import render_shape, vary
 from apps.web.limits import one_import_per_person
+from apps.web.search import MAX_QUERY
 
 from . import selectors, services
 from .csv_import import COLUMNS, template_csv
@@ -94,6 +95,7 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
         "kind": kind,
         "offer": _int_param(request, "offer"),
         "source": source,
+        "q": request.GET.get("q", "").strip()[:MAX_QUERY],
     }
     records = selectors.benchmark_list(team=team, **filters)
     page_obj = Paginator(records, PAGE_SIZE).get_page(request.GET.get("page"))
