@@ -36,7 +36,7 @@ from apps.web.limits import MAX_ERRORS, MAX_MAGNITUDE
 
 from .models import ActualCost, BillLine, Source
 from .services import quarterly_changed
-from .validation import ReviewLookup, parse_date
+from .validation import ReviewLookup, parse_date, period_refusal
 
 CUR = {
     "date": "lineitem/usagestartdate",
@@ -200,6 +200,8 @@ def _match(line: BillLineIn, lookup: ReviewLookup, assigned: dict[int, int]) -> 
         line.unmatched = _("no review #%(id)s in this team") % {"id": wanted}
     elif state != ReviewState.APPROVED:
         line.unmatched = _("review #%(id)s is not approved") % {"id": wanted}
+    elif refusal := period_refusal(wanted, line.date, lookup):
+        line.unmatched = refusal
     else:
         line.review_id = wanted
 
