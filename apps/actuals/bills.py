@@ -38,7 +38,7 @@ from . import bill_formats as formats
 from .bill_formats import COMPUTE, TRANSFER, tagged_review
 from .models import ActualCost, ActualsSettings, BillCost, BillLine, Source
 from .services import quarterly_changed
-from .validation import ReviewLookup, parse_date
+from .validation import ReviewLookup, parse_date, period_refusal
 
 __all__ = [
     "COMPUTE", "TRANSFER", "BillResult", "bill_import", "read_bill", "summary", "tagged_review",
@@ -201,6 +201,8 @@ def _match(line: BillLineIn, lookup: ReviewLookup, assigned: dict[int, int]) -> 
         line.unmatched = _("no review #%(id)s in this team") % {"id": wanted}
     elif state != ReviewState.APPROVED:
         line.unmatched = _("review #%(id)s is not approved") % {"id": wanted}
+    elif refusal := period_refusal(wanted, line.date, lookup):
+        line.unmatched = refusal
     else:
         line.review_id = wanted
 

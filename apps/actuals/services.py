@@ -42,6 +42,20 @@ COLUMNS = (
     "reference", "idempotency_key", "notes",
 )
 SHAPE = CsvShape(columns=COLUMNS, required=("review", "period", "compute_cost"))
+# The template's example row: one run of review #12 (replace it with your own rows; the view
+# puts in the team's currency).
+TEMPLATE_EXAMPLE = {
+    "review": "12",
+    "period": "2026-03-01",
+    "compute_cost": "1250.50",
+    "transfer_cost": "84.20",
+    "gpu_hours": "512",
+    "hours": "64",
+    "currency": "USD",
+    "reference": "invoice 2026-03 line 7",
+    "idempotency_key": "invoice-2026-03-7",
+    "notes": "March run",
+}
 # The quarterly figures read actual costs (apps.scoring, a floor above: its task called by name).
 QUARTERLY_TASK = "scoring.refresh_quarterly_task"
 log = logging.getLogger(__name__)

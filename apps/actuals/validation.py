@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.fields import MAX_PK
@@ -44,27 +45,49 @@ class ActualValidationError(FieldErrors):
 
 @dataclass
 class ReviewLookup:
-    """The team's reviews by id (their state), fetched once for a whole file."""
+    """The team's reviews by id (their state and the day they were approved), fetched once for
+    a whole file."""
 
     team: Team
     states: dict[int, str] = field(default_factory=dict)
+    approved_on: dict[int, dt.date] = field(default_factory=dict)
     complete: bool = False
 
+    def _keep(self, rows) -> None:
+        for pk, state, decided_at in rows:
+            self.states[pk] = state
+            if decided_at is not None:
+                self.approved_on[pk] = timezone.localdate(decided_at)
+
     def preload(self) -> ReviewLookup:
-        self.states = dict(
-            Review.objects.filter(team=self.team).values_list("pk", "state")
-        )
+        self._keep(Review.objects.filter(team=self.team).values_list("pk", "state", "decided_at"))
         self.complete = True
         return self
 
     def state(self, pk: int) -> str | None:
         if not self.complete and pk not in self.states:
-            found = (
-                Review.objects.filter(team=self.team, pk=pk).values_list("state", flat=True).first()
-            )
-            if found is not None:
-                self.states[pk] = found
+            found = Review.objects.filter(team=self.team, pk=pk)
+            self._keep(found.values_list("pk", "state", "decided_at"))
         return self.states.get(pk)
+
+
+def period_refusal(pk: int, period: dt.date, lookup: ReviewLookup) -> str | None:
+    """Why an actual of approved review `pk` cannot be dated `period`, or None: not after today
+    (a cost not yet incurred), nor in a month before the plan was approved (a bill is dated the
+    first of its month, so the month of approval itself is in)."""
+    today = timezone.localdate()
+    if period > today:
+        return _(
+            "%(day)s is in the future: record a cost once it is incurred (today is %(today)s)."
+        ) % {"day": period.isoformat(), "today": today.isoformat()}
+    approved = lookup.approved_on.get(pk)
+    if approved is not None and period < approved.replace(day=1):
+        return _(
+            "Review #%(id)s was approved on %(approved)s: a cost of %(month)s is not of the plan "
+            "it signed. Date it in %(approved_month)s or later."
+        ) % {"id": pk, "approved": approved.isoformat(), "month": f"{period:%Y-%m}",
+             "approved_month": f"{approved:%Y-%m}"}
+    return None
 
 
 _blank = blank
@@ -185,6 +208,10 @@ def actual_clean(*, team: Team, data: dict, lookup: ReviewLookup | None = None) 
         clean_currency(data.get("currency"), team)
     except ValueError as exc:
         errors.setdefault("currency", []).append(str(exc))
+    if "review" in values and "period" in values:
+        refusal = period_refusal(values["review"], values["period"], lookup)
+        if refusal:
+            errors.setdefault("period", []).append(refusal)
     if errors:
         raise ActualValidationError(errors)
     values["review_id"] = values.pop("review")

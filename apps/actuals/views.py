@@ -204,8 +204,12 @@ def actual_import(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def actual_import_template(request: HttpRequest) -> HttpResponse:
-    require_role(request, require_current_team(request))
-    response = HttpResponse(template_csv(services.COLUMNS), content_type="text/csv; charset=utf-8")
+    team = require_current_team(request)
+    require_role(request, team)
+    example = {**services.TEMPLATE_EXAMPLE, "currency": team.currency}
+    response = HttpResponse(
+        template_csv(services.COLUMNS, example), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = 'attachment; filename="actual-costs-template.csv"'
     return response
 

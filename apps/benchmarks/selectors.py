@@ -10,6 +10,7 @@ from apps.accounts.models import ApiToken, Team
 from apps.catalog.models import NetworkLink, Offer
 from apps.profiles.engine_input import evaluate_profile
 from apps.profiles.models import TaskProfile
+from apps.web.search import search_queryset
 from engine.bench_verdicts import (
     fastest_per_offer,
     run_scaling_efficiency,
@@ -36,6 +37,18 @@ def _with_relations(queryset: QuerySet) -> QuerySet:
     )
 
 
+# What the list's search box looks in: task, offer, sites, author.
+BENCHMARK_SEARCH_FIELDS = (
+    "task__name",
+    "offer__name",
+    "offer__provider",
+    "offer__site__code",
+    "from_site__code",
+    "to_site__code",
+    "created_by__username",
+)
+
+
 def benchmark_list(
     *,
     team: Team,
@@ -43,8 +56,10 @@ def benchmark_list(
     kind: str | None = None,
     offer: int | None = None,
     source: str | None = None,
+    q: str | None = None,
 ) -> QuerySet[BenchmarkRecord]:
-    """The team's records, newest first, filtered; one query whatever the page size."""
+    """The team's records, newest first, filtered (`q`: the search box, apps.web.search); one
+    query whatever the page size."""
     records = BenchmarkRecord.objects.for_team(team)
     if task:
         records = records.filter(task_id=task)
@@ -54,6 +69,7 @@ def benchmark_list(
         records = records.filter(offer_id=offer)
     if source:
         records = records.filter(source=source)
+    records = search_queryset(records, q, BENCHMARK_SEARCH_FIELDS)
     return _with_relations(records).order_by("-recorded_at", "-id")
 
 

@@ -27,6 +27,7 @@ from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.htmx import render_shape, vary
 from apps.web.ingest import form_save, one_import_per_person, upload_content
 from apps.web.paging import id_param
+from apps.web.search import MAX_QUERY
 
 from . import selectors, services
 from .csv_import import COLUMNS, template_csv
@@ -79,6 +80,7 @@ def benchmark_list(request: HttpRequest) -> HttpResponse:
         "kind": kind,
         "offer": id_param(request, "offer"),
         "source": source,
+        "q": request.GET.get("q", "").strip()[:MAX_QUERY],
     }
     records = selectors.benchmark_list(team=team, **filters)
     page_obj = Paginator(records, PAGE_SIZE).get_page(request.GET.get("page"))

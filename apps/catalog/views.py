@@ -26,6 +26,7 @@ from django.forms import ModelForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -36,6 +37,7 @@ from apps.accounts.models import Role, Team
 from apps.web.concurrency import StaleVersion, stale_form
 from apps.web.forms import attach_errors
 from apps.web.htmx import render_shape, wants_fragment
+from apps.web.search import MAX_QUERY, search_queryset
 
 from . import selectors, services
 from .forms import NetworkLinkForm, OfferForm, SiteForm
@@ -61,6 +63,7 @@ class Kind:
     update: Callable[[Model, dict], Model]
     delete: Callable[[Model], None]
     columns: int  # for the colspan of the inline form row
+    search: tuple[str, ...] = ()  # what the list's search box looks in (none: no box)
 
     def url(self, action: str, *args) -> str:
         return reverse(f"catalog:{self.key}_{action}", args=args)
@@ -144,6 +147,7 @@ OFFERS = Kind(
     update=lambda obj, data: services.offer_update(offer=obj, **data),
     delete=lambda obj: services.offer_delete(offer=obj),
     columns=8,
+    search=("name", "provider", "site__code", "site__name", "region", "gpu_model"),
 )
 
 
@@ -176,8 +180,11 @@ def _post_data(request: HttpRequest):
 
 def _list(request: HttpRequest, kind: Kind) -> HttpResponse:
     team = require_current_team(request)
-    page_obj = Paginator(kind.rows(team), PAGE_SIZE).get_page(request.GET.get("page"))
-    context = _context(request, kind, team, page_obj=page_obj, querystring_base="")
+    q = request.GET.get("q", "").strip()[:MAX_QUERY] if kind.search else ""
+    rows = search_queryset(kind.rows(team), q, kind.search)
+    page_obj = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    kept = f"{urlencode({'q': q})}&" if q else ""
+    context = _context(request, kind, team, page_obj=page_obj, querystring_base=kept, q=q)
     return render_shape(request, kind.template, "table", context)
 
 

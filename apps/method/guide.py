@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from apps.accounts.models import Team
 from apps.teams import thresholds as team_thresholds
+from apps.web.search import text_matches
 
 from .entries import ARTICLES, ENTRIES, GLOSSARY, GROUPS, SECTIONS, Entry, formula_for
 
@@ -79,13 +80,24 @@ def entry_view(entry: Entry, values: dict[str, float], currency: str) -> EntryVi
     return EntryView(entry, formula_for(entry, values), tuple(uses), tuple(quotes))
 
 
-def guide(team: Team | None) -> dict:
-    """Every entry, grouped in the guide's order, and the glossary."""
+def _entry_matches(entry: Entry, q: str) -> bool:
+    """The search box (apps.web.search): the rule id, title, what it checks, formula and fix."""
+    return text_matches(q, (entry.id, entry.title, entry.checks, entry.formula, entry.fix))
+
+
+def guide(team: Team | None, q: str = "") -> dict:
+    """Every entry, grouped in the guide's order, and the glossary; given a search `q`, only the
+    entries and terms that match it."""
     values = team_values(team)
     currency = team.currency if team is not None else ""
     groups = []
     for key, title in GROUPS.items():
-        views = [entry_view(e, values, currency) for e in ENTRIES if e.group == key]
+        views = [
+            entry_view(e, values, currency)
+            for e in ENTRIES
+            if e.group == key and _entry_matches(e, q)
+        ]
         if views:
             groups.append({"key": key, "title": title, "entries": views})
-    return {"groups": groups, "glossary": GLOSSARY}
+    glossary = [t for t in GLOSSARY if text_matches(q, (t.term, t.meaning))]
+    return {"groups": groups, "glossary": glossary, "q": q}

@@ -10,6 +10,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from apps.web.search import MAX_QUERY
+
 from . import guide
 from .entries import ENTRY_BY_ID, GROUPS
 
@@ -17,7 +19,7 @@ from .entries import ENTRY_BY_ID, GROUPS
 @login_required
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
-    context = guide.guide(request.team)
+    context = guide.guide(request.team, request.GET.get("q", "").strip()[:MAX_QUERY])
     context["team"] = request.team
     return render(request, "method/index.html", context)
 

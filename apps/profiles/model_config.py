@@ -24,7 +24,7 @@ from typing import Any
 
 GATED = ("llama", "mistral", "qwen2")
 READ = (*GATED, "gpt2", "bert")
-# Beyond any published model, as the profile's own limits (apps/profiles/models.SHAPE_MAX).
+# Beyond any published model, as the profile's own limits (apps/profiles/shape.SHAPE_MAX).
 LIMITS = {"hidden": 1_000_000, "layers": 10_000, "heads": 100_000, "vocab": 100_000_000,
           "intermediate": 10_000_000, "positions": 100_000_000, "head_dim": 100_000}  # fmt: skip
 MAX_CONFIG_BYTES = 1024 * 1024

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Team, TeamOwnedQuerySet, TeamScopedQuerySet
@@ -19,74 +20,12 @@ from apps.catalog.models import (
 )
 
 from .choices import AccessPattern, Attention, Cadence, Coupling, Pain, Precision, Workload
+from .shape import SHAPE_FIELDS, SHAPE_MAX, shape_errors
 
 __all__ = [
-    "AccessPattern", "Attention", "Cadence", "Coupling", "Pain", "Precision", "TaskProfile",
-    "Workload",
+    "SHAPE_FIELDS", "SHAPE_MAX", "AccessPattern", "Attention", "Cadence", "Coupling", "Pain",
+    "Precision", "TaskProfile", "Workload", "shape_errors",
 ]
-
-
-# SPEC 6.3: the model shape's fields. The five the engine needs together, and the largest value
-# each takes (well above any published model; the engine's own limit is 10¹²).
-SHAPE_FIELDS = ("batch_size", "seq_len", "hidden_size", "layers", "heads")
-SHAPE_MAX = {
-    "batch_size": 1_000_000,
-    "seq_len": 10_000_000,
-    "hidden_size": 1_000_000,
-    "layers": 10_000,
-    "heads": 100_000,
-}
-
-
-def shape_errors(values: dict) -> dict[str, list[ValidationError]]:
-    """SPEC 6.3's rules across a model shape's fields, by field: batch, sequence length, hidden
-    size, layers and heads all given or none (a KV head count needs them too); heads divide the
-    hidden size; KV heads at most heads and dividing them. `values` maps the field names to
-    their values (None: blank); a field refused on its own is left out of `values`, and a value
-    out of its range is refused on its own (its validators), so neither is judged here again."""
-    errors: dict[str, list[ValidationError]] = {}
-
-    def add(name: str, message, code: str) -> None:
-        errors.setdefault(name, []).append(ValidationError(message, code=code))
-
-    def in_range(name: str):
-        value = values.get(name)
-        limit = SHAPE_MAX["heads" if name == "kv_heads" else name]
-        return value if value is not None and 1 <= value <= limit else None
-
-    given = [name for name in (*SHAPE_FIELDS, "kv_heads") if values.get(name) is not None]
-    if given:
-        for name in SHAPE_FIELDS:
-            if name in values and values[name] is None:
-                add(
-                    name,
-                    _(
-                        "Enter this with the other model shape fields (batch size, sequence "
-                        "length, hidden size, layers, heads), or leave them all blank."
-                    ),
-                    "shape_incomplete",
-                )
-    hidden, heads, kv_heads = in_range("hidden_size"), in_range("heads"), in_range("kv_heads")
-    if hidden and heads and hidden % heads:
-        add(
-            "heads",
-            _("The heads must divide the hidden size (%(hidden)s) evenly.") % {"hidden": hidden},
-            "heads_divide_hidden",
-        )
-    if heads and kv_heads:
-        if kv_heads > heads:
-            add(
-                "kv_heads",
-                _("Enter at most the number of heads (%(heads)s).") % {"heads": heads},
-                "kv_heads_above_heads",
-            )
-        elif heads % kv_heads:
-            add(
-                "kv_heads",
-                _("The KV heads must divide the heads (%(heads)s) evenly.") % {"heads": heads},
-                "kv_heads_divide_heads",
-            )
-    return errors
 
 
 class TaskProfile(models.Model):
@@ -302,6 +241,9 @@ class TaskProfile(models.Model):
                 name="profile_sizes_nonneg",
             ),
             models.CheckConstraint(condition=Q(compute_hours__gte=0), name="profile_hours_nonneg"),
+            # Two profiles of a team never share a name (in any case): a review's task list and
+            # the history tell tasks apart by it. clean() says so on the name field.
+            models.UniqueConstraint(Lower("name"), "team", name="profile_name_once_per_team"),
         ]
 
     def __str__(self) -> str:
@@ -315,6 +257,17 @@ class TaskProfile(models.Model):
             super().full_clean(exclude, validate_unique, validate_constraints)
         finally:
             del self._excluded_from_clean
+
+    def validate_constraints(self, exclude=None) -> None:
+        # The name's uniqueness is told on the name field by clean() (Django would report the
+        # two-column constraint as an error of the whole form); the constraint is the backstop.
+        super().validate_constraints(exclude={*(exclude or ()), "name"})
+
+    def _name_taken(self) -> bool:
+        if not self.team_id or not self.name:
+            return False
+        same = TaskProfile.objects.filter(team_id=self.team_id, name__iexact=self.name)
+        return same.exclude(pk=self.pk).exists()
 
     def clean(self) -> None:
         errors = non_finite_errors(self)
@@ -344,6 +297,13 @@ class TaskProfile(models.Model):
         shape = {n: getattr(self, n) for n in (*SHAPE_FIELDS, "kv_heads") if n not in refused}
         for name, shape_errs in shape_errors(shape).items():
             errors.setdefault(name, []).extend(shape_errs)
+        if "name" not in getattr(self, "_excluded_from_clean", set()) and self._name_taken():
+            add(
+                "name",
+                _("Your team already has a profile named “%(name)s”: choose another name.")
+                % {"name": self.name},
+                "name_taken",
+            )
         for name in ("data_site", "home_site", "result_site"):
             site = getattr(self, name) if getattr(self, f"{name}_id") else None
             if site is not None and self.team_id is not None and site.team_id != self.team_id:

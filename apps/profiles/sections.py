@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.models import Parallelism
 
-from .models import SHAPE_FIELDS
+from .shape import SHAPE_FIELDS
 
 SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
     (

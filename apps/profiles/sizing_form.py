@@ -14,7 +14,8 @@ from apps.catalog.models import Parallelism
 from apps.web.forms import FiniteFloatField
 
 from .forms import HELP_TEXTS, TaskProfileForm
-from .models import SHAPE_FIELDS, SHAPE_MAX, Precision, TaskProfile, Workload, shape_errors
+from .models import Precision, TaskProfile, Workload
+from .shape import SHAPE_FIELDS, SHAPE_MAX, shape_errors
 
 
 class SizingForm(forms.Form):

@@ -12,6 +12,7 @@ from apps.accounts.widgets import FastSelect
 from apps.catalog.models import NetworkLink, Offer
 from apps.profiles.forms import TaskProfileForm
 from apps.profiles.models import TaskProfile
+from apps.web.search import MAX_QUERY
 
 from .models import Candidate, Decision, ReviewState
 
@@ -34,8 +35,10 @@ class ReviewFilterForm(forms.Form):
     q = forms.CharField(
         label=_("Search"),
         required=False,
-        max_length=100,
-        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("Title or task")}),
+        max_length=MAX_QUERY,
+        widget=forms.TextInput(
+            attrs={"type": "search", "placeholder": _("Title, task, offer or author")}
+        ),
     )
     state = forms.ChoiceField(
         label=_("State"),

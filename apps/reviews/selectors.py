@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.models import Role
 from apps.profiles.models import TaskProfile
 from apps.web.forms import only_ids
+from apps.web.search import search_queryset, term_filter
 
 from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
 
@@ -41,6 +42,14 @@ ROW_JOINED = {
     "author_username": "author__username",
     "team_name": "team__name",
 }
+# What the list's search box looks in (apps.web.search), the candidate offers aside.
+REVIEW_SEARCH_FIELDS = (
+    "title",
+    "task__name",
+    "author__username",
+    "author__first_name",
+    "author__last_name",
+)
 
 
 def _count_of(rows: QuerySet) -> Coalesce:
@@ -79,8 +88,16 @@ def review_list(
     if author_id:
         reviews = reviews.filter(author_id=author_id)
     if q:
-        reviews = reviews.filter(Q(title__icontains=q) | Q(task__name__icontains=q))
+        reviews = search_queryset(reviews, q, REVIEW_SEARCH_FIELDS, extra=_with_offer_matching)
     return reviews.order_by("-updated_at", "-id")
+
+
+def _with_offer_matching(term: str) -> Q:
+    """Reviews with a candidate offer whose name, provider or site code holds `term`."""
+    offers = Candidate.objects.filter(review=OuterRef("pk")).filter(
+        term_filter(term, ("offer__name", "offer__provider", "offer__site__code"))
+    )
+    return Q(Exists(offers))
 
 
 def review_rows(ids: Iterable[int]) -> QuerySet[Review]:

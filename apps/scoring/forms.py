@@ -7,11 +7,20 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.widgets import FastSelect
 from apps.reviews.models import Decision, ReviewState
+from apps.web.search import MAX_QUERY
 
 from .history_list import HistoryFilters
 
 
 class HistoryFilterForm(forms.Form):
+    q = forms.CharField(
+        label=_("Search"),
+        required=False,
+        max_length=MAX_QUERY,
+        widget=forms.TextInput(
+            attrs={"type": "search", "placeholder": _("Task, offer, site or author")}
+        ),
+    )
     team = forms.TypedChoiceField(
         label=_("Team"), required=False, coerce=int, empty_value=None, widget=FastSelect
     )
@@ -69,4 +78,5 @@ class HistoryFilterForm(forms.Form):
             reviewer=valid.get("reviewer"),
             date_from=valid.get("date_from"),
             date_to=valid.get("date_to") if "date_to" not in self.errors else None,
+            q=(valid.get("q") or "").strip(),
         )

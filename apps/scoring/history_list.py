@@ -7,13 +7,15 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet
+from django.db.models.functions import Cast
 
 from apps.accounts.access import scoped
 from apps.accounts.models import team_ids_for
 from apps.reviews.models import ReviewState, SignOff
 from apps.reviews.snapshots.models import EvaluationSnapshot
 from apps.web.forms import only_ids
+from apps.web.search import search_queryset, term_filter
 
 # What a row of the history shows: not the JSON documents, nor the other columns of the review,
 # the task and the team (reading them cost more than drawing the row), whose few fields shown
@@ -40,6 +42,18 @@ HISTORY_ROW_JOINED = {
 }
 
 
+# What the search box looks in (apps.web.search), the chosen offer's name aside.
+HISTORY_SEARCH_FIELDS = (
+    "task__name",
+    "review__title",
+    "review__author__username",
+    "review__author__first_name",
+    "review__author__last_name",
+    "chosen_site",
+    "team__name",
+)
+
+
 @dataclass(frozen=True)
 class HistoryFilters:
     team: int | None = None
@@ -49,6 +63,7 @@ class HistoryFilters:
     reviewer: int | None = None
     date_from: date | None = None
     date_to: date | None = None
+    q: str = ""
 
 
 def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnapshot]:
@@ -75,7 +90,18 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
         qs = qs.filter(created_at__date__gte=filters.date_from)
     if filters.date_to:
         qs = qs.filter(created_at__date__lte=filters.date_to)
+    if filters.q:
+        qs = search_queryset(qs, filters.q, HISTORY_SEARCH_FIELDS, extra=_chosen_offer_matching)
     return qs
+
+
+def _chosen_offer_matching(term: str) -> Q:
+    """Snapshots whose chosen offer (kept as its id, a string) has `term` in its name or
+    provider."""
+    from apps.catalog.models import Offer
+
+    offers = Offer.objects.filter(term_filter(term, ("name", "provider")))
+    return Q(chosen_offer__in=offers.annotate(key=Cast("pk", CharField())).values("key"))
 
 
 def history_rows(ids: Iterable[int]) -> QuerySet[EvaluationSnapshot]:

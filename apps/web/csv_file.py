@@ -109,10 +109,14 @@ def _time_message() -> str:
     return _("Checking this file took too long; split it into smaller files.")
 
 
-def template_csv(columns: tuple[str, ...]) -> str:
-    """The header line users fill in: every column the import reads, in order."""
+def template_csv(columns: tuple[str, ...], example: dict[str, str] | None = None) -> str:
+    """The header line users fill in: every column the import reads, in order; then, given, an
+    example row (its values by column) to replace with their own."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerow(columns)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    if example:
+        writer.writerow([example.get(name, "") for name in columns])
     return out.getvalue()
 
 
@@ -127,6 +131,15 @@ def _names(names: list[str]) -> str:
 def header_errors(header: list[str], shape: CsvShape) -> list[RowError]:
     """Missing, unknown and repeated columns of the header line, in one pass over it (sets and a
     counter, never a scan per column: a 50,000-column header once took 72 s)."""
+    semicolons = len(header) == 1 and ";" in header[0]
+    if semicolons and {n.strip() for n in header[0].split(";")} & set(shape.columns):
+        # Saved with ';' between values (a spreadsheet set to a comma-decimal language): the
+        # whole header reads as one column, which is no unknown column to explain.
+        hint = _(
+            "This file seems to use ';' as separator: save it as CSV with commas (,) between "
+            "values, as in the template."
+        )
+        return [RowError("", hint)]
     errors = []
     present = set(header)
     missing = [name for name in shape.required if name not in present]

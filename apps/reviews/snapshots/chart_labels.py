@@ -47,7 +47,7 @@ def figure_labels() -> dict[str, str]:
         "total_cost": _("Total cost"),
         "total_hours": _("Total hours"),
         "quarterly": _("Quarterly cost review"),
-        "compute_saved": _("Compute cost saved"),
+        "compute_saved": _("Compute cost variance"),
         "transfer_fees": _("Extra transfer fees"),
         "net": _("Net"),
         "wait_local": _("Wait locally"),

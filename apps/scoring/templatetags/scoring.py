@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import get_language, gettext_lazy
 
 import engine
 from apps.reviews.snapshots import flips
@@ -137,9 +136,9 @@ def chart_id(name: str, pk) -> str:
 # Issue 15, readable money: a price always says its billing basis, and beside it the effective
 # GPU-hour price the engine compares (SPEC P, 口径对齐).
 BASIS_UNITS = {
-    "gpu_hour": _lazy("per GPU-hour"),
-    "machine_hour": _lazy("per machine-hour"),
-    "contract": _lazy("per contract package"),
+    "gpu_hour": gettext_lazy("per GPU-hour"),
+    "machine_hour": gettext_lazy("per machine-hour"),
+    "contract": gettext_lazy("per contract package"),
 }
 
 
