@@ -318,6 +318,9 @@ MATRIX: dict[str, Route] = {
     "api:snapshot_skypilot": Route(
         ALL | {TOKEN}, api=True, obj=pk("snapshot", "snapshot_id"), scoped=True, foreign=404
     ),
+    "api:review_summary": Route(
+        ALL | {TOKEN}, api=True, obj=pk("review", "review_id"), scoped=True, foreign=404
+    ),
     "api:actual_get": Route(
         ALL | {TOKEN}, api=True, query=lambda w: {"review": w.review.pk}, scoped=True,
         foreign=EMPTY,
