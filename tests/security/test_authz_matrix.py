@@ -89,12 +89,8 @@ def notification_of(w: TeamWorld):
     mine = Notification.objects.filter(recipient=w.reviewer, team=w.team).first()
     if mine is None:
         notify(
-            kind=Kind.REVIEW_SUBMITTED,
-            team=w.team,
-            recipients=[w.reviewer],
-            params={"review": w.review.title},
-            url="/",
-            event_key=f"matrix:{w.team.pk}",
+            kind=Kind.REVIEW_SUBMITTED, team=w.team, recipients=[w.reviewer],
+            params={"review": w.review.title}, url="/", event_key=f"matrix:{w.team.pk}",
         )
         mine = Notification.objects.get(recipient=w.reviewer, team=w.team)
     return mine
@@ -106,11 +102,8 @@ def invitation_of(w: TeamWorld):
 
     if "invitation" not in w.extra:
         w.extra["invitation"] = invitation_create(
-            team=w.team,
-            email=f"invitee-{w.team.slug}@example.com",
-            role="member",
-            invited_by=w.owner,
-            base_url="http://testserver",
+            team=w.team, email=f"invitee-{w.team.slug}@example.com", role="member",
+            invited_by=w.owner, base_url="http://testserver",
         )
     return w.extra["invitation"]
 
@@ -121,11 +114,8 @@ def webhook_of(w: TeamWorld):
 
     if "webhook" not in w.extra:
         w.extra["webhook"] = WebhookEndpoint.objects.create(
-            team=w.team,
-            url=f"https://hooks.example.com/{w.team.slug}",
-            events=["review_submitted"],
-            secret="whsec_matrix",
-            created_by=w.owner,
+            team=w.team, url=f"https://hooks.example.com/{w.team.slug}",
+            events=["review_submitted"], secret="whsec_matrix", created_by=w.owner,
         )
     return w.extra["webhook"]
 
@@ -188,10 +178,7 @@ MATRIX: dict[str, Route] = {
         OWNERS, POST, obj=lambda w: {"pk": invitation_of(w)[0].pk}, cross=SETTINGS_CROSS
     ),
     "accounts:invitation_accept": Route(
-        frozenset(),
-        BOTH,
-        obj=lambda w: {"token": invitation_of(w)[1]},
-        foreign=403,
+        frozenset(), BOTH, obj=lambda w: {"token": invitation_of(w)[1]}, foreign=403,
         anonymous=302,
     ),
     # django-allauth's pages (same /accounts/login/ and /accounts/logout/ as above)
@@ -222,17 +209,18 @@ MATRIX: dict[str, Route] = {
     # No identity provider is configured here: the OIDC routes answer 404 to everyone
     # (tests/accounts/test_oidc.py drives them against an in-test issuer).
     "openid_connect_login": Route(fixed=404, obj=lambda w: {"provider_id": "sso"}, scoped=False),
-    "openid_connect_callback": Route(fixed=404, obj=lambda w: {"provider_id": "sso"}, scoped=False),
+    "openid_connect_callback": Route(
+        fixed=404, obj=lambda w: {"provider_id": "sso"}, scoped=False
+    ),
     "teams:settings": Route(),
     "teams:member_add": Route(OWNERS, POST),
     "teams:member_role": Route(
-        OWNERS,
-        POST,
-        obj=pk("member_membership"),
-        data=lambda w: {"role": "reviewer"},
+        OWNERS, POST, obj=pk("member_membership"), data=lambda w: {"role": "reviewer"},
         cross=SETTINGS_CROSS,
     ),
-    "teams:member_remove": Route(OWNERS, POST, obj=pk("member_membership"), cross=SETTINGS_CROSS),
+    "teams:member_remove": Route(
+        OWNERS, POST, obj=pk("member_membership"), cross=SETTINGS_CROSS
+    ),
     "teams:settings_general": Route(OWNERS, POST),
     "teams:tier_toggle": Route(OWNERS, POST),
     "teams:threshold_set": Route(OWNERS, POST),
@@ -314,7 +302,9 @@ MATRIX: dict[str, Route] = {
     "scoring:snapshot_csv": Route(obj=pk("snapshot")),
     "scoring:snapshot_xlsx": Route(obj=pk("snapshot")),
     "scoring:snapshot_skypilot": Route(obj=pk("snapshot")),
-    "scoring:compare": Route(query=lambda w: {"a": w.snapshot.pk, "b": w.snapshot.pk}, scoped=True),
+    "scoring:compare": Route(
+        query=lambda w: {"a": w.snapshot.pk, "b": w.snapshot.pk}, scoped=True
+    ),
     "scoring:quarterly": Route(),
     "scoring:quarterly_refresh": Route(methods=POST),
     # API: Bearer team token or session; the schema is public (documents, holds no data)
@@ -325,19 +315,11 @@ MATRIX: dict[str, Route] = {
     # Another team's task in the body is "unknown" (422 naming the field, as a wrong id would);
     # the reviewer's role is checked before the body.
     "api:benchmark_post": Route(
-        BENCH_WRITERS | {TOKEN},
-        POST,
-        api=True,
-        body=bench_body,
-        scoped=True,
-        foreign=422,
+        BENCH_WRITERS | {TOKEN}, POST, api=True, body=bench_body, scoped=True, foreign=422,
         cross={REVIEWER: 403},
     ),
     "api:benchmark_get": Route(
-        ALL | {TOKEN},
-        api=True,
-        query=lambda w: {"task": w.profile.pk},
-        scoped=True,
+        ALL | {TOKEN}, api=True, query=lambda w: {"task": w.profile.pk}, scoped=True,
         foreign=EMPTY,
     ),
     # Actual costs: members and owners write, reviewers read; owners set the over-plan notice
@@ -352,12 +334,7 @@ MATRIX: dict[str, Route] = {
     "actuals:delete": Route(BENCH_WRITERS, BOTH, obj=lambda w: {"pk": actual_of(w).pk}),
     # Another team's review in the body is "unknown" (422 naming the field), as for benchmarks.
     "api:actual_post": Route(
-        BENCH_WRITERS | {TOKEN},
-        POST,
-        api=True,
-        body=actual_body,
-        scoped=True,
-        foreign=422,
+        BENCH_WRITERS | {TOKEN}, POST, api=True, body=actual_body, scoped=True, foreign=422,
         cross={REVIEWER: 403},
     ),
     "api:snapshot_skypilot": Route(
@@ -367,10 +344,7 @@ MATRIX: dict[str, Route] = {
         ALL | {TOKEN}, api=True, obj=pk("review", "review_id"), scoped=True, foreign=404
     ),
     "api:actual_get": Route(
-        ALL | {TOKEN},
-        api=True,
-        query=lambda w: {"review": w.review.pk},
-        scoped=True,
+        ALL | {TOKEN}, api=True, query=lambda w: {"review": w.review.pk}, scoped=True,
         foreign=EMPTY,
     ),
 }
@@ -612,16 +586,11 @@ class CsrfOnEveryPostTests:
             for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
                 with rolled_back():
                     if route.body is not None:
-                        response = client.post(
-                            url,
-                            json.dumps(route.body(world.a)),
-                            content_type="application/json",
-                            **headers,
-                        )
+                        response = client.post(url, json.dumps(route.body(world.a)),
+                                               content_type="application/json", **headers)
                     else:
-                        response = client.post(
-                            url, route.data(world.a) if route.data else {}, **headers
-                        )
+                        response = client.post(url, route.data(world.a) if route.data else {},
+                                               **headers)
                 if response.status_code != 403:
                     refused.append(f"{name} {headers or ''} → {response.status_code}")
         assert not refused, "POSTs accepted without a CSRF token:\n" + "\n".join(refused)
@@ -632,10 +601,8 @@ class CsrfOnEveryPostTests:
         client = Client(enforce_csrf_checks=True, raise_request_exception=False)
         route = MATRIX["api:benchmark_post"]
         response = client.post(
-            reverse("api:benchmark_post"),
-            json.dumps(route.body(world.a)),
-            content_type="application/json",
-            HTTP_AUTHORIZATION=f"Bearer {world.a.token_raw}",
+            reverse("api:benchmark_post"), json.dumps(route.body(world.a)),
+            content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {world.a.token_raw}",
         )
         assert response.status_code == 201
 
@@ -648,20 +615,10 @@ class MassAssignmentTests:
         a, b = world.a, world.b
         client = Client(raise_request_exception=False)
         client.force_login(a.owner)
-        response = client.post(
-            reverse("catalog:site_create"),
-            {
-                "code": "mass-1",
-                "name": "Mass",
-                "datacenter": "d",
-                "city": "c",
-                "hub": "h",
-                "queue_hours": "0",
-                "team": b.team.pk,
-                "team_id": b.team.pk,
-                "id": b.home.pk,
-            },
-        )
+        response = client.post(reverse("catalog:site_create"), {
+            "code": "mass-1", "name": "Mass", "datacenter": "d", "city": "c", "hub": "h",
+            "queue_hours": "0", "team": b.team.pk, "team_id": b.team.pk, "id": b.home.pk,
+        })
         assert response.status_code == 302
         from apps.catalog.models import Site
 
@@ -672,34 +629,20 @@ class MassAssignmentTests:
 
         version = a.review.version
         client.force_login(a.member)
-        client.post(
-            reverse("reviews:edit", args=[a.review.pk]),
-            {
-                "title": a.review.title,
-                "version": version,
-                "state": "approved",
-                "author": a.owner.pk,
-                "team": b.team.pk,
-                "approvals_required": 0,
-            },
-        )
+        client.post(reverse("reviews:edit", args=[a.review.pk]), {
+            "title": a.review.title, "version": version, "state": "approved",
+            "author": a.owner.pk, "team": b.team.pk, "approvals_required": 0,
+        })
         a.review.refresh_from_db()
         assert (a.review.state, a.review.author_id, a.review.team_id) == (
-            "submitted",
-            a.member.pk,
-            a.team.pk,
+            "submitted", a.member.pk, a.team.pk
         )
         assert a.review.approvals_required >= 1
 
         client.force_login(a.member)
-        client.post(
-            reverse("profiles:edit", args=[a.profile.pk]),
-            {
-                "name": "Renamed",
-                "team": b.team.pk,
-                "created_by": b.owner.pk,
-            },
-        )
+        client.post(reverse("profiles:edit", args=[a.profile.pk]), {
+            "name": "Renamed", "team": b.team.pk, "created_by": b.owner.pk,
+        })
         a.profile.refresh_from_db()
         assert a.profile.team_id == a.team.pk
 
@@ -737,7 +680,9 @@ def plant_markers(a: TeamWorld) -> list[str]:
 
 
 def response_text(response) -> str:
-    if response.get("Content-Type", "").startswith("application/vnd.openxmlformats-officedocument"):
+    if response.get("Content-Type", "").startswith(
+        "application/vnd.openxmlformats-officedocument"
+    ):
         import io
 
         from openpyxl import load_workbook
