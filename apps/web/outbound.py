@@ -123,8 +123,9 @@ def parse_url(url: str) -> Target:
     return Target(parts.scheme, parts.hostname, port or default, path)
 
 
-def checked_address(target: Target) -> str:
-    """The address to connect to: the first the name resolves to, when none is refused."""
+def checked_address(target: Target, *, allow_private: bool | None = None) -> str:
+    """The address to connect to: the first the name resolves to, when none is refused.
+    `allow_private` overrides the setting (an operator's command line, never a page)."""
     try:
         ipaddress.ip_address(target.host)
         addresses = [target.host]
@@ -136,15 +137,15 @@ def checked_address(target: Target) -> str:
     if not addresses:
         raise OutboundRefused(_("%(host)s does not resolve") % {"host": target.host})
     for address in addresses:
-        reason = address_refusal(address)
+        reason = address_refusal(address, allow_private=allow_private)
         if reason is not None:
             raise OutboundRefused(f"{target.host}: {reason}")
     return addresses[0]
 
 
-def check_url(url: str) -> None:
+def check_url(url: str, *, allow_private: bool | None = None) -> None:
     """What a form checks when a URL is typed (the send checks again, at send time)."""
-    checked_address(parse_url(url))
+    checked_address(parse_url(url), allow_private=allow_private)
 
 
 class _PinnedHTTPConnection(http.client.HTTPConnection):
@@ -182,12 +183,13 @@ def request(
     body: bytes | None = None,
     headers: dict[str, str] | None = None,
     timeout: float = TIMEOUT,
+    allow_private: bool | None = None,
 ) -> Response:
     """One request under the address rule, following redirects; OutboundRefused or OSError."""
     headers = dict(headers or {})
     for _hop in range(MAX_REDIRECTS + 1):
         target = parse_url(url)
-        address = checked_address(target)
+        address = checked_address(target, allow_private=allow_private)
         kind = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
         connection = kind(target.host, target.port, address, timeout)
         try:

@@ -112,6 +112,7 @@ def _inserts(model, row) -> dict:
 
 def _webhook_rows(team, author) -> None:
     from apps.notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+    from apps.profiles.models import TaskProfile
 
     endpoint = WebhookEndpoint.objects.create(
         team=team, url="https://hooks.example.com/x", events=["review_submitted"], secret="s",
@@ -119,6 +120,13 @@ def _webhook_rows(team, author) -> None:
     )  # fmt: skip
     delivery = WebhookDelivery.objects.create(endpoint=endpoint, event="test", event_key="k")
     WebhookAttempt.objects.create(delivery=delivery, status_code=200)
+    from apps.benchmarks.models import MlflowMapping
+
+    MlflowMapping.objects.create(
+        team=team, tracking_uri="https://mlflow.example.com", experiment="e",
+        task=TaskProfile.objects.filter(team=team).first(), offer_tag="offer", nodes_key="n",
+        gpus_per_node_key="g", compute_hours_metric="c",
+    )  # fmt: skip
 
 
 @pytest.fixture

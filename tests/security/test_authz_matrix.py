@@ -265,6 +265,9 @@ MATRIX: dict[str, Route] = {
     # Benchmarks: members and owners write, reviewers read; owners apply probes and hold tokens
     "benchmarks:list": Route(),
     "benchmarks:create": Route(BENCH_WRITERS, BOTH),
+    "benchmarks:mlflow": Route(
+        BENCH_WRITERS, BOTH, data=lambda w: {"action": "save", "tracking_uri": "ftp://x"}
+    ),
     "benchmarks:import": Route(BENCH_WRITERS, BOTH),
     "benchmarks:import_template": Route(),
     "benchmarks:task": Route(obj=pk("profile")),
