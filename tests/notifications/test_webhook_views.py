@@ -97,3 +97,11 @@ class WebhookPageTests:
         client.cookies["django_language"] = "zh-hans"
         page = client.get(LIST, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
         assert "添加 Webhook" in page
+
+
+class SettingsLinkTests:
+    def test_owners_find_the_webhooks_from_the_team_settings(self, client, owner, member):
+        client.force_login(owner)
+        assert 'href="/notifications/webhooks/"' in client.get("/settings/").content.decode()
+        client.force_login(member)
+        assert 'href="/notifications/webhooks/"' not in client.get("/settings/").content.decode()
