@@ -158,8 +158,11 @@ def run_data(run: dict, mapping: MlflowMapping) -> tuple[dict[str, Any], list[st
         "peak_gpu_mem_gb": pick(metrics, mapping.peak_gpu_mem_metric, _("metric")),
         "failure_reruns": pick(metrics, mapping.failure_reruns_metric, _("metric")),
         "notes": _("MLflow run %(name)s (%(id)s), experiment %(experiment)s")
-        % {"name": info.get("run_name") or "", "id": info.get("run_id"),
-           "experiment": mapping.experiment},  # fmt: skip
+        % {
+            "name": info.get("run_name") or "",
+            "id": info.get("run_id"),
+            "experiment": mapping.experiment,
+        },  # fmt: skip
         "idempotency_key": KEY_PREFIX + str(info.get("run_id")),
     }
     try:

@@ -77,9 +77,7 @@ class MlflowImportTests:
         assert rows["no-metric"].reasons == ["no metric compute_hours"]
         # The offer is checked by the benchmark records' own rules (validation.benchmark_clean).
         assert rows["foreign-offer"].status == "skipped"
-        assert rows["foreign-offer"].reasons == [
-            "offer: Unknown offer: not an offer of your team."
-        ]
+        assert rows["foreign-offer"].reasons == ["offer: Unknown offer: not an offer of your team."]
         single = BenchmarkRecord.objects.get(pk=rows["single"].record_id)
         # Started at T0, ended 3 h later: (3 × 3,600,000 ms) ÷ 3,600,000 = 3.0 h end to end.
         assert single.e2e_hours == 3.0 and single.compute_hours == 2.5
@@ -146,7 +144,9 @@ class MlflowPageTests:
     ):
         settings.OUTBOUND_ALLOW_PRIVATE = False
         client.force_login(member)
-        response = client.post("/benchmarks/mlflow/", self.form(logged, mlflow_server.uri, "preview"))
+        response = client.post(
+            "/benchmarks/mlflow/", self.form(logged, mlflow_server.uri, "preview")
+        )
         assert response.status_code == 422
         assert "127.0.0.1 is a loopback address" in str(response.context["form"].errors)
         assert not BenchmarkRecord.objects.exists()

@@ -242,3 +242,24 @@ class AddressRuleTests:
         receiver.answers = [(302, {"Location": "/landed"})]
         answer = outbound.request("GET", receiver.url("/start"))
         assert answer.status == 200 and [r.path for r in receiver.received] == ["/start", "/landed"]
+
+
+class WebhookEventTests:
+    def test_a_real_submission_reaches_the_teams_webhook_and_not_another_teams(
+        self, team, other_team, owner, member, outsider, receiver, loopback_allowed,
+        django_capture_on_commit_callbacks,
+    ):  # fmt: skip
+        from tests.teams.helpers import moving_review, submit
+
+        endpoint_for(team, owner, receiver.url())
+        webhook_endpoint_create(
+            team=other_team, url=receiver.url("/other"), events=[Kind.REVIEW_SUBMITTED],
+            shape="json", created_by=outsider,
+        )  # fmt: skip
+        review = moving_review(team, member, ready=True, title="Plan A")
+        with django_capture_on_commit_callbacks(execute=True):
+            submit(review)
+        bodies = [json.loads(r.body) for r in receiver.received]
+        assert [r.path for r in receiver.received] == ["/hook"]
+        assert bodies[0]["event"] == "review_submitted" and bodies[0]["team"] == team.slug
+        assert "Plan A" in bodies[0]["text"]
