@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # pytest-xdist workers for `make test` (one per core; `make test TEST_WORKERS=0` runs in-process).
 TEST_WORKERS ?= auto
 
-.PHONY: install run test lint fmt messages worker bench clean
+.PHONY: install run test lint fmt messages worker bench clean mlflow-venv
 
 install: $(STAMP)
 
@@ -16,10 +16,21 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
+# The MLflow server the import tests start lives apart (requirements-mlflow.txt says why).
+MLFLOW_VENV := .venv-mlflow
+MLFLOW_STAMP := $(MLFLOW_VENV)/.installed
+
+mlflow-venv: $(MLFLOW_STAMP)
+
+$(MLFLOW_STAMP): requirements-mlflow.txt
+	test -x $(MLFLOW_VENV)/bin/python || $(PYTHON) -m venv $(MLFLOW_VENV)
+	$(MLFLOW_VENV)/bin/python -m pip install --quiet -r requirements-mlflow.txt
+	touch $(MLFLOW_STAMP)
+
 run: install
 	./scripts/run
 
-test: install
+test: install $(MLFLOW_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 	DJANGO_ENV=test $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)

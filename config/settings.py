@@ -383,6 +383,13 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Compute reviews <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
+# Webhooks and MLflow tracking servers the site calls (apps/web/outbound.py): private, loopback
+# and link-local addresses are refused unless a deployment on a private network allows them.
+OUTBOUND_ALLOW_PRIVATE = env_bool("OUTBOUND_ALLOW_PRIVATE", False)
+# Or only some networks (comma-separated CIDRs, e.g. "10.20.0.0/16"); metadata addresses never.
+OUTBOUND_ALLOWED_NETWORKS = [
+    n.strip() for n in os.environ.get("OUTBOUND_ALLOWED_NETWORKS", "").split(",") if n.strip()
+]
 
 # Where the site is reached, for links in emails sent outside a request (notifications).
 # Without SITE_URL: the address `make run` serves on (its PORT), so links in emails work locally.
@@ -503,6 +510,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=2, minute=30),
     },
     "sweep-outbox": {"task": "accounts.sweep_outbox_task", "schedule": 300.0},
+    "sweep-webhooks": {"task": "notifications.sweep_webhooks_task", "schedule": 300.0},
 }
 
 LOGGING = {

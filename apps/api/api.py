@@ -29,6 +29,7 @@ from apps.web.body import (
 from .docs import VendoredSwagger
 from .evaluate import router as evaluate_router
 from .launch import router as launch_router
+from .summary import router as summary_router
 
 DESCRIPTION = f"""
 Every JSON request body is read under the same rules:
@@ -101,3 +102,4 @@ api.add_router("/benchmarks", benchmarks_router)  # POST/GET /benchmarks
 api.add_router("/actuals", actuals_router)  # POST/GET /actuals
 api.add_router("/bills", bills_router)  # POST /bills
 api.add_router("/snapshots", launch_router)  # GET /snapshots/{id}/skypilot
+api.add_router("/reviews", summary_router)  # GET /reviews/{id}/summary

@@ -1,10 +1,13 @@
-"""POST /api/v1/evaluate: the engine over HTTP. Same JSON in and out as `manage.py evaluate`."""
+"""POST /api/v1/evaluate: the engine over HTTP. Same JSON in and out as `manage.py evaluate`;
+with `?format=markdown` the verdict as Markdown (apps/scoring/pr_summary.py), for a CI job to
+post on the pull request that changed a job spec (docs/ci-comment.md)."""
 
 from __future__ import annotations
 
 from ninja import Router, Status
 
 import engine
+from apps.scoring import pr_summary
 from apps.web.body import (
     BodyTooLarge,
     ErrorsOut,
@@ -15,7 +18,14 @@ from apps.web.body import (
 )
 from engine.fields import json_schema
 
+from .summary import format_error, markdown_response, wanted_format
+
 router = Router(tags=["evaluate"])
+
+
+def _currency(request) -> str:
+    team = request.auth.team_for_write() if request.auth is not None else None
+    return team.currency if team is not None else ""
 
 
 @router.post(
@@ -31,6 +41,9 @@ router = Router(tags=["evaluate"])
     },
 )
 def evaluate(request):
+    fmt = wanted_format(request, default="json")
+    if fmt is None:
+        return format_error()
     try:
         data = read_json_body(request)
     except BodyTooLarge:
@@ -38,7 +51,11 @@ def evaluate(request):
     except InvalidJsonBody as exc:
         return Status(422, {"errors": exc.errors})
     try:
-        return Status(200, engine.evaluate(data))
+        output = engine.evaluate(data)
     except engine.EngineInputError as exc:
         # The engine lists at most 100 errors itself, then "… and N more" (SPEC 6.2).
         return Status(422, {"errors": exc.errors})
+    if fmt == "markdown":
+        summary = pr_summary.evaluation_summary(data, output, currency=_currency(request))
+        return markdown_response(summary)
+    return Status(200, output)

@@ -31,6 +31,7 @@ class Source(models.TextChoices):
     FORM = "form", _("Form")
     CSV = "csv", _("CSV import")
     API = "api", _("API")
+    MLFLOW = "mlflow", _("MLflow import")
 
 
 class BenchmarkRecord(IngestedRecord):
@@ -136,3 +137,35 @@ class BenchmarkRecord(IngestedRecord):
     @property
     def gpus(self) -> int:
         return self.nodes * self.gpus_per_node
+
+
+class MlflowMapping(models.Model):
+    """Where a team's MLflow runs are and which of their tags, params and metrics give a
+    benchmark record's figures (apps/benchmarks/mlflow_import.py). Saved once, used by the page
+    and by `manage.py import_mlflow`."""
+
+    team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="mlflow_mapping")
+    tracking_uri = models.URLField(_("tracking URI"), max_length=500)
+    experiment = models.CharField(_("experiment"), max_length=250)
+    task = models.ForeignKey(
+        TaskProfile, on_delete=models.CASCADE, related_name="+", verbose_name=_("task")
+    )
+    offer_tag = models.CharField(_("tag naming the offer"), max_length=250)
+    nodes_key = models.CharField(_("param or tag of the node count"), max_length=250)
+    gpus_per_node_key = models.CharField(
+        _("param or tag of the GPUs per node"), max_length=250
+    )
+    compute_hours_metric = models.CharField(_("metric of the compute hours"), max_length=250)
+    peak_gpu_mem_metric = models.CharField(
+        _("metric of the peak GPU memory (GB)"), max_length=250, blank=True
+    )
+    failure_reruns_metric = models.CharField(
+        _("metric of the failure reruns"), max_length=250, blank=True
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = TeamScopedQuerySet.as_manager()
+    team_path = "team"
+
+    def __str__(self) -> str:
+        return f"{self.team_id}: {self.experiment}"

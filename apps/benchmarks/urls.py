@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import mlflow_views, views
 
 app_name = "benchmarks"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.benchmark_list, name="list"),
     path("new/", views.benchmark_create, name="create"),
     path("import/", views.benchmark_import, name="import"),
+    path("mlflow/", mlflow_views.mlflow_page, name="mlflow"),
     path("import/template.csv", views.benchmark_import_template, name="import_template"),
     path("tasks/<int:pk>/", views.task_comparison, name="task"),
     path("tokens/", views.token_list, name="tokens"),

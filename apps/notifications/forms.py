@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import Kind
+from .models import WEBHOOK_EVENTS, Kind, WebhookShape
 
 CHANNELS = ("inbox", "email")
 IGNORED_KEYS = {"csrfmiddlewaretoken"}
@@ -56,3 +56,28 @@ class PreferencesForm(forms.Form):
             kind: {c: bool(self.cleaned_data.get(f"{kind}__{c}")) for c in CHANNELS}
             for kind in Kind.values
         }
+
+
+class WebhookForm(forms.Form):
+    """A team owner's new webhook endpoint: the URL, its events and the shape of the body."""
+
+    url = forms.URLField(
+        label=gettext_lazy("URL"), max_length=500, assume_scheme="https",
+        help_text=gettext_lazy(
+            "http or https. Private, loopback and link-local addresses are refused."
+        ),
+    )  # fmt: skip
+    events = forms.MultipleChoiceField(
+        label=gettext_lazy("Events"),
+        choices=[(kind.value, kind.label) for kind in WEBHOOK_EVENTS],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    shape = forms.ChoiceField(
+        label=gettext_lazy("Body"), choices=WebhookShape.choices, initial=WebhookShape.SIGNED_JSON
+    )
+
+    def clean(self):
+        unknown = sorted(set(self.data) - set(self.fields) - IGNORED_KEYS)
+        if unknown:
+            raise ValidationError(_("Unknown fields: %(fields)s") % {"fields": ", ".join(unknown)})
+        return super().clean()

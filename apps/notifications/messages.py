@@ -13,6 +13,7 @@ def notification_text(kind: str, params: dict) -> str:
         "review": params.get("review", ""),
         "quarter": params.get("quarter", ""),
         "team": params.get("team", ""),
+        "url": params.get("url", ""),
     }
     if kind == Kind.REVIEW_SUBMITTED:
         return _("%(actor)s submitted “%(review)s” for your decision.") % values
@@ -32,4 +33,12 @@ def notification_text(kind: str, params: dict) -> str:
         )
     if kind == Kind.QUARTERLY_READY:
         return _("The quarterly cost review of %(team)s for %(quarter)s is ready.") % values
+    if kind == Kind.WEBHOOK_PAUSED:
+        return (
+            _(
+                "The webhook %(url)s of %(team)s failed for a day and is paused: resume it once "
+                "it answers."
+            )
+            % values
+        )
     return _("Something happened in %(team)s.") % values

@@ -19,6 +19,18 @@ class Kind(models.TextChoices):
     CHANGES_REQUESTED = "changes_requested", _("Changes are requested on a review you worked on")
     SNAPSHOT_STALE = "snapshot_stale", _("A submitted review's figures changed before sign-off")
     QUARTERLY_READY = "quarterly_ready", _("A quarterly cost review is ready")
+    WEBHOOK_PAUSED = "webhook_paused", _("A webhook of your team failed for a day and is paused")
+
+
+# What a webhook endpoint may subscribe to: the team's events (a paused webhook is told to its
+# owner, not sent to the webhooks).
+WEBHOOK_EVENTS = [
+    Kind.REVIEW_SUBMITTED,
+    Kind.DECISION_TAKEN,
+    Kind.CHANGES_REQUESTED,
+    Kind.SNAPSHOT_STALE,
+    Kind.QUARTERLY_READY,
+]
 
 
 class Notification(models.Model):
@@ -97,3 +109,97 @@ class EmailLanguage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.language}"
+
+
+class WebhookShape(models.TextChoices):
+    SIGNED_JSON = "json", _("JSON, signed with HMAC-SHA256")
+    SLACK = "slack", _("Slack-compatible (text and blocks)")
+
+
+class WebhookEndpoint(models.Model):
+    """A URL a team's events are posted to (apps/notifications/webhooks.py)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="webhook_endpoints")
+    url = models.URLField(_("URL"), max_length=500)
+    events = models.JSONField(_("events"), default=list)
+    shape = models.CharField(
+        _("shape"), max_length=8, choices=WebhookShape.choices, default=WebhookShape.SIGNED_JSON
+    )
+    # Needed to sign each delivery, so kept; shown to the owner once, when the endpoint is added.
+    secret = models.CharField(max_length=80, editable=False)
+    active = models.BooleanField(_("active"), default=True)
+    # Since when every attempt failed (None: the last attempt succeeded); a day of it pauses.
+    failing_since = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TeamOwnedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("created_at", "id")
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    SENDING = "sending", _("Sending")
+    DELIVERED = "delivered", _("Delivered")
+    FAILED = "failed", _("Failed")
+
+
+class WebhookDelivery(models.Model):
+    """One event for one endpoint: sent once, retried with backoff, as the email outbox."""
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    event = models.CharField(max_length=32)
+    event_key = models.CharField(max_length=200)
+    body = models.TextField()  # the exact bytes signed and sent (UTF-8)
+    status = models.CharField(
+        max_length=12, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    last_status_code = models.PositiveIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TeamOwnedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("endpoint", "event_key"), name="webhook_delivery_once_per_event"
+            )
+        ]
+        indexes = [models.Index(fields=("status", "updated_at"), name="webhook_delivery_status")]
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.endpoint_id} ({self.status})"
+
+
+class WebhookAttempt(models.Model):
+    """One try of a delivery: the endpoint's delivery log, with the status code it answered."""
+
+    delivery = models.ForeignKey(
+        WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log"
+    )
+    status_code = models.PositiveIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=500, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    objects = TeamOwnedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.delivery_id}: {self.status_code or self.error}"

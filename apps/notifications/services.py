@@ -20,7 +20,8 @@ from apps.accounts.models import Team
 from apps.accounts.outbox import email_queue
 
 from .messages import notification_text
-from .models import EmailLanguage, Kind, Notification, Preference
+from .models import WEBHOOK_EVENTS, EmailLanguage, Kind, Notification, Preference
+from .webhooks import webhooks_queue
 
 EMAIL_TEMPLATE = "notification_event"
 
@@ -75,6 +76,8 @@ def notify(
     """
     if kind not in Kind.values:
         raise ValidationError({"kind": f"unknown notification kind {kind!r}"})
+    if kind in WEBHOOK_EVENTS:  # the team's webhooks hear of it whoever the people told are
+        webhooks_queue(team=team, kind=kind, params=params, url=url, event_key=event_key)
     ids = {getattr(r, "pk", r) for r in recipients} - {getattr(actor, "pk", actor)}
     users = list(
         get_user_model()

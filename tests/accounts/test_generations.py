@@ -110,6 +110,25 @@ def _inserts(model, row) -> dict:
     return {"save": lambda: copy().save(), "bulk_create": lambda: manager.bulk_create([copy()])}
 
 
+def _webhook_rows(team, author) -> None:
+    from apps.notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+    from apps.profiles.models import TaskProfile
+
+    endpoint = WebhookEndpoint.objects.create(
+        team=team, url="https://hooks.example.com/x", events=["review_submitted"], secret="s",
+        created_by=author,
+    )  # fmt: skip
+    delivery = WebhookDelivery.objects.create(endpoint=endpoint, event="test", event_key="k")
+    WebhookAttempt.objects.create(delivery=delivery, status_code=200)
+    from apps.benchmarks.models import MlflowMapping
+
+    MlflowMapping.objects.create(
+        team=team, tracking_uri="https://mlflow.example.com", experiment="e",
+        task=TaskProfile.objects.filter(team=team).first(), offer_tag="offer", nodes_key="n",
+        gpus_per_node_key="g", compute_hours_metric="c",
+    )  # fmt: skip
+
+
 @pytest.fixture
 def world(db):
     """The demo, and a bare team with a row of each model the demo leaves none of, or none that
@@ -148,6 +167,7 @@ def world(db):
     OfferPriceChange.objects.create(
         team=bare, offer=offer, price_before=2.0, price_after=1.5, source="catalog test"
     )
+    _webhook_rows(bare, author)
     make_team("Empty", "empty")  # a team nothing protects
     return Team.objects.get(slug="aurora")
 

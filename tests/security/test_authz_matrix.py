@@ -108,6 +108,21 @@ def invitation_of(w: TeamWorld):
     return w.extra["invitation"]
 
 
+def webhook_of(w: TeamWorld):
+    """An endpoint of the team (written directly: the matrix makes no network call)."""
+    from apps.notifications.models import WebhookEndpoint
+
+    if "webhook" not in w.extra:
+        w.extra["webhook"] = WebhookEndpoint.objects.create(
+            team=w.team, url=f"https://hooks.example.com/{w.team.slug}",
+            events=["review_submitted"], secret="whsec_matrix", created_by=w.owner,
+        )
+    return w.extra["webhook"]
+
+
+WEBHOOK = lambda w: {"pk": webhook_of(w).pk}  # noqa: E731 - a table entry
+
+
 def actual_of(w: TeamWorld):
     return w.extra["actual"]  # tests/security/helpers.py: one per team
 
@@ -135,6 +150,13 @@ MATRIX: dict[str, Route] = {
     "notifications:inbox": Route(),
     "notifications:preferences": Route(methods=BOTH),
     "notifications:read_all": Route(methods=POST),
+    "notifications:webhooks": Route(
+        OWNERS, BOTH, data=lambda w: {"url": "ftp://x", "events": ["review_submitted"]}
+    ),
+    "notifications:webhook_detail": Route(OWNERS, obj=WEBHOOK),
+    "notifications:webhook_test": Route(OWNERS, POST, obj=WEBHOOK),
+    "notifications:webhook_resume": Route(OWNERS, POST, obj=WEBHOOK),
+    "notifications:webhook_delete": Route(OWNERS, POST, obj=WEBHOOK),
     "notifications:open": Route(obj=lambda w: {"pk": notification_of(w).pk}, personal=REVIEWER),
     "notifications:read": Route(
         methods=POST, obj=lambda w: {"pk": notification_of(w).pk}, personal=REVIEWER
@@ -243,6 +265,9 @@ MATRIX: dict[str, Route] = {
     # Benchmarks: members and owners write, reviewers read; owners apply probes and hold tokens
     "benchmarks:list": Route(),
     "benchmarks:create": Route(BENCH_WRITERS, BOTH),
+    "benchmarks:mlflow": Route(
+        BENCH_WRITERS, BOTH, data=lambda w: {"action": "save", "tracking_uri": "ftp://x"}
+    ),
     "benchmarks:import": Route(BENCH_WRITERS, BOTH),
     "benchmarks:import_template": Route(),
     "benchmarks:task": Route(obj=pk("profile")),
@@ -323,6 +348,9 @@ MATRIX: dict[str, Route] = {
     "api:bill_post": Route(BENCH_WRITERS | {TOKEN}, POST, api=True, body=lambda w: {}),
     "api:snapshot_skypilot": Route(
         ALL | {TOKEN}, api=True, obj=pk("snapshot", "snapshot_id"), scoped=True, foreign=404
+    ),
+    "api:review_summary": Route(
+        ALL | {TOKEN}, api=True, obj=pk("review", "review_id"), scoped=True, foreign=404
     ),
     "api:actual_get": Route(
         ALL | {TOKEN}, api=True, query=lambda w: {"review": w.review.pk}, scoped=True,
