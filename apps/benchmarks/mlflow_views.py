@@ -17,7 +17,7 @@ from apps.accounts.access import require_current_team, require_role
 from apps.accounts.models import Role
 from apps.profiles.models import TaskProfile
 from apps.web import outbound
-from apps.web.limits import one_import_per_person
+from apps.web.ingest import one_import_per_person
 
 from . import mlflow_import
 from .models import MlflowMapping

@@ -12,8 +12,8 @@ from django.urls import reverse
 from apps.accounts.generations import generation_key
 from apps.reviews.models import Review, ReviewState
 from tests.actuals.helpers import approved_review
-from tests.reviews.checklists.test_views import HX, answer_data, answer_url
 from tests.factories import make_offer, make_review
+from tests.reviews.checklists.test_views import HX, answer_data, answer_url
 
 pytestmark = pytest.mark.django_db
 
