@@ -22,10 +22,10 @@ from apps.reviews import selectors as review_selectors
 from apps.reviews.models import Review, ReviewState
 from apps.web.labels import PLATFORMS, label
 
-from . import exclusions, flips, glance
-from .models import EvaluationSnapshot
-from .services.snapshots import signed_snapshot
-from .tables import comparison_rows
+from apps.reviews.snapshots import exclusions, flips, glance
+from apps.reviews.snapshots.models import EvaluationSnapshot
+from apps.reviews.snapshots.services import signed_snapshot
+from apps.reviews.snapshots.tables import comparison_rows
 
 LISTED = 8  # blocks and sign-offs listed before "… and N more": the summary stays under 60 lines
 
