@@ -3,7 +3,7 @@ the chosen option against the runner-up with total cost and hours, the nearest f
 blocks, the sign-offs and a link. In JSON for a program, in Markdown (templates/scoring/
 pr_summary.md) for a CI job to post as a comment.
 
-It picks from what the review page's glance shows (apps.scoring.glance): the same rows, the same
+It picks from what the review page's glance shows (apps.reviews.snapshots.glance): the same rows, the same
 runner-up, the same flips; no figure is computed here. `evaluation_summary` does the same for an
 engine input and output that no review holds (POST /api/v1/evaluate?format=markdown).
 """

@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from apps.scoring.services.snapshots import signed_snapshot
 from django.conf import settings
 from django.db.models import Count
 
 from apps.accounts.models import Team
 from apps.accounts.tokens import api_token_create
 from apps.reviews.models import Review
-from apps.scoring import flips
+from apps.reviews.snapshots import flips
+from apps.reviews.snapshots.services import signed_snapshot
 from apps.scoring.pr_summary import md
 from apps.web.labels import PLACEMENTS, PLATFORMS
 from tests.engine.engine_fixtures import make_input, offer, task

@@ -14,7 +14,7 @@ from apps.accounts.tokens import api_token_create
 from apps.actuals.models import ActualCost
 from apps.actuals.services import actual_create
 from apps.benchmarks.models import BenchmarkRecord
-from apps.scoring.models import EvaluationSnapshot
+from apps.reviews.snapshots.models import EvaluationSnapshot
 from tests.actuals.helpers import approved_review
 from tests.benchmarks.helpers import make_world, single_data
 from tests.factories import make_benchmark, make_membership, make_user

@@ -120,7 +120,7 @@ class ReviewSearchTests:
 
 class HistorySearchTests:
     def test_it_finds_snapshots_by_task_offer_site_and_author(self, client, team, owner):
-        from apps.scoring.services.snapshots import snapshot_compute
+        from apps.reviews.snapshots.services import snapshot_compute
 
         world = make_world(team, owner)
         snapshot = snapshot_compute(review_id=world.review.pk)
@@ -142,7 +142,7 @@ class HistorySearchTests:
         assert "No snapshot matches these filters" in html
 
     def test_the_page_links_keep_the_query(self, client, team, owner):
-        from apps.scoring.services.snapshots import snapshot_compute
+        from apps.reviews.snapshots.services import snapshot_compute
 
         world = make_world(team, owner)
         clone_snapshots(snapshot_compute(review_id=world.review.pk), 30)

@@ -25,7 +25,7 @@ def world(team, owner):
 
 @pytest.fixture
 def snapshot(world):
-    from apps.scoring.services.snapshots import snapshot_compute
+    from apps.reviews.snapshots.services import snapshot_compute
 
     return snapshot_compute(review_id=world.review.pk)
 
