@@ -41,6 +41,7 @@ urlpatterns = [
         r"^admin/(?:checklists|scoring)/(?P<model>checklistanswer|evaluationsnapshot|snapshotjob)/"
         r"(?P<rest>.*)$",
         RedirectView.as_view(url="/admin/reviews/%(model)s/%(rest)s", query_string=True),
+        name="admin_moved_model",
     ),
     path("admin/", admin.site.urls),
 ]

@@ -149,7 +149,7 @@ class AdminRefusalTests:
             "reviews_review": w.review,
             "reviews_candidate": w.candidate,
             "reviews_signoff": SignOff.objects.get(review=w.review),
-            "checklists_checklistanswer": ChecklistAnswer.objects.filter(
+            "reviews_checklistanswer": ChecklistAnswer.objects.filter(
                 candidate=w.candidate
             ).first(),
         }
