@@ -337,7 +337,7 @@ def main() -> int:
                 process.wait(timeout=20)
     today = datetime.now(UTC).isoformat(timespec="seconds")
     for page in results.values():
-        page["date"] = today
+        page["date"], page["runs"] = today, args.runs
     if args.only and Path(args.output).exists():  # the other pages keep their last figures
         results = {**json.loads(Path(args.output).read_text())["pages"], **results}
     report = {
