@@ -124,8 +124,7 @@ BUGS = [
         "the current one.",
         "apps/web/api_auth.py",
         "wanted = team_id if team_id is not None else self.current_team_id",
-        "wanted = team_id if team_id is not None else "
-        "(self.team_ids[0] if self.team_ids else None)",
+        "wanted = team_id",
         (API,),
     ),
     Bug(

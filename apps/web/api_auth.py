@@ -24,11 +24,13 @@ class Principal:
 
     def team_for_write(self, team_id: int | None = None) -> Team | None:
         """The team a write goes to: the token's team, or a team of the user (unnamed: the team
-        the session is working in, as for the pages; a member of two teams who switched writes
-        into the team switched to)."""
+        the session is working in, as for the pages, so a member of two teams who switched
+        writes into the team switched to; without one, their first team)."""
         if self.token is not None:
             return self.token.team if team_id in (None, self.token.team_id) else None
         wanted = team_id if team_id is not None else self.current_team_id
+        if wanted is None and self.team_ids:
+            wanted = self.team_ids[0]
         if wanted not in self.team_ids:
             return None
         return Team.objects.filter(pk=wanted).first()
