@@ -401,6 +401,8 @@ SITE_URL = (os.environ.get("SITE_URL", "").strip() or f"http://localhost:{_port}
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One number format per language (config/formats): money and sizes grouped by thousands in both.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_TZ = True

@@ -93,5 +93,6 @@ class StagedPanelTests:
         client.force_login(member)
         response = client.post(PANEL, _staged_job(world), HTTP_ACCEPT_LANGUAGE="zh-hans", **HX)
         html = response.content.decode()
-        assert "200 GB 的成品只传一次，供 4 轮使用 = 每轮 50 GB，而原始数据是 5000 GB。" in html
+        # Grouped by thousands as in English (config/formats).
+        assert "200 GB 的成品只传一次，供 4 轮使用 = 每轮 50 GB，而原始数据是 5,000 GB。" in html
         assert "引擎选择分阶段方案" in html

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
+
 from django import template
+from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 
 import engine
@@ -42,13 +46,20 @@ def by_severity(findings: list[dict] | None, severity: str) -> list[dict]:
 
 
 def _figure(value, digits: int = 2) -> str:
-    """A figure with thousands separators and `digits` decimals; "—" when there is none."""
+    """A figure with the language's thousands separators and `digits` decimals; "—" when there
+    is none."""
     if value is None or value == "":
         return "—"
     try:
-        return f"{float(value):,.{int(digits)}f}"
+        number = float(value)
     except (TypeError, ValueError):
         return "—"
+    # Rounded here (number_format cuts a float's decimals off), then the language's separators
+    # (config/formats), grouped whatever USE_THOUSAND_SEPARATOR says.
+    if not math.isfinite(number):
+        return "—"
+    rounded = Decimal(f"{number:.{int(digits)}f}")
+    return number_format(rounded, decimal_pos=int(digits), use_l10n=True, force_grouping=True)
 
 
 # One formatting, three names, so templates say what a figure is.
