@@ -348,6 +348,10 @@ def parse_input(data: Any) -> EngineInput:
     offers = parse_offers(r, raw_offers or [], codes, currency)
     offer_ids: set[str] = {o.id for o in offers if o.id} if raw_offers is not None else _ANY
     benchmarks = parse_benchmarks(r, _list(r, data, "benchmarks") or [], offer_ids)
+    for record in benchmarks:
+        if 0 < record.e2e_hours < MIN_POSITIVE:
+            # SPEC 7.8: speedups divide by a run's hours; a positive figure is at least 1e-12.
+            r.error(f"benchmarks[{record.index}].e2e_hours", "is unreasonably small (limit 1e-12)")
     checklists = _parse_checklists(r, data.get("checklists", MISSING), offer_ids)
     thresholds = _parse_thresholds(r, data.get("thresholds", MISSING))
     if r.errors or task is None:

@@ -78,6 +78,14 @@ class ComputeHoursTests:
             {"field": "task.compute_hours", "message": "is unreasonably small (limit 1e-12)"}
         ]
 
+    def test_a_subnormal_benchmark_run_is_refused_by_its_path(self):
+        # A speedup divides one run's hours by another's.
+        record = {"kind": "multi", "offer": "local", "e2e_hours": 5e-324, "compute_hours": 0}
+        data = make_input(task(), benchmarks=[record])
+        assert _errors(data) == [
+            {"field": "benchmarks[0].e2e_hours", "message": "is unreasonably small (limit 1e-12)"}
+        ]
+
     def test_zero_and_1e_12_hours_are_accepted(self):
         for hours in (0, 1e-12):
             assert evaluate(make_input(task(compute_hours=hours)))["options"]
