@@ -60,6 +60,8 @@ def _solve(
     if owners is None:
         owners = list(range(len(everyone)))
     mine = [j for j, owner in enumerate(owners) if owner == 0]  # the chosen option's lines
+    one = len(mine) == 1  # the commonest case: the chosen option has one plan
+    gap0, slope0 = gaps[mine[0]], slopes[mine[0]]
     current = 1.0 / x0 if reciprocal else x0
     best_at: float | None = None
     best_distance = 0.0
@@ -68,12 +70,20 @@ def _solve(
     for j, owner in enumerate(owners):
         if owner == 0:
             continue
-        lo, hi = _below(j, mine, gaps, slopes, x0)
-        if not lo < hi:
-            continue  # never below, or only touching
-        # The end of the interval nearest to now: the flip is there (a tie now sits at x0).
-        up = lo >= x0
-        x = lo if up else hi
+        if one:
+            # Below one line: from its crossing on, on the side where line j falls faster.
+            closing = slopes[j] - slope0
+            if closing == 0:
+                continue  # parallel: never crosses (below it everywhere cannot be: gaps ≥ 0)
+            x = x0 - (gaps[j] - gap0) / closing
+            up = closing < 0
+        else:
+            lo, hi = _below(j, mine, gaps, slopes, x0)
+            if not lo < hi:
+                continue  # never below, or only touching
+            # The end of the interval nearest to now: the flip is there (a tie now sits at x0).
+            up = lo >= x0
+            x = lo if up else hi
         if not low <= x <= high or x - x != 0:  # out of range, or infinite
             continue
         at = 1.0 / x if reciprocal else x
@@ -85,15 +95,18 @@ def _solve(
             crossing.append((slopes[j], everyone[owner]))
     if best_at is None:
         return None, None, False
-    if len(crossing) == 1:
-        to = crossing[0][1]
-    else:
-        # Past the crossing the steepest line wins (its objective falls fastest), then the
-        # tie-break.
-        direction = 1.0 if best_up else -1.0
-        _, to = min(crossing, key=lambda pair: (pair[0] * direction, *tie_key(pair[1])))
     # In the coordinate 1 / the input, a step up is the input going down.
-    return best_at, to, best_up != reciprocal
+    return best_at, _past(crossing, best_up), best_up != reciprocal
+
+
+def _past(crossing: list[tuple[float, PlacementOption]], up: bool) -> PlacementOption:
+    """The option chosen just past a crossing of these (slope, option) lines: the steepest line
+    wins (its objective falls fastest in the direction of the move), then the tie-break."""
+    if len(crossing) == 1:
+        return crossing[0][1]
+    direction = 1.0 if up else -1.0
+    _, to = min(crossing, key=lambda pair: (pair[0] * direction, *tie_key(pair[1])))
+    return to
 
 
 def _below(

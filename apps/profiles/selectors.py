@@ -92,13 +92,10 @@ def sizing_estimate(
     attention: str = "flash",
     deadline: dict[str, float] | None = None,
 ) -> dict:
-    """SPEC A for a model on each of the team's offers, computed by the engine.
-
-    The engine sizes a task, so this builds a minimal one at the team's first site; only the
-    sizing part of the output is used (placement needs links and does not matter here).
-    `shape`: the model shape's fields given (SPEC 6.3 breakdown), `attention` flash or eager
-    (SPEC 7.1); `deadline`: gpus,
-    compute_hours and budget_compute_hours (SPEC 6.3 deadline sizing), or None.
+    """SPEC A for a model on each of the team's offers, computed by the engine: a minimal task
+    at the team's first site, of whose output only the sizing is used (placement needs links).
+    `shape`: the model shape's fields given (SPEC 6.3), `attention` flash or eager (7.1);
+    `deadline`: gpus, compute_hours and budget_compute_hours (SPEC 6.3), or None.
     """
     offers = list(Offer.objects.for_team(team).select_related("site").order_by("id"))
     if not offers:
@@ -119,6 +116,7 @@ def sizing_estimate(
             "home_site": here,
             "data_site": here,
             "result_site": here,
+            "attention": attention,  # SPEC 7.1: eager stores the attention scores
             **(shape or {}),
         },
         "sites": sites,
@@ -129,8 +127,6 @@ def sizing_estimate(
     }
     if activation_checkpointing:
         data["task"]["activation_checkpointing"] = True
-    if attention != "flash":
-        data["task"]["attention"] = attention  # SPEC 7.1: eager stores the attention scores
     if deadline:
         data["task"]["gpus"] = deadline["gpus"]
         data["task"]["compute_hours"] = float(deadline["compute_hours"])

@@ -70,6 +70,27 @@ class SmallestPositiveTests:
         assert leg["hours"] == pytest.approx(8 / (1e-12 * 3600) * 1.1, rel=1e-9)
 
 
+class ComputeHoursTests:
+    def test_a_subnormal_compute_time_is_refused_by_its_path(self):
+        # M1 divides the input by it: 1e-12 GB ÷ 5e-324 h is infinite GB/h.
+        data = make_input(task(compute_hours=5e-324, input_gb=1e-12))
+        assert _errors(data) == [
+            {"field": "task.compute_hours", "message": "is unreasonably small (limit 1e-12)"}
+        ]
+
+    def test_a_subnormal_benchmark_run_is_refused_by_its_path(self):
+        # A speedup divides one run's hours by another's.
+        record = {"kind": "multi", "offer": "local", "e2e_hours": 5e-324, "compute_hours": 0}
+        data = make_input(task(), benchmarks=[record])
+        assert _errors(data) == [
+            {"field": "benchmarks[0].e2e_hours", "message": "is unreasonably small (limit 1e-12)"}
+        ]
+
+    def test_zero_and_1e_12_hours_are_accepted(self):
+        for hours in (0, 1e-12):
+            assert evaluate(make_input(task(compute_hours=hours)))["options"]
+
+
 class EffectivePriceTests:
     def test_a_contract_whose_gpu_hour_price_passes_any_float_is_refused(self):
         # 1e12 ÷ (1e-12 h × 8 GPUs × 1e-12) = 1.25e35 per GPU-hour, past the 1e12 any figure
@@ -88,25 +109,26 @@ class EffectivePriceTests:
         assert out["options"][0]["effective_price"] == 1e12
 
 
-def _floats_of(value, seen=None):
-    """Every float reachable through the engine's output dataclasses, lists and dicts."""
+def _floats_of(value, path="", seen=None):
+    """Every float reachable through the engine's output dataclasses, lists and dicts, with
+    where it was found."""
     seen = set() if seen is None else seen
     if id(value) in seen:
         return
     if isinstance(value, float):
-        yield value
+        yield path, value
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         seen.add(id(value))
         for f in dataclasses.fields(value):
-            yield from _floats_of(getattr(value, f.name), seen)
+            yield from _floats_of(getattr(value, f.name), f"{path}.{f.name}", seen)
     elif isinstance(value, dict):
         seen.add(id(value))
-        for item in value.values():
-            yield from _floats_of(item, seen)
+        for key, item in value.items():
+            yield from _floats_of(item, f"{path}[{key!r}]", seen)
     elif isinstance(value, (list, tuple)):
         seen.add(id(value))
-        for item in value:
-            yield from _floats_of(item, seen)
+        for i, item in enumerate(value):
+            yield from _floats_of(item, f"{path}[{i}]", seen)
 
 
 @settings(max_examples=150, deadline=None,
@@ -136,5 +158,5 @@ def test_no_figure_is_nan_or_infinite(data, draw):
         assert all(e["field"] for e in refused.errors)  # each refusal names its field
         return
     result = evaluate_input(inp)
-    figures = list(_floats_of(result))
-    assert all(math.isfinite(x) for x in figures), [x for x in figures if not math.isfinite(x)]
+    bad = [(path, x) for path, x in _floats_of(result) if not math.isfinite(x)]
+    assert bad == []
