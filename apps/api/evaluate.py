@@ -4,6 +4,8 @@ post on the pull request that changed a job spec (docs/ci-comment.md)."""
 
 from __future__ import annotations
 
+import re
+
 from ninja import Router, Status
 
 import engine
@@ -28,6 +30,21 @@ def _currency(request) -> str:
     return team.currency if team is not None else ""
 
 
+_SPEC_CITE = re.compile(r"\s*\(SPEC [^)]*\)|SPEC [0-9A-Z.]+:?\s*")
+
+
+def _published(value):
+    """The field table's descriptions as the API reference shows them: the rulebook's section
+    numbers are the code's and the method guide's (which explains each rule), not the reader's."""
+    if isinstance(value, dict):
+        return {k: _published(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_published(v) for v in value]
+    if isinstance(value, str):
+        return _SPEC_CITE.sub("", value)
+    return value
+
+
 @router.post(
     "/evaluate",
     summary="Evaluate an engine input (each rule is explained in the method guide, /method/)",
@@ -36,7 +53,7 @@ def _currency(request) -> str:
         "requestBody": {
             "required": True,
             # SPEC 7.9: the evaluate input's JSON Schema, from the engine's one field table.
-            "content": {"application/json": {"schema": json_schema()}},
+            "content": {"application/json": {"schema": _published(json_schema())}},
         }
     },
 )
