@@ -4,6 +4,7 @@ another origin."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,15 @@ LEAKS = {
 
 
 def repository_files():
-    for path in Path(ROOT).rglob("*"):
-        parts = set(path.relative_to(ROOT).parts)
+    """The files that are or could be committed: tracked, or untracked and not ignored (a
+    virtualenv or a tool's cache is neither, whatever its name)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, check=True,
+    ).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        path = Path(ROOT) / name
+        parts = set(Path(name).parts)
         if parts & SKIPPED_DIRS or not path.is_file() or path.suffix not in TEXT_SUFFIXES:
             continue
         if path.stat().st_size > 2_000_000:  # vendored bundles: no secrets, slow to scan
