@@ -181,7 +181,8 @@ def option_of(output: dict[str, Any], offer_id: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 # Hypothesis: valid inputs of every shape
 
-_hours = st.floats(min_value=0, max_value=200, allow_nan=False, allow_infinity=False)
+# Hours are 0 or at least 1e-12 (SPEC 7.8: a positive figure something is divided by).
+_hours = st.one_of(st.just(0.0), st.floats(min_value=1e-12, max_value=200))
 _small = st.floats(min_value=0, max_value=1, allow_nan=False, allow_infinity=False)
 _positive = st.floats(min_value=0.05, max_value=100, allow_nan=False, allow_infinity=False)
 _gb = st.floats(min_value=0, max_value=20000, allow_nan=False, allow_infinity=False)
