@@ -15,6 +15,9 @@ PLAN_COMPUTE, PLAN_TRANSFER = 200.0, 60.0
 # approved to today (apps.actuals.validation.period_refusal), so their reviews were approved in
 # January 2026, not at the moment the test runs.
 APPROVED_AT = dt.datetime(2026, 1, 15, 9, 0, tzinfo=dt.UTC)
+# The public bill samples (tests/data/bills) charge January 2025 onwards: their plans were
+# approved before that, as an actual cost is dated no earlier than its plan's approval month.
+BILLS_APPROVED_AT = dt.datetime(2024, 12, 2, 9, 0, tzinfo=dt.UTC)
 
 
 def approved_review(team, author, reviewer, *, approved_at: dt.datetime = APPROVED_AT, **kw):

@@ -11,14 +11,14 @@ from apps.actuals.bills import bill_import, summary
 from apps.actuals.models import ActualCost, ActualsSettings, BillLine
 from apps.web.limits import MAX_BYTES, MAX_ERRORS, MAX_ROWS
 from tests.actuals.bill_samples import edit, sample
-from tests.actuals.helpers import approved_review
+from tests.actuals.helpers import BILLS_APPROVED_AT, approved_review
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def review(team, member, reviewer):
-    return approved_review(team, member, reviewer)
+    return approved_review(team, member, reviewer, approved_at=BILLS_APPROVED_AT)
 
 
 def saved(team, review, name, **kw):

@@ -15,7 +15,7 @@ from django.urls import reverse
 from apps.accounts.tokens import api_token_create
 from apps.actuals.models import ActualCost, BillLine
 from tests.actuals.bill_samples import BILLS, edit, sample
-from tests.actuals.helpers import approved_review
+from tests.actuals.helpers import BILLS_APPROVED_AT, approved_review
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/bills"
@@ -23,7 +23,7 @@ URL = "/api/v1/bills"
 
 @pytest.fixture
 def review(team, member, reviewer):
-    return approved_review(team, member, reviewer)
+    return approved_review(team, member, reviewer, approved_at=BILLS_APPROVED_AT)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from apps.actuals.bills import bill_import
 from apps.actuals.models import ActualCost, BillLine
-from tests.actuals.helpers import approved_review
+from tests.actuals.helpers import BILLS_APPROVED_AT, approved_review
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def rolled_back(run):
 
 @pytest.fixture
 def review(team, member, reviewer):
-    return approved_review(team, member, reviewer)
+    return approved_review(team, member, reviewer, approved_at=BILLS_APPROVED_AT)
 
 
 @PROPERTY
