@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 OPERATIONS = [
     "POST /api/v1/evaluate", "POST /api/v1/benchmarks", "GET /api/v1/benchmarks",
     "POST /api/v1/actuals", "GET /api/v1/actuals", "GET /api/v1/snapshots/{snapshot_id}/skypilot",
-    "POST /api/v1/bills",
+    "POST /api/v1/bills", "GET /api/v1/reviews/{review_id}/summary",
 ]
 EXAMPLES = int(os.environ.get("SECURITY_FUZZ_EXAMPLES", "30"))
 # Bounded and reproducible in CI (see test_fuzz_forms for the variables that widen the hunt).
