@@ -184,6 +184,11 @@ def checklist_answer_save(
     answer.updated_by = actor
     answer.full_clean(exclude=["candidate", "evidence_benchmark", "updated_by"])
     reopened = reopen_if_changes_requested(review, actor)
+    _write_answer(review, current, answer, question, changes, effort, reopened, actor)
+    return answer
+
+
+def _write_answer(review, current, answer, question, changes, effort, reopened, actor) -> None:
     # An answer shows only on its review's own page, never cached while it takes answers: the
     # team's cached pages stay, and the review keeps its time of change (unless it reopened).
     with unseen_by_cached_pages(review.team_id, unless=reopened):
@@ -202,4 +207,3 @@ def checklist_answer_save(
             target=f"{offer.provider} · {offer.name} · {question.upper()}",
             changes=changes,
         )
-    return answer
