@@ -3,9 +3,10 @@ the chosen option against the runner-up with total cost and hours, the nearest f
 blocks, the sign-offs and a link. In JSON for a program, in Markdown (templates/scoring/
 pr_summary.md) for a CI job to post as a comment.
 
-It picks from what the review page's glance shows (apps.reviews.snapshots.glance): the same rows, the same
-runner-up, the same flips; no figure is computed here. `evaluation_summary` does the same for an
-engine input and output that no review holds (POST /api/v1/evaluate?format=markdown).
+It picks from what the review page's glance shows (apps.reviews.snapshots.glance): the same
+rows, the same runner-up, the same flips; no figure is computed here. `evaluation_summary` does
+the same for an engine input and output that no review holds
+(POST /api/v1/evaluate?format=markdown).
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ from django.utils.translation import get_language
 
 from apps.reviews import selectors as review_selectors
 from apps.reviews.models import Review, ReviewState
-from apps.web.labels import PLATFORMS, label
-
 from apps.reviews.snapshots import exclusions, flips, glance
 from apps.reviews.snapshots.models import EvaluationSnapshot
 from apps.reviews.snapshots.services import signed_snapshot
 from apps.reviews.snapshots.tables import comparison_rows
+from apps.web.labels import PLATFORMS, label
 
 LISTED = 8  # blocks and sign-offs listed before "… and N more": the summary stays under 60 lines
 

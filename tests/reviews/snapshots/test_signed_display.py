@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from apps.scoring import selectors
-from apps.scoring.services.snapshots import signed_snapshot
+from apps.reviews.snapshots import selectors
+from apps.reviews.snapshots.services import signed_snapshot
 from tests.actuals.helpers import approved_review
 
 pytestmark = pytest.mark.django_db
