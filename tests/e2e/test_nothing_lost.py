@@ -156,7 +156,7 @@ class UnsavedChangesWarningTests:
             assert page.url == edit
             assert page.input_value("input[name=name]") == "Llama 7B nightly evaluation, renamed"
             # Saved: the submit leaves without asking.
-            page.click(".profile-form button[type=submit]")
+            page.click(".profile-form .form-actions button[type=submit]")
             page.wait_for_url(lambda url: url != edit)
             assert dialogs == ["beforeunload"]
         review.task.refresh_from_db()

@@ -53,7 +53,7 @@ def _pages(pdf: bytes) -> list[str]:
 def records(live_server):
     """Every demo review of Team Aurora with figures: (id, title, rule ids, sign-off snapshots)."""
     from apps.reviews.models import Review
-    from apps.scoring.selectors import review_evaluation
+    from apps.reviews.snapshots.selectors import review_evaluation
 
     call_command("load_demo", verbosity=0)
     out = []
