@@ -8,12 +8,12 @@ a bill accept and refuse exactly the same records.
 from __future__ import annotations
 
 import hashlib
-import logging
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Team
+from apps.reviews.services.signoff import quarterly_figures_changed
 from apps.web.concurrency import claim
 from apps.web.ingest import (
     CsvShape,
@@ -56,25 +56,12 @@ TEMPLATE_EXAMPLE = {
     "idempotency_key": "invoice-2026-03-7",
     "notes": "March run",
 }
-# The quarterly figures read actual costs (apps.scoring, a floor above: its task called by name).
-QUARTERLY_TASK = "scoring.refresh_quarterly_task"
-log = logging.getLogger(__name__)
 
 
 def quarterly_changed(team: Team) -> None:
-    """Actual costs of the team were saved, imported or deleted: once this commits, its
-    quarterly figures are recomputed through the worker (at once when tasks run eagerly). The
-    quarterly page finds them stale until then, and says so."""
-
-    def enqueue() -> None:
-        from config.celery import app
-
-        try:
-            app.tasks[QUARTERLY_TASK].apply_async(args=[team.pk], retry=False)
-        except Exception as exc:  # noqa: BLE001 - the page recomputes what it finds stale
-            log.warning("quarterly figures of team %s not enqueued: %s", team.pk, exc)
-
-    transaction.on_commit(enqueue)
+    """Actual costs of the team were saved, imported or deleted: the quarterly figures read them,
+    so they are recomputed once this commits (the one enqueue a sign-off uses too)."""
+    quarterly_figures_changed(team_id=team.pk)
 
 
 def _key_used(existing: ActualCost) -> ActualValidationError:

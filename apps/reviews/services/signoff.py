@@ -29,8 +29,8 @@ from apps.reviews.workflow import (
     membership_of,
 )
 
-# The quarterly figures count approvals. They are the scoring app's, a floor above: its task is
-# called by name, as apps.actuals calls it when an actual cost changes.
+# The quarterly figures count approvals and read actual costs. They are the scoring app's, a
+# floor above: its task is called by name, here and (through this function) by apps.actuals.
 QUARTERLY_TASK = "scoring.refresh_quarterly_task"
 log = logging.getLogger(__name__)
 
