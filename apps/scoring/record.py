@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from apps.profiles.summary import task_summary
 from apps.reviews import selectors as review_selectors
-from apps.reviews.checklists.selectors import checklist_cards, review_candidates
+from apps.reviews.checklists.selectors import review_candidates
 from apps.reviews.models import Review, ReviewState
 from apps.reviews.snapshots import selectors
-from apps.reviews.snapshots.services import build_review_input
 
 
 def decision_record(review: Review) -> dict:
@@ -24,19 +23,7 @@ def decision_record(review: Review) -> dict:
     the current one (or, while it is being recomputed, the latest with `stale` set), and the page
     says it is not signed. `snapshot` is None when the review was never evaluated.
     """
-    cards = checklist_cards(review)
-    reserved = list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
-    review_input = build_review_input(
-        review,
-        candidates=[card.candidate for card in cards],
-        answers=[
-            (card.candidate.offer_id, item.answer.question, item.answer.status)
-            for card in cards
-            for item in card.items
-            if item.answer is not None
-        ],
-        reserved_link_ids={link.pk for link in reserved},
-    )
+    cards, reserved, review_input = selectors.review_with_input(review)
     evaluation = selectors.review_evaluation(review, review_input=review_input)
     # The evaluation block's context: the snapshot with its rows, summary and charts.
     context = dict(evaluation)

@@ -13,6 +13,7 @@ from django.utils.translation import get_language
 
 import engine
 from apps.profiles.engine_input import fingerprint
+from apps.reviews.checklists.selectors import checklist_cards
 from apps.reviews.models import Review
 from apps.web.fragments import release
 
@@ -117,6 +118,25 @@ def signed_display(snapshot: EvaluationSnapshot) -> dict:
 
 
 SIGNED_DISPLAY_SECONDS = 24 * 3600
+
+
+def review_with_input(review: Review) -> tuple[list, list, dict]:
+    """A review's checklist cards, reserved links and engine input, each loaded once and shared
+    (the review page and the decision record show all three beside the evaluation)."""
+    cards = checklist_cards(review)
+    reserved = list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
+    review_input = build_review_input(
+        review,
+        candidates=[card.candidate for card in cards],
+        answers=[
+            (card.candidate.offer_id, item.answer.question, item.answer.status)
+            for card in cards
+            for item in card.items
+            if item.answer is not None
+        ],
+        reserved_link_ids={link.pk for link in reserved},
+    )
+    return cards, reserved, review_input
 
 
 # Issue 35: a job no worker has taken for this long turns the page's spinner into a notice (and

@@ -19,13 +19,11 @@ from django.views.decorators.http import condition, require_GET, require_POST
 import engine
 from apps.accounts.access import membership_for, require_role
 from apps.accounts.models import Role
-from apps.reviews.checklists.selectors import checklist_cards
 from apps.reviews.forms import DecisionForm
 from apps.reviews.models import Decision, Review, ReviewState
 from apps.reviews.services import submission
 from apps.reviews.services.signoff import signoff_create
 from apps.reviews.snapshots import selectors as snapshot_selectors
-from apps.reviews.snapshots.services import build_review_input
 from apps.reviews.views.common import detail_url, get_review_for_user, posted_version
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.web.forms import attach_errors
@@ -39,20 +37,7 @@ from .responses import reason_texts
 
 def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=None) -> dict:
     membership = membership_for(request, review.team_id)
-    # Loaded once and shared: the engine input, the checklist cards and the reserved links.
-    cards = checklist_cards(review)
-    reserved = list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
-    review_input = build_review_input(
-        review,
-        candidates=[card.candidate for card in cards],
-        answers=[
-            (card.candidate.offer_id, item.answer.question, item.answer.status)
-            for card in cards
-            for item in card.items
-            if item.answer is not None
-        ],
-        reserved_link_ids={link.pk for link in reserved},
-    )
+    cards, reserved, review_input = snapshot_selectors.review_with_input(review)
     evaluation = snapshot_selectors.review_evaluation(review, review_input=review_input)
     snapshot = evaluation["snapshot"]
     context = {
