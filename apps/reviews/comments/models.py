@@ -34,6 +34,9 @@ class Comment(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="review_comments"
     )
     text = models.TextField(_("comment"), max_length=MAX_COMMENT_CHARS)
+    # The usernames of the team's members the text @mentions, as they were when it was written
+    # (those were told; the thread marks them): a thread is drawn without reading the team.
+    mentions = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     edited_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,13 +1,19 @@
 """What a review's discussion shows: its threads (the review's, then each candidate's), each a
-page of comments drawn as HTML (text.render), and the whole discussion for the decision record."""
+page of comments drawn as HTML (text.render), and the whole discussion for the decision record.
+
+A page that shows the threads reads the review with `with_comment_count`: a review nobody has
+commented on costs no query more; one that has comments, one (the latest THREAD_PAGE of every
+thread with each thread's total, by window functions). A comment keeps the members it mentions,
+so drawing it never reads the team.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
@@ -33,6 +39,7 @@ class Thread:
     total: int = 0
     page: object = None  # a Paginator page on the thread's own page; None when capped inline
     form: object = None
+    whole: bool = False  # every comment shown (the record)
 
     @property
     def key(self) -> str:
@@ -47,7 +54,9 @@ class Thread:
     @property
     def earlier(self) -> int:
         """Comments of the thread not shown inline (the latest THREAD_PAGE are)."""
-        return 0 if self.page is not None else max(0, self.total - len(self.comments))
+        if self.page is not None or self.whole:
+            return 0
+        return max(0, self.total - len(self.comments))
 
 
 def thread_key(candidate: Candidate | None) -> str:
@@ -55,22 +64,25 @@ def thread_key(candidate: Candidate | None) -> str:
     return f"candidate-{candidate.pk}" if candidate is not None else "review"
 
 
-def team_usernames(team_id: int) -> list[str]:
-    return list(
-        get_user_model()
-        .objects.filter(memberships__team_id=team_id)
-        .values_list("username", flat=True)
+def with_comment_count(reviews: QuerySet) -> QuerySet:
+    """Reviews with `comment_count`, read in the same query."""
+    count = (
+        Comment.objects.filter(review=OuterRef("pk"))
+        .order_by()
+        .values("review")
+        .annotate(n=Count("id"))
+        .values("n")
     )
+    return reviews.annotate(comment_count=Coalesce(Subquery(count), 0, output_field=IntegerField()))
 
 
-def _shown(rows, usernames, viewer) -> list[Shown]:
-    viewer_id = getattr(viewer, "pk", None)
-    return [Shown(c, render(c.text, usernames), c.author_id == viewer_id) for c in rows]
+def _known_empty(review: Review) -> bool:
+    return getattr(review, "comment_count", None) == 0
 
 
 def shown(comment: Comment, viewer) -> Shown:
-    """One comment as a thread shows it (after an edit)."""
-    return _shown([comment], team_usernames(comment.review.team_id), viewer)[0]
+    viewer_id = getattr(viewer, "pk", None)
+    return Shown(comment, render(comment.text, comment.mentions), comment.author_id == viewer_id)
 
 
 def _rows(review: Review, candidate: Candidate | None):
@@ -81,70 +93,77 @@ def _rows(review: Review, candidate: Candidate | None):
     )
 
 
+def _latest(review: Review, candidate: Candidate | None = None, *, one: bool = False):
+    """The latest THREAD_PAGE comments of every thread of the review (or of one), each with its
+    thread's `thread_total`, oldest first: one query."""
+    rows = Comment.objects.filter(review=review)
+    if one:
+        rows = rows.filter(candidate=candidate)
+    newest_first = [F("created_at").desc(), F("id").desc()]
+    return (
+        rows.annotate(
+            rank=Window(RowNumber(), partition_by=[F("candidate_id")], order_by=newest_first),
+            thread_total=Window(Count("id"), partition_by=[F("candidate_id")]),
+        )
+        .filter(rank__lte=THREAD_PAGE)
+        .select_related("author")
+        .order_by("created_at", "id")
+    )
+
+
 def review_threads(review: Review, viewer, *, candidates=None) -> list[Thread]:
     """The review's thread and one per candidate, each with its latest THREAD_PAGE comments."""
     if candidates is None:
         candidates = list(review.candidates.select_related("offer"))
-    counts = dict(
-        Comment.objects.filter(review=review)
-        .values_list("candidate_id")
-        .annotate(n=Count("id"))
-        .values_list("candidate_id", "n")
-    )
-    usernames = team_usernames(review.team_id) if counts else []
-    return [
-        _latest(review, candidate, viewer, counts.get(candidate and candidate.pk, 0), usernames)
-        for candidate in [None, *candidates]
-    ]
-
-
-def _latest(review, candidate, viewer, total: int, usernames) -> Thread:
-    thread = Thread(review, candidate, total=total)
-    if total:
-        latest = list(_rows(review, candidate).reverse()[:THREAD_PAGE])[::-1]
-        thread.comments = _shown(latest, usernames, viewer)
-    return thread
+    threads = {getattr(c, "pk", None): Thread(review, c) for c in [None, *candidates]}
+    if not _known_empty(review):
+        for comment in _latest(review):
+            thread = threads.get(comment.candidate_id)
+            if thread is not None:
+                thread.comments.append(shown(comment, viewer))
+                thread.total = comment.thread_total
+    return list(threads.values())
 
 
 def inline_thread(review: Review, candidate: Candidate | None, viewer) -> Thread:
     """One thread as the review page shows it: its latest THREAD_PAGE comments."""
-    total = Comment.objects.filter(review=review, candidate=candidate).count()
-    usernames = team_usernames(review.team_id) if total else []
-    return _latest(review, candidate, viewer, total, usernames)
+    thread = Thread(review, candidate)
+    for comment in _latest(review, candidate, one=True):
+        thread.comments.append(shown(comment, viewer))
+        thread.total = comment.thread_total
+    return thread
 
 
 def thread_page(review: Review, candidate: Candidate | None, viewer, page: str | None) -> Thread:
     """One page of a thread, THREAD_PAGE comments each, the last (latest) page unless asked."""
     paginator = Paginator(_rows(review, candidate), THREAD_PAGE)
-    shown = paginator.get_page(page if page else paginator.num_pages)
-    thread = Thread(review, candidate, total=paginator.count, page=shown)
-    thread.comments = _shown(shown.object_list, team_usernames(review.team_id), viewer)
+    current = paginator.get_page(page if page else paginator.num_pages)
+    thread = Thread(review, candidate, total=paginator.count, page=current)
+    thread.comments = [shown(comment, viewer) for comment in current.object_list]
     return thread
 
 
 def record_threads(review: Review) -> list[Thread]:
-    """Every comment of the review, thread by thread (the decision record's appendix); only the
-    threads that have any."""
-    rows = list(
+    """Every comment of the review, thread by thread (the decision record's appendix): only the
+    threads that have any, the review's first, then the candidates' in the review's order."""
+    if _known_empty(review):
+        return []
+    by_thread: dict[int | None, Thread] = {}
+    rows = (
         Comment.objects.filter(review=review)
         .select_related("author", "candidate__offer")
         .order_by("created_at", "id")
     )
-    if not rows:
-        return []
-    usernames = team_usernames(review.team_id)
-    by_thread: dict[int | None, Thread] = {}
     for comment in rows:
         thread = by_thread.setdefault(
-            comment.candidate_id, Thread(review, comment.candidate, page=True)
+            comment.candidate_id, Thread(review, comment.candidate, whole=True)
         )
-        thread.comments.extend(_shown([comment], usernames, None))
+        thread.comments.append(shown(comment, None))
         thread.total += 1
     return sorted(by_thread.values(), key=_thread_order)
 
 
 def _thread_order(thread: Thread) -> tuple:
-    """The review's thread first, then the candidates' in the review's order."""
     if thread.candidate is None:
         return (0, 0, 0)
     return (1, thread.candidate.position, thread.candidate.pk)

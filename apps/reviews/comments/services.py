@@ -69,6 +69,10 @@ def mentioned_members(review: Review, text: str) -> list:
     return users
 
 
+def _names(people) -> list[str]:
+    return [user.get_username() for user in people]
+
+
 def thread_label(candidate: Candidate | None) -> str:
     """What the audit entry names as the thread: the candidate's offer, or nothing (the review)."""
     if candidate is None:
@@ -122,7 +126,9 @@ def comment_post(
         raise ValidationError({"candidate": _("This candidate is not one of the review's.")})
     text = clean_text(text)
     people = mentioned_members(review, text)
-    comment = Comment.objects.create(review=review, candidate=candidate, author=actor, text=text)
+    comment = Comment.objects.create(
+        review=review, candidate=candidate, author=actor, text=text, mentions=_names(people)
+    )
     event = audit(
         review=review, actor=actor, action=POSTED, target=thread_label(candidate),
         changes=_changes(comment, None, text),
@@ -152,8 +158,8 @@ def comment_edit(*, comment: Comment, actor, text: str) -> Comment:
     before_names = set(mentioned_names(comment.text))
     new = [user for user in people if user.get_username().lower() not in before_names]
     before = comment.text
-    comment.text, comment.edited_at = text, timezone.now()
-    comment.save(update_fields=["text", "edited_at"])
+    comment.text, comment.edited_at, comment.mentions = text, timezone.now(), _names(people)
+    comment.save(update_fields=["text", "edited_at", "mentions"])
     event = audit(
         review=review, actor=actor, action=EDITED, target=thread_label(comment.candidate),
         changes=_changes(comment, before, text),

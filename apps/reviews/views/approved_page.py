@@ -59,15 +59,20 @@ def approved_page(
         "cached_head": html["head"],
         "cached_body": html["body"],
         "plan_html": html["plan"],
-        **discussion(request, review),
+        # The candidates of the body's context when it was drawn now (else read once).
+        **discussion(
+            request, review, context()["answer_cards"] if context.cache_info().currsize else None
+        ),
     }
     return render(request, PAGE, page)
 
 
-def discussion(request: HttpRequest, review: Review) -> dict:
+def discussion(request: HttpRequest, review: Review, cards=None) -> dict:
     """The review's threads with their forms, drawn per view (never cached: the forms carry the
-    viewer's CSRF token; the threads are a few indexed reads)."""
-    threads = review_threads(review, request.user)
+    viewer's CSRF token; the threads are a few indexed reads). `cards`: the page's checklist
+    cards, whose candidates it reuses (else read once)."""
+    candidates = [card.candidate for card in cards] if cards is not None else None
+    threads = review_threads(review, request.user, candidates=candidates)
     for thread in threads:
         thread.form = CommentForm(prefix=thread.key)
     return {

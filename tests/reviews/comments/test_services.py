@@ -129,14 +129,15 @@ class EditDeleteTests:
 
 class MentionTests:
     def test_a_mentioned_member_is_told_by_bell_and_email(self, review, member, reviewer, owner):
-        comment_post(review=review, actor=member, text="@reviewer and @Owner: look at H100?")
+        comment = comment_post(review=review, actor=member, text="@reviewer and @Owner: H100?")
+        assert comment.mentions == ["owner", "reviewer"]
         assert inboxed(Kind.COMMENT_MENTION) == {"reviewer", "owner"}
         assert mailed("comment-mention") == sorted([reviewer.email, owner.email])
         note = Notification.objects.get(recipient=reviewer)
         assert note.url.startswith(f"/reviews/{review.pk}/#comment-")
         assert note.text == (
             "member mentioned owner, reviewer in the discussion of “Nightly batch”: "
-            "“@reviewer and @Owner: look at H100?”"
+            "“@reviewer and @Owner: H100?”"
         )
 
     def test_preferences_choose_the_channels(self, review, member, reviewer, owner):

@@ -5,7 +5,9 @@ view (the approved review's page, cached under the team's generation, and the de
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.reviews.comments.models import Comment
@@ -223,3 +225,27 @@ class ShownAtNextViewTests:
         assert "On this offer." in appendix
         assert "<textarea" not in appendix and "comment_delete" not in appendix
         assert "/edit/" not in appendix
+
+
+class QueryCountTests:
+    def test_the_review_page_reads_every_thread_in_one_query_whatever_their_length(
+        self, review, member
+    ):
+        client, url = signed_in(member), reverse("reviews:detail", args=[review.pk])
+        client.get(url)
+
+        def count() -> int:
+            client.get(url)  # the navigation's counts, cached under the moved generation
+            with CaptureQueriesContext(connection) as ctx:
+                assert client.get(url).status_code == 200
+            return len(ctx.captured_queries)
+
+        none = count()
+        candidate = review.candidates.first()
+        comment_post(review=review, actor=member, text="one")
+        one = count()
+        for i in range(THREAD_PAGE + 5):
+            comment_post(review=review, actor=member, text=f"@owner {i}", candidate=candidate)
+            comment_post(review=review, actor=member, text=f"r {i}")
+        many = count()
+        assert (one - none, many - one) == (1, 0)
