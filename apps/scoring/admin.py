@@ -11,13 +11,6 @@ from .models import QuarterlyCostReview
 
 @admin.register(QuarterlyCostReview)
 class QuarterlyCostReviewAdmin(ReadOnlyAdmin):
-    list_display = (
-        "team",
-        "quarter",
-        "reviews_counted",
-        "compute_saved",
-        "transfer_fees",
-        "net",
-        "computed_at",
-    )
+    list_display = ("team", "quarter", "reviews_counted", "compute_saved", "transfer_fees", "net",
+                    "computed_at")
     list_filter = ("team",)

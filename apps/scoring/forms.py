@@ -36,11 +36,7 @@ class HistoryFilterForm(forms.Form):
         label=_("Decision"), required=False, help_text=_("A sign-off with this decision.")
     )
     reviewer = forms.TypedChoiceField(
-        label=_("Reviewer"),
-        required=False,
-        coerce=int,
-        empty_value=None,
-        widget=FastSelect,
+        label=_("Reviewer"), required=False, coerce=int, empty_value=None, widget=FastSelect,
         help_text=_("Who signed off."),
     )
     date_from = forms.DateField(

@@ -34,7 +34,9 @@ class QuarterlyCostReview(models.Model):
 
     class Meta:
         ordering = ["team_id", "quarter"]
-        constraints = [models.UniqueConstraint(fields=["team", "quarter"], name="quarterly_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "quarter"], name="quarterly_unique")
+        ]
 
     def __str__(self) -> str:
         return f"{self.team_id} {self.quarter}"

@@ -55,9 +55,7 @@ def quarter_of(moment) -> str:
 
 def _matches(option: dict, chosen: dict) -> bool:
     return (option["kind"], option["site"], str(option["offer"])) == (
-        chosen["kind"],
-        chosen["site"],
-        str(chosen["offer"]),
+        chosen["kind"], chosen["site"], str(chosen["offer"])
     )
 
 
@@ -111,9 +109,9 @@ def run_figures(output: dict, run) -> tuple[float, float] | None:
 def approved_snapshots(team: Team) -> list[tuple[Review, EvaluationSnapshot]]:
     """Each approved, decided review of the team with the snapshot it was approved on."""
     reviews = list(
-        Review.objects.filter(team=team, state=ReviewState.APPROVED, decided_at__isnull=False).only(
-            "id", "decided_at", "team_id"
-        )
+        Review.objects.filter(
+            team=team, state=ReviewState.APPROVED, decided_at__isnull=False
+        ).only("id", "decided_at", "team_id")
     )
     if not reviews:
         return []
@@ -144,13 +142,8 @@ def approved_snapshots(team: Team) -> list[tuple[Review, EvaluationSnapshot]]:
 
 
 FIGURES = (
-    "compute_saved",
-    "transfer_fees",
-    "net",
-    "planned_compute",
-    "planned_transfer",
-    "actual_compute",
-    "actual_transfer",
+    "compute_saved", "transfer_fees", "net", "planned_compute", "planned_transfer",
+    "actual_compute", "actual_transfer",
 )
 
 
@@ -159,10 +152,7 @@ def figures_inputs(team: Team) -> str:
     (which, their versions and sums) and its reviews' sign-offs (which reviews are approved, on
     which snapshot). Saving, importing or deleting a record, or a new sign-off, changes it."""
     actuals = ActualCost.objects.filter(team=team).aggregate(
-        n=Count("pk"),
-        ids=Sum("pk"),
-        versions=Sum("version"),
-        compute=Sum("compute_cost"),
+        n=Count("pk"), ids=Sum("pk"), versions=Sum("version"), compute=Sum("compute_cost"),
         transfer=Sum("transfer_cost"),
     )
     signoffs = SignOff.objects.filter(review__team=team).aggregate(n=Count("pk"), last=Max("pk"))
@@ -173,13 +163,8 @@ def figures_inputs(team: Team) -> str:
 def _row(quarters: dict, quarter: str) -> dict:
     return quarters.setdefault(
         quarter,
-        {
-            **dict.fromkeys(FIGURES, 0.0),
-            "reviews_counted": 0,
-            "planned_reviews": 0,
-            "runs_counted": 0,
-            "_reviews": set(),
-        },
+        {**dict.fromkeys(FIGURES, 0.0), "reviews_counted": 0, "planned_reviews": 0,
+         "runs_counted": 0, "_reviews": set()},
     )
 
 
@@ -224,24 +209,13 @@ def actuals_summary(rows: list) -> dict:
     """The quarterly page's plan-against-actual part: totals of the rows counted from actuals
     and the planned-against-actual chart (apps.web.charts style)."""
     counted = [r for r in rows if r.runs_counted]
-    totals = {
-        name: sum(getattr(r, name) for r in counted)
-        for name in (
-            "planned_compute",
-            "planned_transfer",
-            "actual_compute",
-            "actual_transfer",
-            "runs_counted",
-        )
-    }
+    totals = {name: sum(getattr(r, name) for r in counted) for name in (
+        "planned_compute", "planned_transfer", "actual_compute", "actual_transfer",
+        "runs_counted")}
     planned = totals["planned_compute"] + totals["planned_transfer"]
     actual = totals["actual_compute"] + totals["actual_transfer"]
-    totals.update(
-        planned=planned,
-        actual=actual,
-        variance=actual - planned,
-        variance_pct=(actual - planned) / planned * 100 if planned else None,
-    )
+    totals.update(planned=planned, actual=actual, variance=actual - planned,
+                  variance_pct=(actual - planned) / planned * 100 if planned else None)
     return {"actual_totals": totals, "actual_figure": _plan_actual_figure(counted)}
 
 
@@ -251,28 +225,19 @@ def _plan_actual_figure(rows: list) -> dict | None:
     quarters = [r.quarter for r in rows]
 
     def bar(name, values, color, pattern=""):
-        return {
-            "type": "bar",
-            "name": name,
-            "x": quarters,
-            "y": values,
-            "marker": {"color": color, "pattern": {"shape": pattern}},
-            "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>",
-        }
+        return {"type": "bar", "name": name, "x": quarters, "y": values,
+                "marker": {"color": color, "pattern": {"shape": pattern}},
+                "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"}
 
     return {
         "title": _("Planned against actual, per quarter"),
         "data": [
             bar(_("planned compute"), [r.planned_compute for r in rows], PALETTE["compute"], "/"),
             bar(_("actual compute"), [r.actual_compute for r in rows], PALETTE["compute"]),
-            bar(
-                _("planned transfer"), [r.planned_transfer for r in rows], PALETTE["transfer"], "/"
-            ),
+            bar(_("planned transfer"), [r.planned_transfer for r in rows], PALETTE["transfer"],
+                "/"),
             bar(_("actual transfer"), [r.actual_transfer for r in rows], PALETTE["transfer"]),
         ],
-        "layout": layout(
-            barmode="group",
-            xaxis={"type": "category"},
-            yaxis={"title": {"text": _("cost")}, "rangemode": "tozero"},
-        ),
+        "layout": layout(barmode="group", xaxis={"type": "category"},
+                         yaxis={"title": {"text": _("cost")}, "rangemode": "tozero"}),
     }

@@ -101,24 +101,11 @@ def snapshot_comparison(
             va = ra.get(column) if ra else None
             vb = rb.get(column) if rb else None
             cells.append(
-                {
-                    "column": column,
-                    "kind": kind,
-                    "a": va,
-                    "b": vb,
-                    "changed": ra is not None and rb is not None and _differs(va, vb),
-                }
+                {"column": column, "kind": kind, "a": va, "b": vb,
+                 "changed": ra is not None and rb is not None and _differs(va, vb)}
             )
-        aligned.append(
-            {
-                "key": key,
-                "a": ra,
-                "b": rb,
-                "cells": cells,
-                "added": ra is None,
-                "removed": rb is None,
-            }
-        )
+        aligned.append({"key": key, "a": ra, "b": rb, "cells": cells,
+                        "added": ra is None, "removed": rb is None})
     headline = []
     for field, kind in (
         ("platform", "platform"),
@@ -136,9 +123,8 @@ def snapshot_comparison(
             va, vb = _chosen_offer_label(a), _chosen_offer_label(b)
         else:
             va, vb = getattr(a, field), getattr(b, field)
-        headline.append(
-            {"field": field, "kind": kind, "a": va, "b": vb, "changed": _differs(va, vb)}
-        )
+        headline.append({"field": field, "kind": kind, "a": va, "b": vb,
+                         "changed": _differs(va, vb)})
     changed_cells = sum(1 for r in aligned for c in r["cells"] if c["changed"])
     shown = [r for r in aligned if not differences_only or _row_differs(r)]
     if differences_only:
@@ -168,12 +154,8 @@ def quarterly_for_team(team: Team) -> dict:
     rows = list(QuarterlyCostReview.objects.for_team(team).order_by("quarter"))
     figure = charts.quarterly(
         [
-            {
-                "quarter": r.quarter,
-                "compute_saved": r.compute_saved,
-                "transfer_fees": r.transfer_fees,
-                "net": r.net,
-            }
+            {"quarter": r.quarter, "compute_saved": r.compute_saved,
+             "transfer_fees": r.transfer_fees, "net": r.net}
             for r in rows
         ]
     )

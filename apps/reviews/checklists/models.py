@@ -57,7 +57,9 @@ class ChecklistAnswer(models.Model):
         db_table = "checklists_checklistanswer"  # the table it had in apps.checklists
         ordering = ["candidate_id", "question"]
         constraints = [
-            models.UniqueConstraint(fields=["candidate", "question"], name="answer_unique_question")
+            models.UniqueConstraint(
+                fields=["candidate", "question"], name="answer_unique_question"
+            )
         ]
 
     def __str__(self) -> str:

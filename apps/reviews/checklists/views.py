@@ -97,10 +97,7 @@ def checklist_answer(request: HttpRequest, candidate_id: int, question: str) -> 
 
     def form_for(answer):  # the form of a saved answer, which the next save builds on
         return form_class.for_answer(
-            answer,
-            services.answer_token(answer),
-            candidate=candidate,
-            benchmarks=benchmarks,
+            answer, services.answer_token(answer), candidate=candidate, benchmarks=benchmarks,
             prefix=prefix,
         )
 
@@ -176,10 +173,8 @@ def open_questions(request: HttpRequest, review_id: int, offer_id: int) -> HttpR
     if not wants_fragment(request):
         return go(request, page)
     candidate = get_scoped_or_404(
-        Candidate.objects.select_related("offer__site"),
-        request.user,
-        review=review,
-        offer_id=offer_id,
+        Candidate.objects.select_related("offer__site"), request.user,
+        review=review, offer_id=offer_id,
     )
     card = selectors.candidate_card(candidate)
     benchmarks = selectors.evidence_records(review)
@@ -193,10 +188,7 @@ def open_questions(request: HttpRequest, review_id: int, offer_id: int) -> HttpR
             prefix=answer_prefix(candidate.pk, item.guide.code),
         )
     context = {
-        "review": review,
-        "card": card,
-        "items": items,
-        "can_edit": review.is_editable,
+        "review": review, "card": card, "items": items, "can_edit": review.is_editable,
         "page": page,
     }
     return vary(render(request, "checklists/_open_questions.html", context))

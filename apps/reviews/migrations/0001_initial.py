@@ -6,213 +6,82 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
-        ("accounts", "0001_initial"),
-        ("catalog", "0001_initial"),
-        ("profiles", "0001_initial"),
+        ('accounts', '0001_initial'),
+        ('catalog', '0001_initial'),
+        ('profiles', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="Review",
+            name='Review',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("title", models.CharField(max_length=200, verbose_name="title")),
-                (
-                    "state",
-                    models.CharField(
-                        choices=[
-                            ("draft", "Draft"),
-                            ("submitted", "Submitted"),
-                            ("approved", "Approved"),
-                            ("changes_requested", "Changes requested"),
-                            ("rejected", "Rejected"),
-                        ],
-                        default="draft",
-                        max_length=20,
-                        verbose_name="state",
-                    ),
-                ),
-                (
-                    "approvals_required",
-                    models.PositiveSmallIntegerField(default=1, verbose_name="approvals required"),
-                ),
-                ("version", models.PositiveIntegerField(default=1)),
-                ("inputs_generation", models.PositiveIntegerField(default=1)),
-                ("frozen_input", models.JSONField(blank=True, editable=False, null=True)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("updated_at", models.DateTimeField(auto_now=True)),
-                ("submitted_at", models.DateTimeField(blank=True, null=True)),
-                ("decided_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "author",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="authored_reviews",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "cloned_from",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="clones",
-                        to="reviews.review",
-                    ),
-                ),
-                (
-                    "task",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="reviews",
-                        to="profiles.taskprofile",
-                        verbose_name="task",
-                    ),
-                ),
-                (
-                    "team",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="reviews",
-                        to="accounts.team",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('title', models.CharField(max_length=200, verbose_name='title')),
+                ('state', models.CharField(choices=[('draft', 'Draft'), ('submitted', 'Submitted'), ('approved', 'Approved'), ('changes_requested', 'Changes requested'), ('rejected', 'Rejected')], default='draft', max_length=20, verbose_name='state')),
+                ('approvals_required', models.PositiveSmallIntegerField(default=1, verbose_name='approvals required')),
+                ('version', models.PositiveIntegerField(default=1)),
+                ('inputs_generation', models.PositiveIntegerField(default=1)),
+                ('frozen_input', models.JSONField(blank=True, editable=False, null=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('updated_at', models.DateTimeField(auto_now=True)),
+                ('submitted_at', models.DateTimeField(blank=True, null=True)),
+                ('decided_at', models.DateTimeField(blank=True, null=True)),
+                ('author', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='authored_reviews', to=settings.AUTH_USER_MODEL)),
+                ('cloned_from', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='clones', to='reviews.review')),
+                ('task', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='reviews', to='profiles.taskprofile', verbose_name='task')),
+                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reviews', to='accounts.team')),
             ],
             options={
-                "ordering": ["-updated_at", "-id"],
+                'ordering': ['-updated_at', '-id'],
             },
         ),
         migrations.CreateModel(
-            name="Candidate",
+            name='Candidate',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("machines", models.PositiveIntegerField(default=1, verbose_name="machines")),
-                ("position", models.PositiveSmallIntegerField(default=0)),
-                (
-                    "offer",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="candidates",
-                        to="catalog.offer",
-                        verbose_name="offer",
-                    ),
-                ),
-                (
-                    "review",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="candidates",
-                        to="reviews.review",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('machines', models.PositiveIntegerField(default=1, verbose_name='machines')),
+                ('position', models.PositiveSmallIntegerField(default=0)),
+                ('offer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='candidates', to='catalog.offer', verbose_name='offer')),
+                ('review', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='candidates', to='reviews.review')),
             ],
             options={
-                "ordering": ["review_id", "position", "id"],
+                'ordering': ['review_id', 'position', 'id'],
             },
         ),
         migrations.CreateModel(
-            name="AuditEvent",
+            name='AuditEvent',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("action", models.CharField(max_length=60)),
-                ("target", models.CharField(blank=True, max_length=200)),
-                ("changes", models.JSONField(blank=True, default=dict)),
-                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
-                (
-                    "actor",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "team",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="audit_events",
-                        to="accounts.team",
-                    ),
-                ),
-                (
-                    "review",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="audit_events",
-                        to="reviews.review",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('action', models.CharField(max_length=60)),
+                ('target', models.CharField(blank=True, max_length=200)),
+                ('changes', models.JSONField(blank=True, default=dict)),
+                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
+                ('actor', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit_events', to='accounts.team')),
+                ('review', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='audit_events', to='reviews.review')),
             ],
             options={
-                "ordering": ["created_at", "id"],
+                'ordering': ['created_at', 'id'],
             },
         ),
         migrations.CreateModel(
-            name="SignOff",
+            name='SignOff',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "decision",
-                    models.CharField(
-                        choices=[
-                            ("approve", "Approve"),
-                            ("request_changes", "Request changes"),
-                            ("reject", "Reject"),
-                        ],
-                        max_length=20,
-                        verbose_name="decision",
-                    ),
-                ),
-                ("comment", models.TextField(blank=True, verbose_name="comment")),
-                ("round", models.PositiveIntegerField(default=1)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "review",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="signoffs",
-                        to="reviews.review",
-                    ),
-                ),
-                (
-                    "reviewer",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="signoffs",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('decision', models.CharField(choices=[('approve', 'Approve'), ('request_changes', 'Request changes'), ('reject', 'Reject')], max_length=20, verbose_name='decision')),
+                ('comment', models.TextField(blank=True, verbose_name='comment')),
+                ('round', models.PositiveIntegerField(default=1)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('review', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='signoffs', to='reviews.review')),
+                ('reviewer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='signoffs', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["created_at", "id"],
+                'ordering': ['created_at', 'id'],
             },
         ),
     ]

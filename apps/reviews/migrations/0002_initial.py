@@ -6,50 +6,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
-        ("reviews", "0001_initial"),
+        ('reviews', '0001_initial'),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name="review",
-            index=models.Index(
-                fields=["team", "state", "-updated_at"], name="review_team_state_recent"
-            ),
+            model_name='review',
+            index=models.Index(fields=['team', 'state', '-updated_at'], name='review_team_state_recent'),
         ),
         migrations.AddIndex(
-            model_name="review",
-            index=models.Index(fields=["author", "state"], name="review_author_state"),
+            model_name='review',
+            index=models.Index(fields=['author', 'state'], name='review_author_state'),
         ),
         migrations.AddConstraint(
-            model_name="review",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("approvals_required__gte", 1)),
-                name="review_approvals_at_least_one",
-            ),
+            model_name='review',
+            constraint=models.CheckConstraint(condition=models.Q(('approvals_required__gte', 1)), name='review_approvals_at_least_one'),
         ),
         migrations.AddConstraint(
-            model_name="candidate",
-            constraint=models.UniqueConstraint(
-                fields=("review", "offer"), name="candidate_unique_offer"
-            ),
+            model_name='candidate',
+            constraint=models.UniqueConstraint(fields=('review', 'offer'), name='candidate_unique_offer'),
         ),
         migrations.AddConstraint(
-            model_name="candidate",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("machines__gte", 1)), name="candidate_machines_pos"
-            ),
+            model_name='candidate',
+            constraint=models.CheckConstraint(condition=models.Q(('machines__gte', 1)), name='candidate_machines_pos'),
         ),
         migrations.AddIndex(
-            model_name="auditevent",
-            index=models.Index(fields=["review", "created_at"], name="audit_review_time"),
+            model_name='auditevent',
+            index=models.Index(fields=['review', 'created_at'], name='audit_review_time'),
         ),
         migrations.AddConstraint(
-            model_name="signoff",
-            constraint=models.UniqueConstraint(
-                fields=("review", "reviewer", "round"), name="signoff_one_per_reviewer_round"
-            ),
+            model_name='signoff',
+            constraint=models.UniqueConstraint(fields=('review', 'reviewer', 'round'), name='signoff_one_per_reviewer_round'),
         ),
     ]

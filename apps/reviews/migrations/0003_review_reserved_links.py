@@ -4,17 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("catalog", "0001_initial"),
-        ("reviews", "0002_initial"),
+        ('catalog', '0001_initial'),
+        ('reviews', '0002_initial'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="review",
-            name="reserved_links",
-            field=models.ManyToManyField(
-                blank=True, related_name="reserved_by_reviews", to="catalog.networklink"
-            ),
+            model_name='review',
+            name='reserved_links',
+            field=models.ManyToManyField(blank=True, related_name='reserved_by_reviews', to='catalog.networklink'),
         ),
     ]

@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("reviews", "0003_review_reserved_links"),
+        ('reviews', '0003_review_reserved_links'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="review",
-            name="round",
+            model_name='review',
+            name='round',
             field=models.PositiveIntegerField(default=1),
         ),
     ]

@@ -4,16 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("reviews", "0006_candidate_migration_effort"),
+        ('reviews', '0006_candidate_migration_effort'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="review",
-            name="approvals_from_two_roles",
-            field=models.BooleanField(
-                db_default=False, default=False, verbose_name="approvals from two roles"
-            ),
+            model_name='review',
+            name='approvals_from_two_roles',
+            field=models.BooleanField(db_default=False, default=False, verbose_name='approvals from two roles'),
         ),
     ]

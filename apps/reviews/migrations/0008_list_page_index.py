@@ -5,17 +5,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("accounts", "0008_membership_last_seen_gone"),
-        ("catalog", "0004_catalog_version"),
-        ("profiles", "0007_staged_plan"),
-        ("reviews", "0007_review_approvals_from_two_roles"),
+        ('accounts', '0008_membership_last_seen_gone'),
+        ('catalog', '0004_catalog_version'),
+        ('profiles', '0007_staged_plan'),
+        ('reviews', '0007_review_approvals_from_two_roles'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name="review",
-            index=models.Index(fields=["team", "-updated_at", "-id"], name="review_team_page"),
+            model_name='review',
+            index=models.Index(fields=['team', '-updated_at', '-id'], name='review_team_page'),
         ),
     ]

@@ -86,84 +86,21 @@ class Migration(migrations.Migration):
                 migrations.CreateModel(
                     name="ChecklistAnswer",
                     fields=[
-                        (
-                            "id",
-                            models.BigAutoField(
-                                auto_created=True,
-                                primary_key=True,
-                                serialize=False,
-                                verbose_name="ID",
-                            ),
-                        ),
-                        (
-                            "question",
-                            models.CharField(
-                                choices=[
-                                    ("q1", "Task scale"),
-                                    ("q2", "Split and network"),
-                                    ("q3", "Fault tolerance"),
-                                    ("q4", "Billing basis"),
-                                    ("q5", "Migration cost"),
-                                    ("q6", "Exit path"),
-                                ],
-                                max_length=2,
-                                verbose_name="question",
-                            ),
-                        ),
-                        (
-                            "status",
-                            models.CharField(
-                                choices=[("answered", "Answered"), ("unanswered", "Unanswered")],
-                                default="unanswered",
-                                max_length=12,
-                                verbose_name="status",
-                            ),
-                        ),
+                        ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                        ("question", models.CharField(choices=[("q1", "Task scale"), ("q2", "Split and network"), ("q3", "Fault tolerance"), ("q4", "Billing basis"), ("q5", "Migration cost"), ("q6", "Exit path")], max_length=2, verbose_name="question")),
+                        ("status", models.CharField(choices=[("answered", "Answered"), ("unanswered", "Unanswered")], default="unanswered", max_length=12, verbose_name="status")),
                         ("text", models.TextField(blank=True, verbose_name="answer")),
-                        (
-                            "evidence_url",
-                            models.URLField(
-                                blank=True, max_length=500, verbose_name="evidence: link"
-                            ),
-                        ),
+                        ("evidence_url", models.URLField(blank=True, max_length=500, verbose_name="evidence: link")),
                         ("updated_at", models.DateTimeField(auto_now=True)),
-                        (
-                            "candidate",
-                            models.ForeignKey(
-                                on_delete=django.db.models.deletion.CASCADE,
-                                related_name="answers",
-                                to="reviews.candidate",
-                            ),
-                        ),
-                        (
-                            "evidence_benchmark",
-                            models.ForeignKey(
-                                blank=True,
-                                null=True,
-                                on_delete=django.db.models.deletion.PROTECT,
-                                related_name="+",
-                                to="benchmarks.benchmarkrecord",
-                                verbose_name="evidence: benchmark record",
-                            ),
-                        ),
-                        (
-                            "updated_by",
-                            models.ForeignKey(
-                                blank=True,
-                                null=True,
-                                on_delete=django.db.models.deletion.SET_NULL,
-                                related_name="+",
-                                to=settings.AUTH_USER_MODEL,
-                            ),
-                        ),
+                        ("candidate", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="answers", to="reviews.candidate")),
+                        ("evidence_benchmark", models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name="+", to="benchmarks.benchmarkrecord", verbose_name="evidence: benchmark record")),
+                        ("updated_by", models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to=settings.AUTH_USER_MODEL)),
                     ],
                     options={
                         "db_table": TABLE,
                         "ordering": ["candidate_id", "question"],
                         "constraints": [
-                            models.UniqueConstraint(
-                                fields=("candidate", "question"), name="answer_unique_question"
-                            )
+                            models.UniqueConstraint(fields=("candidate", "question"), name="answer_unique_question")
                         ],
                     },
                 ),

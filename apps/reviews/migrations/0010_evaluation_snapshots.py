@@ -67,15 +67,7 @@ class Migration(migrations.Migration):
                 migrations.CreateModel(
                     name="EvaluationSnapshot",
                     fields=[
-                        (
-                            "id",
-                            models.BigAutoField(
-                                auto_created=True,
-                                primary_key=True,
-                                serialize=False,
-                                verbose_name="ID",
-                            ),
-                        ),
+                        ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
                         ("fingerprint", models.CharField(max_length=64)),
                         ("input_hash", models.CharField(max_length=64)),
                         ("engine_version", models.CharField(max_length=20)),
@@ -95,126 +87,47 @@ class Migration(migrations.Migration):
                         ("inputs_generation", models.PositiveIntegerField(default=1)),
                         ("settings_generation", models.PositiveIntegerField(default=1)),
                         ("created_at", models.DateTimeField(auto_now_add=True)),
-                        (
-                            "review",
-                            models.ForeignKey(
-                                on_delete=django.db.models.deletion.PROTECT,
-                                related_name="snapshots",
-                                to="reviews.review",
-                            ),
-                        ),
-                        (
-                            "task",
-                            models.ForeignKey(
-                                on_delete=django.db.models.deletion.PROTECT,
-                                related_name="snapshots",
-                                to="profiles.taskprofile",
-                            ),
-                        ),
-                        (
-                            "team",
-                            models.ForeignKey(
-                                on_delete=django.db.models.deletion.CASCADE,
-                                related_name="snapshots",
-                                to="accounts.team",
-                            ),
-                        ),
+                        ("review", models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name="snapshots", to="reviews.review")),
+                        ("task", models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name="snapshots", to="profiles.taskprofile")),
+                        ("team", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="snapshots", to="accounts.team")),
                     ],
                     options={
                         "db_table": "scoring_evaluationsnapshot",
                         "ordering": ["-created_at", "-id"],
                         "indexes": [
-                            models.Index(
-                                fields=["team", "-created_at", "-id"], name="snapshot_team_page"
-                            ),
-                            models.Index(
-                                fields=["review", "-created_at"], name="snapshot_review_recent"
-                            ),
-                            models.Index(
-                                fields=["task", "-created_at"], name="snapshot_task_recent"
-                            ),
+                            models.Index(fields=["team", "-created_at", "-id"], name="snapshot_team_page"),
+                            models.Index(fields=["review", "-created_at"], name="snapshot_review_recent"),
+                            models.Index(fields=["task", "-created_at"], name="snapshot_task_recent"),
                         ],
                         "constraints": [
-                            models.UniqueConstraint(
-                                fields=("review", "fingerprint"), name="snapshot_unique_fingerprint"
-                            ),
+                            models.UniqueConstraint(fields=("review", "fingerprint"), name="snapshot_unique_fingerprint"),
                         ],
                     },
                 ),
                 migrations.CreateModel(
                     name="SnapshotJob",
                     fields=[
-                        (
-                            "id",
-                            models.BigAutoField(
-                                auto_created=True,
-                                primary_key=True,
-                                serialize=False,
-                                verbose_name="ID",
-                            ),
-                        ),
+                        ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
                         ("fingerprint", models.CharField(blank=True, max_length=64)),
-                        (
-                            "status",
-                            models.CharField(
-                                choices=[
-                                    ("pending", "Pending (broker unavailable)"),
-                                    ("queued", "Queued"),
-                                    ("running", "Running"),
-                                    ("done", "Done"),
-                                    ("failed", "Failed"),
-                                ],
-                                default="queued",
-                                max_length=12,
-                            ),
-                        ),
+                        ("status", models.CharField(choices=[("pending", "Pending (broker unavailable)"), ("queued", "Queued"), ("running", "Running"), ("done", "Done"), ("failed", "Failed")], default="queued", max_length=12)),
                         ("attempts", models.PositiveIntegerField(default=0)),
                         ("error", models.TextField(blank=True)),
                         ("created_at", models.DateTimeField(auto_now_add=True)),
                         ("updated_at", models.DateTimeField(auto_now=True)),
-                        (
-                            "review",
-                            models.ForeignKey(
-                                on_delete=django.db.models.deletion.CASCADE,
-                                related_name="snapshot_jobs",
-                                to="reviews.review",
-                            ),
-                        ),
-                        (
-                            "snapshot",
-                            models.ForeignKey(
-                                blank=True,
-                                null=True,
-                                on_delete=django.db.models.deletion.SET_NULL,
-                                related_name="+",
-                                to="reviews.evaluationsnapshot",
-                            ),
-                        ),
-                        (
-                            "team",
-                            models.ForeignKey(
-                                on_delete=django.db.models.deletion.CASCADE,
-                                related_name="snapshot_jobs",
-                                to="accounts.team",
-                            ),
-                        ),
+                        ("review", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="snapshot_jobs", to="reviews.review")),
+                        ("snapshot", models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="reviews.evaluationsnapshot")),
+                        ("team", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="snapshot_jobs", to="accounts.team")),
                     ],
                     options={
                         "db_table": "scoring_snapshotjob",
                         "ordering": ["-created_at", "-id"],
-                        "indexes": [
-                            models.Index(fields=["status", "updated_at"], name="job_status_time")
-                        ],
+                        "indexes": [models.Index(fields=["status", "updated_at"], name="job_status_time")],
                     },
                 ),
                 migrations.AddField(
                     model_name="signoff",
                     name="snapshot",
-                    field=models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="signoffs",
-                        to="reviews.evaluationsnapshot",
-                    ),
+                    field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name="signoffs", to="reviews.evaluationsnapshot"),
                 ),
             ],
         ),

@@ -167,20 +167,13 @@ def plan_links(review: Review, pairs: Iterable[tuple[str, str]]) -> list[Network
         leg = f"{a} → {b}"
         if link is None:
             raise ValidationError(
-                {
-                    "pairs": _("No link is recorded for %(leg)s: record it in the catalog first.")
-                    % {"leg": leg}
-                }
+                {"pairs": _("No link is recorded for %(leg)s: record it in the catalog first.")
+                 % {"leg": leg}}
             )
         if not link.reservable:
             raise ValidationError(
-                {
-                    "pairs": _(
-                        "The link %(leg)s cannot be reserved: mark it reservable in the "
-                        "catalog if its provider takes reservations."
-                    )
-                    % {"leg": leg}
-                }
+                {"pairs": _("The link %(leg)s cannot be reserved: mark it reservable in the "
+                            "catalog if its provider takes reservations.") % {"leg": leg}}
             )
         if link not in found:
             found.append(link)
@@ -196,8 +189,6 @@ def review_reserve_plan(
     wanted = plan_links(review, pairs)
     kept = list(review.reserved_links.all())
     return review_reserve_links(
-        review=review,
-        actor=actor,
-        links=kept + [link for link in wanted if link not in kept],
+        review=review, actor=actor, links=kept + [link for link in wanted if link not in kept],
         version=review.version,
     )

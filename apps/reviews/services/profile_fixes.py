@@ -54,7 +54,8 @@ def review_fix_profile_field(
         profile_update(profile=profile, actor=actor, version=profile_version, **{field: value})
     except StaleVersion as exc:
         raise ReviewConflict(
-            _("The task profile changed since this page was loaded: look at it again, then save.")
+            _("The task profile changed since this page was loaded: look at it again, then "
+              "save.")
         ) from exc
     reopen_if_changes_requested(review, actor)
     touch(review, inputs=True)

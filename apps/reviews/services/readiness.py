@@ -49,10 +49,8 @@ def review_confirm_readiness(
         claim(profile, profile_version)
     except StaleVersion as exc:
         raise ReviewConflict(
-            _(
-                "The task profile changed since this page was loaded: look at it again, then "
-                "confirm."
-            )
+            _("The task profile changed since this page was loaded: look at it again, then "
+              "confirm.")
         ) from exc
     before = {name: getattr(profile, name) for name in fields}
     for name in fields:

@@ -21,17 +21,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 @admin.register(EvaluationSnapshot)
 class EvaluationSnapshotAdmin(ReadOnlyAdmin):
     list_display = (
-        "id",
-        "created_at",
-        "team",
-        "review",
-        "task",
-        "platform",
-        "chosen_kind",
-        "chosen_total_cost",
-        "block_count",
-        "warn_count",
-        "engine_version",
+        "id", "created_at", "team", "review", "task", "platform", "chosen_kind",
+        "chosen_total_cost", "block_count", "warn_count", "engine_version",
     )
     list_filter = ("team", "engine_version", "platform", "review_state")
     search_fields = ("review__title", "task__name", "fingerprint", "input_hash")
@@ -42,16 +33,8 @@ class EvaluationSnapshotAdmin(ReadOnlyAdmin):
 
 @admin.register(SnapshotJob)
 class SnapshotJobAdmin(ReadOnlyAdmin):
-    list_display = (
-        "id",
-        "created_at",
-        "updated_at",
-        "team",
-        "review",
-        "status",
-        "attempts",
-        "snapshot",
-    )
+    list_display = ("id", "created_at", "updated_at", "team", "review", "status", "attempts",
+                    "snapshot")
     list_filter = ("status", "team")
     list_select_related = ("team", "review")
     search_fields = ("review__title", "error")

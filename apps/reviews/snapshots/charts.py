@@ -34,15 +34,13 @@ def _chart_options(rows: list[dict]) -> list[dict]:
         r
         for r in rows
         if r["row_type"] == "option"
-        and (
-            r["feasible"] or (r.get("total_hours") is not None and r.get("total_cost") is not None)
-        )
+        and (r["feasible"] or (r.get("total_hours") is not None
+                               and r.get("total_cost") is not None))
     ]
 
 
-def _bar(
-    name: str, labels: list[str], ys: list, options: list[dict], color: str, hover: str
-) -> dict[str, Any]:
+def _bar(name: str, labels: list[str], ys: list, options: list[dict], color: str,
+         hover: str) -> dict[str, Any]:
     """One stacked bar series; an excluded option's bar is greyed and says so on hover."""
     return {
         "type": "bar",
@@ -72,18 +70,13 @@ def hours_by_segment(rows: list[dict]) -> dict[str, Any]:
     return {
         "kind": "hours_by_segment",
         "data": [
-            _bar(
-                segment,
-                labels,
-                [r.get(f"{segment}_hours") or 0 for r in options],
-                options,
-                PALETTE[segment],
-                "%{y:.2f} h",
-            )
+            _bar(segment, labels, [r.get(f"{segment}_hours") or 0 for r in options], options,
+                 PALETTE[segment], "%{y:.2f} h")
             for segment in _segments(options)
         ],
         "title": "@hours_by_segment",
-        "layout": layout(barmode="stack", yaxis={"title": {"text": "@hours"}}),
+        "layout": layout(barmode="stack",
+                          yaxis={"title": {"text": "@hours"}}),
     }
 
 
@@ -106,29 +99,21 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
     return {
         "kind": "cost_by_component",
         "data": [
-            _bar(
-                name,
-                labels,
-                [r.get(key) or 0 for r in options],
-                options,
-                PALETTE[name],
-                "%{y:,.2f}",
-            )
+            _bar(name, labels, [r.get(key) or 0 for r in options], options, PALETTE[name],
+                 "%{y:,.2f}")
             for name, key in parts
         ],
         "title": "@cost_by_component",
-        "layout": layout(barmode="stack", yaxis={"title": {"text": "@cost"}}),
+        "layout": layout(barmode="stack",
+                          yaxis={"title": {"text": "@cost"}}),
     }
 
 
 def objective_parts(rows: list[dict]) -> dict[str, Any] | None:
     """Stacked bars of what decides (SPEC 6.1): each option's objective as its placement cost
     plus its delay cost (delay cost per hour × hours end to end). None when no option has one."""
-    options = [
-        r
-        for r in _chart_options(rows)
-        if r.get("objective") is not None and r.get("placement_cost") is not None
-    ]
+    options = [r for r in _chart_options(rows) if r.get("objective") is not None
+               and r.get("placement_cost") is not None]
     if not options:
         return None
     labels = [_option_label(r) for r in options]
@@ -136,18 +121,13 @@ def objective_parts(rows: list[dict]) -> dict[str, Any] | None:
     return {
         "kind": "objective_parts",
         "data": [
-            _bar(
-                "placement_cost_part",
-                labels,
-                [r["placement_cost"] for r in options],
-                options,
-                PALETTE["cost"],
-                "%{y:,.2f}",
-            ),
+            _bar("placement_cost_part", labels, [r["placement_cost"] for r in options], options,
+                 PALETTE["cost"], "%{y:,.2f}"),
             _bar("delay_cost_part", labels, delay, options, PALETTE["delay"], "%{y:,.2f}"),
         ],
         "title": "@objective_parts",
-        "layout": layout(barmode="stack", yaxis={"title": {"text": "@cost"}}),
+        "layout": layout(barmode="stack",
+                          yaxis={"title": {"text": "@cost"}}),
     }
 
 
@@ -184,7 +164,8 @@ def scaling(rows: list[dict]) -> dict[str, Any] | None:
             },
         ],
         "title": "@scaling",
-        "layout": layout(xaxis={"title": {"text": "@gpus"}}, yaxis={"title": {"text": "@speedup"}}),
+        "layout": layout(xaxis={"title": {"text": "@gpus"}},
+                          yaxis={"title": {"text": "@speedup"}}),
     }
 
 
@@ -195,9 +176,7 @@ def chosen_option(output: dict) -> dict | None:
         return None
     for option in output.get("options", []):
         if (option["kind"], option["site"], str(option["offer"])) == (
-            chosen["kind"],
-            chosen["site"],
-            str(chosen["offer"]),
+            chosen["kind"], chosen["site"], str(chosen["offer"])
         ):
             return option
     return None
@@ -279,35 +258,14 @@ def _indicator_figure(names: list[str], ratios: list[float], texts: list[str]) -
         "layout": layout(
             showlegend=False,
             # The threshold (1.0) as a line across the whole plot, labelled at its right end.
-            yaxis={
-                "title": {"text": "@of_threshold"},
-                "range": [0, max([1.25, *[r * 1.2 for r in ratios]])],
-            },
-            shapes=[
-                {
-                    "type": "line",
-                    "xref": "paper",
-                    "x0": 0,
-                    "x1": 1,
-                    "yref": "y",
-                    "y0": 1,
-                    "y1": 1,
-                    "line": {"color": PALETTE["threshold"], "width": 2, "dash": "dash"},
-                }
-            ],
-            annotations=[
-                {
-                    "xref": "paper",
-                    "x": 1,
-                    "xanchor": "right",
-                    "yref": "y",
-                    "y": 1,
-                    "yanchor": "bottom",
-                    "text": "@threshold",
-                    "showarrow": False,
-                    "font": {"color": PALETTE["threshold"]},
-                }
-            ],
+            yaxis={"title": {"text": "@of_threshold"},
+                   "range": [0, max([1.25, *[r * 1.2 for r in ratios]])]},
+            shapes=[{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y",
+                     "y0": 1, "y1": 1,
+                     "line": {"color": PALETTE["threshold"], "width": 2, "dash": "dash"}}],
+            annotations=[{"xref": "paper", "x": 1, "xanchor": "right", "yref": "y", "y": 1,
+                          "yanchor": "bottom", "text": "@threshold", "showarrow": False,
+                          "font": {"color": PALETTE["threshold"]}}],
         ),
     }
 
@@ -368,12 +326,8 @@ def task_history(points: list[tuple]) -> dict[str, Any] | None:
             xaxis={"type": "date", "matches": "x2", "showticklabels": False, "anchor": "y"},
             xaxis2={"type": "date", "nticks": 5, "anchor": "y2", "automargin": True},
             yaxis={"title": {"text": "@cost"}, "domain": [0.55, 1], "automargin": True},
-            yaxis2={
-                "title": {"text": "@hours"},
-                "domain": [0, 0.45],
-                "rangemode": "tozero",
-                "automargin": True,
-            },
+            yaxis2={"title": {"text": "@hours"}, "domain": [0, 0.45], "rangemode": "tozero",
+                    "automargin": True},
             height=420,
             margin={"t": 40, "r": 24, "b": 60, "l": 56},
         ),
@@ -388,36 +342,17 @@ def quarterly(rows: list[dict]) -> dict[str, Any] | None:
     return {
         "kind": "quarterly",
         "data": [
-            {
-                "type": "bar",
-                "name": "@compute_saved",
-                "x": quarters,
-                "y": [r["compute_saved"] for r in rows],
-                "marker": {"color": PALETTE["saved"]},
-                "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>",
-            },
-            {
-                "type": "bar",
-                "name": "@transfer_fees",
-                "x": quarters,
-                "y": [r["transfer_fees"] for r in rows],
-                "marker": {"color": PALETTE["fees"]},
-                "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>",
-            },
-            {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "name": "@net",
-                "x": quarters,
-                "y": [r["net"] for r in rows],
-                "line": {"color": PALETTE["net"], "width": 3},
-                "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>",
-            },
+            {"type": "bar", "name": "@compute_saved", "x": quarters,
+             "y": [r["compute_saved"] for r in rows], "marker": {"color": PALETTE["saved"]},
+             "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"},
+            {"type": "bar", "name": "@transfer_fees", "x": quarters,
+             "y": [r["transfer_fees"] for r in rows], "marker": {"color": PALETTE["fees"]},
+             "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"},
+            {"type": "scatter", "mode": "lines+markers", "name": "@net", "x": quarters,
+             "y": [r["net"] for r in rows], "line": {"color": PALETTE["net"], "width": 3},
+             "hovertemplate": "%{y:,.2f}<extra>%{fullData.name}</extra>"},
         ],
         "title": "@quarterly",
-        "layout": layout(
-            barmode="group",
-            xaxis={"type": "category"},
-            yaxis={"title": {"text": "@cost"}, "rangemode": "normal"},
-        ),
+        "layout": layout(barmode="group", xaxis={"type": "category"},
+                          yaxis={"title": {"text": "@cost"}, "rangemode": "normal"}),
     }

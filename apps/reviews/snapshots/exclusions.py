@@ -26,7 +26,6 @@ def finding_text(finding: dict, language: str) -> str:
         return finding.get("message_zh") or finding.get("message", "")
     return finding.get("message", "")
 
-
 # Engine reason -> the rule whose method guide entry explains it (SPEC 6.1).
 REASON_RULES = {
     "pool_too_small": "K2",
@@ -141,9 +140,8 @@ def rule_costs(excluded: list[dict]) -> list[dict[str, Any]]:
         if not entry["saving"] or entry["saving"] <= 0:
             continue
         for cause in entry["causes"]:
-            slot = by_rule.setdefault(
-                cause["rule"], {"rule": cause["rule"], "saving": 0.0, "options": []}
-            )
+            slot = by_rule.setdefault(cause["rule"], {"rule": cause["rule"], "saving": 0.0,
+                                                      "options": []})
             slot["saving"] = max(slot["saving"], entry["saving"])
             slot["options"].append(entry)
     return sorted(by_rule.values(), key=lambda s: -s["saving"])

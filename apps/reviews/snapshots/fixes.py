@@ -73,25 +73,21 @@ def _h2(review: Review, finding: dict, output: dict) -> list[dict[str, Any]]:
                 pairs.append(pair)
         if pairs:
             shown = ", ".join(p.replace(">", " → ") for p in pairs)
-            fixes.append(
-                {
-                    "kind": "reserve",
-                    "label": _("Reserve the channels of this plan: %(legs)s") % {"legs": shown},
-                    "pairs": pairs,
-                    "url": reverse("reviews:reserve_plan", args=[review.pk]),
-                }
-            )
+            fixes.append({
+                "kind": "reserve",
+                "label": _("Reserve the channels of this plan: %(legs)s") % {"legs": shown},
+                "pairs": pairs,
+                "url": reverse("reviews:reserve_plan", args=[review.pk]),
+            })
     ready = [name for name in ("resume_verified", "env_aligned") if name in missing]
     if ready:
-        fixes.append(
-            {
-                "kind": "readiness",
-                "label": _("Confirm on the task profile"),
-                "fields": ready,
-                "profile_version": review.task.version,
-                "url": reverse("reviews:confirm_readiness", args=[review.pk]),
-            }
-        )
+        fixes.append({
+            "kind": "readiness",
+            "label": _("Confirm on the task profile"),
+            "fields": ready,
+            "profile_version": review.task.version,
+            "url": reverse("reviews:confirm_readiness", args=[review.pk]),
+        })
     return fixes
 
 
@@ -104,21 +100,11 @@ def _fixes(review: Review, finding: dict, output: dict):
         offer = finding.get("offer")
         page = reverse("checklists:review", args=[review.pk]) + (f"#offer-{offer}" if offer else "")
         if not offer:
-            return [
-                {
-                    "kind": "link",
-                    "url": page,
-                    "label": _("Answer the open questions of this candidate"),
-                }
-            ]
-        return [
-            {
-                "kind": "questions",
-                "page_url": page,
-                "url": reverse("checklists:open_questions", args=[review.pk, offer]),
-                "label": _("Answer the open questions of this candidate"),
-            }
-        ]
+            return [{"kind": "link", "url": page,
+                     "label": _("Answer the open questions of this candidate")}]
+        return [{"kind": "questions", "page_url": page,
+                 "url": reverse("checklists:open_questions", args=[review.pk, offer]),
+                 "label": _("Answer the open questions of this candidate")}]
     if rule == "P3":
         return [_field(review, "gpus", _("Save the planned GPU count"))]
     if rule == "A2":
@@ -129,29 +115,18 @@ def _fixes(review: Review, finding: dict, output: dict):
     if rule == "R1a":
         return [
             _field(review, "parallelism", _("Record how the job can be split")),
-            {
-                "kind": "link",
-                "url": reverse("reviews:candidates", args=[review.pk]),
-                "label": _("Add a candidate with larger GPUs or more GPUs per machine"),
-            },
+            {"kind": "link", "url": reverse("reviews:candidates", args=[review.pk]),
+             "label": _("Add a candidate with larger GPUs or more GPUs per machine")},
         ]
     if rule == "J4":
         return [
-            {
-                "kind": "link",
-                "url": reverse("reviews:candidates", args=[review.pk]),
-                "label": _("Replace the self-hosted candidate with a managed one"),
-            },
+            {"kind": "link", "url": reverse("reviews:candidates", args=[review.pk]),
+             "label": _("Replace the self-hosted candidate with a managed one")},
             _field(review, "can_maintain_scheduler", _("Record it on the task profile")),
         ]
     if rule == "P2":
-        return [
-            {
-                "kind": "link",
-                "url": "#excluded-options",
-                "label": _("See what excludes each option"),
-            }
-        ]
+        return [{"kind": "link", "url": "#excluded-options",
+                 "label": _("See what excludes each option")}]
     return []
 
 
@@ -160,6 +135,7 @@ def with_fixes(review: Review, findings: list[dict], output: dict) -> list[dict]
     if not review.is_editable or not any(f.get("severity") == "block" for f in findings):
         return findings
     return [
-        {**f, "fixes": _fixes(review, f, output)} if f.get("severity") == "block" else f
+        {**f, "fixes": _fixes(review, f, output)}
+        if f.get("severity") == "block" else f
         for f in findings
     ]

@@ -34,12 +34,9 @@ def nearest_flips(output: dict | None) -> list[dict]:
     """The worded flips, nearest first: entries with rank 1–3 and a message."""
     entries = (output or {}).get("sensitivity") or []
     worded = [
-        e
-        for e in entries
-        if e.get("flips_at") is not None
-        and e.get("rank") is not None
-        and 1 <= e["rank"] <= NEAREST
-        and e.get("message")
+        e for e in entries
+        if e.get("flips_at") is not None and e.get("rank") is not None
+        and 1 <= e["rank"] <= NEAREST and e.get("message")
     ]
     return sorted(worded, key=lambda e: e["rank"])
 
@@ -74,8 +71,7 @@ def _value(identity: tuple, data: dict) -> float | None:
         wanted = identity[1:-1]
         item = next(
             (
-                i
-                for i in data.get(identity[0]) or []
+                i for i in data.get(identity[0]) or []
                 if tuple(str(i.get(k)) for k in keys) == tuple(str(w) for w in wanted)
             ),
             None,
@@ -91,7 +87,9 @@ def _name(identity: tuple, data: dict) -> str:
     if identity[0] == "links":
         return f"{identity[1]}–{identity[2]}"
     if identity[0] == "offers":
-        offer = next((o for o in data.get("offers") or [] if str(o.get("id")) == identity[1]), {})
+        offer = next(
+            (o for o in data.get("offers") or [] if str(o.get("id")) == identity[1]), {}
+        )
         return str(offer.get("name") or identity[1])
     return ""
 

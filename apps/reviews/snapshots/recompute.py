@@ -15,12 +15,7 @@ log = logging.getLogger(__name__)
 
 
 RECOMPUTE_COUNTS = (
-    "reviews",
-    "outdated",
-    "never_evaluated",
-    "computed",
-    "approved_kept",
-    "rejected_kept",
+    "reviews", "outdated", "never_evaluated", "computed", "approved_kept", "rejected_kept",
     "failed",
 )
 

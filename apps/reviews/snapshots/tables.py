@@ -120,7 +120,9 @@ def comparison_rows(data: dict, output: dict) -> list[dict[str, Any]]:
     ]
 
 
-def _option_rows(output: dict, *, offers: dict, task_name: str, bill: dict) -> list[dict[str, Any]]:
+def _option_rows(
+    output: dict, *, offers: dict, task_name: str, bill: dict
+) -> list[dict[str, Any]]:
     chosen = output.get("chosen")
     j3 = _j3_offers(output)
     sizing = {str(s["offer"]): s for s in output.get("sizing", {}).get("offers", [])}
@@ -243,11 +245,8 @@ def _benchmark_rows(
     bench = output.get("benchmark", {})
     # The compared single/multi pair (SPEC B), by position in the input (ids when given).
     pair_index = {bench.get("single_index"), bench.get("multi_index")} - {None}
-    pair_ids = {
-        str(v)
-        for v in (bench.get("single_benchmark"), bench.get("multi_benchmark"))
-        if v is not None
-    }
+    pair_ids = {str(v) for v in (bench.get("single_benchmark"), bench.get("multi_benchmark"))
+                if v is not None}
     timed = [
         (index, b)
         for index, b in enumerate(data.get("benchmarks", []))
@@ -256,10 +255,8 @@ def _benchmark_rows(
     # SPEC 6.1 like-for-like: a run's speedup is against the fastest single run on the SAME offer
     # (same hardware); runs on different hardware are never divided by each other.
     fastest_singles = fastest_per_offer(
-        (b for _, b in timed),
-        "single",
-        offer_of=lambda b: str(b.get("offer")),
-        kind_of=lambda b: b["kind"],
+        (b for _, b in timed), "single",
+        offer_of=lambda b: str(b.get("offer")), kind_of=lambda b: b["kind"],
         e2e_of=lambda b: b["e2e_hours"],
     )
     rows = []
@@ -272,7 +269,8 @@ def _benchmark_rows(
                 offer=offers.get(oid, {}),
                 price=bill.get(oid, {}).get("unit_price"),
                 fastest_single=fastest_singles.get(oid),
-                pair=index in pair_index or (not pair_index and str(record.get("id")) in pair_ids),
+                pair=index in pair_index
+                or (not pair_index and str(record.get("id")) in pair_ids),
             )
         )
     return rows

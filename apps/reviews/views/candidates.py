@@ -65,7 +65,9 @@ def review_candidates(request: HttpRequest, pk: int) -> HttpResponse:
                 candidate = form.cleaned_data["candidate"]
                 version = form.cleaned_data["version"]
                 if action == "remove":
-                    candidate_remove(candidate=candidate, actor=request.user, version=version)
+                    candidate_remove(
+                        candidate=candidate, actor=request.user, version=version
+                    )
                     messages.success(request, _("Candidate removed."))
                 elif form.cleaned_data["machines"]:
                     candidate_update(

@@ -32,13 +32,8 @@ def _refused(request: HttpRequest, url: str, errors) -> HttpResponse:
 
 
 def _apply(
-    request: HttpRequest,
-    url: str,
-    form,
-    write: Callable[[dict], object],
-    done: str,
-    *,
-    prefix_errors_of: str | None = None,
+    request: HttpRequest, url: str, form, write: Callable[[dict], object], done: str,
+    *, prefix_errors_of: str | None = None,
 ) -> HttpResponse:
     """The shape of every fix: the form's refusals flashed (422), then the write; a lost race is
     a 409, the service's refusal a 422, else the `done` message; always back to the review.

@@ -7,43 +7,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
-        ("accounts", "0001_initial"),
+        ('accounts', '0001_initial'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="QuarterlyCostReview",
+            name='QuarterlyCostReview',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("quarter", models.CharField(max_length=7)),
-                ("compute_saved", models.FloatField(default=0)),
-                ("transfer_fees", models.FloatField(default=0)),
-                ("net", models.FloatField(default=0)),
-                ("reviews_counted", models.PositiveIntegerField(default=0)),
-                ("computed_at", models.DateTimeField(auto_now=True)),
-                (
-                    "team",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="quarterly_reviews",
-                        to="accounts.team",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('quarter', models.CharField(max_length=7)),
+                ('compute_saved', models.FloatField(default=0)),
+                ('transfer_fees', models.FloatField(default=0)),
+                ('net', models.FloatField(default=0)),
+                ('reviews_counted', models.PositiveIntegerField(default=0)),
+                ('computed_at', models.DateTimeField(auto_now=True)),
+                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='quarterly_reviews', to='accounts.team')),
             ],
             options={
-                "ordering": ["team_id", "quarter"],
+                'ordering': ['team_id', 'quarter'],
             },
         ),
         migrations.AddConstraint(
-            model_name="quarterlycostreview",
-            constraint=models.UniqueConstraint(fields=("team", "quarter"), name="quarterly_unique"),
+            model_name='quarterlycostreview',
+            constraint=models.UniqueConstraint(fields=('team', 'quarter'), name='quarterly_unique'),
         ),
     ]

@@ -4,8 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scoring", "0001_initial"),
+        ('scoring', '0001_initial'),
     ]
 
     # It added SnapshotJob.fingerprint; the snapshots are the reviews app's since issue 31

@@ -4,39 +4,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scoring", "0002_job_fingerprint"),
+        ('scoring', '0002_job_fingerprint'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="quarterlycostreview",
-            name="actual_compute",
+            model_name='quarterlycostreview',
+            name='actual_compute',
             field=models.FloatField(default=0),
         ),
         migrations.AddField(
-            model_name="quarterlycostreview",
-            name="actual_transfer",
+            model_name='quarterlycostreview',
+            name='actual_transfer',
             field=models.FloatField(default=0),
         ),
         migrations.AddField(
-            model_name="quarterlycostreview",
-            name="planned_compute",
+            model_name='quarterlycostreview',
+            name='planned_compute',
             field=models.FloatField(default=0),
         ),
         migrations.AddField(
-            model_name="quarterlycostreview",
-            name="planned_reviews",
+            model_name='quarterlycostreview',
+            name='planned_reviews',
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name="quarterlycostreview",
-            name="planned_transfer",
+            model_name='quarterlycostreview',
+            name='planned_transfer',
             field=models.FloatField(default=0),
         ),
         migrations.AddField(
-            model_name="quarterlycostreview",
-            name="runs_counted",
+            model_name='quarterlycostreview',
+            name='runs_counted',
             field=models.PositiveIntegerField(default=0),
         ),
     ]

@@ -4,11 +4,12 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("accounts", "0008_membership_last_seen_gone"),
-        ("profiles", "0007_staged_plan"),
-        ("reviews", "0008_list_page_index"),
-        ("scoring", "0003_quarterly_actuals"),
+        ('accounts', '0008_membership_last_seen_gone'),
+        ('profiles', '0007_staged_plan'),
+        ('reviews', '0008_list_page_index'),
+        ('scoring', '0003_quarterly_actuals'),
     ]
 
     # It added the snapshots' page index; the snapshots are the reviews app's since issue 31

@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scoring", "0004_list_page_index"),
+        ('scoring', '0004_list_page_index'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="quarterlycostreview",
-            name="inputs",
-            field=models.CharField(blank=True, default="", max_length=64),
+            model_name='quarterlycostreview',
+            name='inputs',
+            field=models.CharField(blank=True, default='', max_length=64),
         ),
     ]

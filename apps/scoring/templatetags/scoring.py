@@ -158,7 +158,6 @@ def offer_price(offer) -> dict:
     """{price, basis, unit, effective} of an offer: a catalog Offer or an engine input offer
     (a review shows the prices it was evaluated with). `effective` is None when the terms are
     incomplete, and equals `price` on the GPU-hour basis."""
-
     def get(key):
         return offer.get(key) if isinstance(offer, dict) else getattr(offer, key, None)
 
@@ -166,17 +165,10 @@ def offer_price(offer) -> dict:
     price = get("price")
     try:
         effective = engine.effective_gpu_hour_price(
-            basis,
-            float(price),
-            int(get("gpus_per_machine") or 1),
-            get("contract_hours"),
-            get("expected_utilization"),
+            basis, float(price), int(get("gpus_per_machine") or 1),
+            get("contract_hours"), get("expected_utilization"),
         )
     except (TypeError, ValueError, ZeroDivisionError):
         effective = None
-    return {
-        "price": price,
-        "basis": basis,
-        "unit": BASIS_UNITS.get(basis, ""),
-        "effective": effective,
-    }
+    return {"price": price, "basis": basis, "unit": BASIS_UNITS.get(basis, ""),
+            "effective": effective}

@@ -19,15 +19,11 @@ class Command(BaseCommand):
     help = "Recompute the snapshots of open reviews after an engine version change, in batches."
 
     def add_arguments(self, parser):
-        parser.add_argument(
-            "--batch-size", type=int, default=200, help="reviews per batch (default 200)"
-        )
+        parser.add_argument("--batch-size", type=int, default=200,
+                            help="reviews per batch (default 200)")
         parser.add_argument("--team", type=int, default=None, help="only this team id")
-        parser.add_argument(
-            "--dry-run",
-            action="store_true",
-            help="count the open reviews to recompute, compute nothing",
-        )
+        parser.add_argument("--dry-run", action="store_true",
+                            help="count the open reviews to recompute, compute nothing")
 
     def handle(self, *args, **options):
         batch_size = options["batch_size"]
