@@ -209,3 +209,47 @@ class ApprovedReviewTests:
             "comment_edited",
             "comment_deleted",
         ]
+
+
+class MentionWebhookTests:
+    """A mention reaches the team's webhooks subscribed to it (a real receiver on 127.0.0.1),
+    once per post or edit that mentions someone new, and never another team's."""
+
+    @pytest.fixture
+    def receiver(self, settings):
+        from tests.receiver import start_receiver
+
+        settings.OUTBOUND_ALLOW_PRIVATE = False
+        settings.OUTBOUND_ALLOWED_NETWORKS = ["127.0.0.1/32"]
+        receiver = start_receiver()
+        yield receiver
+        receiver.server.shutdown()
+        receiver.server.server_close()
+
+    def test_a_mention_is_posted_to_the_subscribed_endpoint_once(
+        self, review, member, reviewer, owner, outsider, other_team, receiver,
+        django_capture_on_commit_callbacks,
+    ):  # fmt: skip
+        import json
+
+        from apps.notifications.webhooks import webhook_endpoint_create
+
+        for team, url, events, who in (
+            (review.team, receiver.url(), [Kind.COMMENT_MENTION], owner),
+            (review.team, receiver.url("/submissions"), [Kind.REVIEW_SUBMITTED], owner),
+            (other_team, receiver.url("/other"), [Kind.COMMENT_MENTION], outsider),
+        ):
+            webhook_endpoint_create(team=team, url=url, events=events, shape="json", created_by=who)
+        with django_capture_on_commit_callbacks(execute=True):
+            comment = comment_post(review=review, actor=member, text="@reviewer look")
+        with django_capture_on_commit_callbacks(execute=True):
+            comment_edit(comment=comment, actor=member, text="@reviewer look!")  # no one new
+        with django_capture_on_commit_callbacks(execute=True):
+            comment_post(review=review, actor=member, text="no mention here")
+        assert [r.path for r in receiver.received] == ["/hook"]
+        body = json.loads(receiver.received[0].body)
+        assert body["event"] == "comment_mention" and body["team"] == review.team.slug
+        assert body["text"] == (
+            "member mentioned reviewer in the discussion of “Nightly batch”: “@reviewer look”"
+        )
+        assert body["url"].endswith(f"/reviews/{review.pk}/#comment-{comment.pk}")
