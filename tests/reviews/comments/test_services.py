@@ -253,3 +253,17 @@ class MentionWebhookTests:
             "member mentioned reviewer in the discussion of “Nightly batch”: “@reviewer look”"
         )
         assert body["url"].endswith(f"/reviews/{review.pk}/#comment-{comment.pk}")
+
+
+class FourEyesTests:
+    def test_a_reviewer_who_commented_may_still_decide(self, team, owner, reviewer):
+        """A comment is not a contribution to the round (apps/reviews/four_eyes.py): the
+        reviewer who asked a question in the thread still signs off."""
+        from apps.reviews.four_eyes import contribution_reason
+
+        review = submitted_review(team, owner)
+        comment_post(review=review, actor=reviewer, text="Why this one?")
+        assert contribution_reason(review, reviewer) is None
+        approve(review, reviewer)
+        review.refresh_from_db()
+        assert review.state == "approved"
