@@ -183,6 +183,9 @@ ACTION_LABELS = {
     "changes_requested": _("— changes are requested"),
     "rejected": _("— the review is rejected"),
     "cloned": _("cloned the review"),
+    "comment_posted": _("commented"),
+    "comment_edited": _("edited a comment"),
+    "comment_deleted": _("deleted a comment"),
 }
 
 FIELD_LABELS = {

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team
+from apps.reviews.comments.selectors import with_comment_count
 from apps.reviews.models import Review
 from apps.reviews.snapshots import selectors as snapshot_selectors
 from apps.web.forms import submitted_ids
@@ -64,7 +65,7 @@ def review_evaluation(request: HttpRequest, review_id: int) -> HttpResponse:
 def review_record(request: HttpRequest, review_id: int) -> HttpResponse:
     """The review's decision record: one page to print or save as PDF (apps.scoring.record)."""
     review = get_scoped_or_404(
-        Review.objects.select_related(
+        with_comment_count(Review.objects).select_related(
             "team", "author", "task", "task__home_site", "task__data_site", "task__result_site"
         ),
         request.user,
