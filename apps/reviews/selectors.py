@@ -135,24 +135,26 @@ def review_filter_typeaheads(team) -> dict[str, TypeAhead]:
     }
 
 
-def _waiting_for(user) -> QuerySet[Review]:
+def _waiting_for(user, team_ids: Iterable[int] | None = None) -> QuerySet[Review]:
     """Submitted reviews of teams where `user` decides, not authored by them, without their
-    decision in the current round."""
+    decision in the current round. `team_ids`: the teams where they decide, when the caller
+    has their memberships at hand (the navigation: a plainer query, cheaper to build)."""
     decided = SignOff.objects.filter(review=OuterRef("pk"), reviewer=user, round=OuterRef("round"))
-    return (
-        Review.objects.filter(
+    if team_ids is None:
+        reviews = Review.objects.filter(
             state=ReviewState.SUBMITTED,
             team__memberships__user=user,
             team__memberships__role__in=DECIDER_ROLES,
         )
-        .exclude(author=user)
-        .exclude(Exists(decided))
-    )
+    else:
+        reviews = Review.objects.filter(state=ReviewState.SUBMITTED, team_id__in=list(team_ids))
+    return reviews.exclude(author=user).exclude(Exists(decided))
 
 
-def approvals_waiting(user) -> QuerySet[Review]:
-    """The reviews the navigation badge counts (unordered: to count, or to count in a subquery)."""
-    return _waiting_for(user)
+def approvals_waiting(user, team_ids: Iterable[int] | None = None) -> QuerySet[Review]:
+    """The reviews the navigation badge counts (unordered: to count, or to count in a subquery);
+    `team_ids`: the teams where `user` decides, if known."""
+    return _waiting_for(user, team_ids)
 
 
 def approvals_queue(user) -> QuerySet[Review]:
