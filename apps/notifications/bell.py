@@ -15,5 +15,6 @@ from .selectors import unread
 def unread_count_subquery(user, team_ids: list[int] | None = None):
     """The user's unread count as an expression, to be read in another query (`team_ids`: the
     user's teams, when known)."""
-    rows = unread(user=user, team_ids=team_ids).order_by().annotate(n=Func(F("pk"), function="COUNT"))
+    rows = unread(user=user, team_ids=team_ids).order_by()
+    rows = rows.annotate(n=Func(F("pk"), function="COUNT"))
     return Subquery(rows.values("n"))
