@@ -18,7 +18,8 @@ def nav_counts_of(user, memberships) -> tuple[int, int]:
     if deciding:
         rows = approvals_waiting(user, deciding).order_by()
         waiting = Subquery(rows.annotate(n=Func(F("pk"), function="COUNT")).values("n"))
-    unread = unread_count_subquery(user, [m.team_id for m in memberships])
+    team_ids = [m.team_id for m in memberships]
+    unread = unread_count_subquery(user, team_ids) if team_ids else Value(0)
     counts = get_user_model().objects.filter(pk=user.pk)
     counts = counts.annotate(waiting=waiting, unread=unread)
     return counts.values_list("waiting", "unread").get()

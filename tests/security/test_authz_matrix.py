@@ -167,7 +167,7 @@ MATRIX: dict[str, Route] = {
     "ping": Route(public=True),
     # Accounts and team settings
     "accounts:login": Route(methods=BOTH, public=True),
-    "accounts:logout": Route(methods=POST, public=True, logs_out=True),
+    "accounts:logout": Route(methods=BOTH, public=True, logs_out=True),  # GET only asks
     "accounts:team_switch": Route(methods=POST, data=lambda w: {"team": w.team.pk}),
     # Old addresses of the team pages: a permanent redirect for everyone, no data.
     "accounts:settings_moved": Route(fixed=301),
@@ -186,7 +186,7 @@ MATRIX: dict[str, Route] = {
     ),
     # django-allauth's pages (same /accounts/login/ and /accounts/logout/ as above)
     "account_login": Route(methods=BOTH, public=True),
-    "account_logout": Route(methods=POST, public=True, logs_out=True),
+    "account_logout": Route(methods=BOTH, public=True, logs_out=True),
     "account_signup": Route(methods=BOTH, public=True),  # closed without an invitation
     "account_inactive": Route(public=True),
     "account_email_verification_sent": Route(public=True),
