@@ -74,8 +74,8 @@ def review_list(
     *,
     team,
     state: str | None = None,
-    task_ids: Iterable[int] | None = None,
-    author_ids: Iterable[int] | None = None,
+    task_ids: Iterable[int] | QuerySet | None = None,
+    author_ids: Iterable[int] | QuerySet | None = None,
     q: str | None = None,
 ) -> QuerySet[Review]:
     """The team's reviews, filtered, newest change first: their ids (a page's rows are read by
@@ -85,9 +85,9 @@ def review_list(
     if state:
         reviews = reviews.filter(state=state)
     if task_ids is not None:
-        reviews = reviews.filter(task_id__in=list(task_ids))
+        reviews = reviews.filter(task_id__in=task_ids)
     if author_ids is not None:
-        reviews = reviews.filter(author_id__in=list(author_ids))
+        reviews = reviews.filter(author_id__in=author_ids)
     if q:
         reviews = search_queryset(reviews, q, REVIEW_SEARCH_FIELDS, extra=_with_offer_matching)
     return reviews.order_by("-updated_at", "-id")

@@ -62,17 +62,17 @@ class HistoryFilterForm(forms.Form):
             self.add_error("date_to", _("The end date is before the start date."))
         return cleaned
 
-    def filters(self, named: dict[str, list[int] | None]) -> HistoryFilters:
+    def filters(self, named: dict) -> HistoryFilters:
         """The valid filters; a field with an error does not filter. `named`: the rows each
         type-ahead box named (apps.web.typeahead)."""
         data = getattr(self, "cleaned_data", {}) if self.is_bound else {}
         valid = {k: v for k, v in data.items() if k not in self.errors}
         return HistoryFilters(
             team=valid.get("team"),
-            tasks=named.get("task") or None,
+            tasks=named.get("task"),
             state=valid.get("state") or "",
             decision=valid.get("decision") or "",
-            reviewers=named.get("reviewer") or None,
+            reviewers=named.get("reviewer"),
             date_from=valid.get("date_from"),
             date_to=valid.get("date_to") if "date_to" not in self.errors else None,
             q=(valid.get("q") or "").strip(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet
@@ -58,10 +59,10 @@ HISTORY_SEARCH_FIELDS = (
 @dataclass(frozen=True)
 class HistoryFilters:
     team: int | None = None
-    tasks: list[int] | None = None  # what the type-ahead box named (None: no filter)
+    tasks: Any = None  # ids the type-ahead box named, a list or a subquery (None: no filter)
     state: str = ""
     decision: str = ""
-    reviewers: list[int] | None = None
+    reviewers: Any = None
     date_from: date | None = None
     date_to: date | None = None
     q: str = ""

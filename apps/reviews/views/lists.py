@@ -37,7 +37,7 @@ def _filters(request: HttpRequest, team) -> tuple[ReviewFilterForm, dict]:
     for name, typeahead in selectors.review_filter_typeaheads(team).items():
         found = typeahead.resolve(data.get(name))
         typeahead.apply(form, name, found)
-        filters[f"{name}_ids"] = found.ids if found.ids else None
+        filters[f"{name}_ids"] = found.ids
     return form, filters
 
 
