@@ -13,6 +13,7 @@ urlpatterns = [
     path("", lists.review_list, name="list"),
     path("new/", lifecycle.review_create, name="create"),
     path("approvals/", lists.approvals, name="approvals"),
+    path("filter-options/", lists.filter_options, name="filter_options"),
     path("<int:pk>/", detail.review_detail, name="detail"),
     path("<int:pk>/edit/", lifecycle.review_edit, name="edit"),
     path("<int:pk>/candidates/", candidates.review_candidates, name="candidates"),

@@ -182,7 +182,7 @@ MATRIX: dict[str, Route] = {
     "ping": Route(public=True),
     # Accounts and team settings
     "accounts:login": Route(methods=BOTH, public=True),
-    "accounts:logout": Route(methods=POST, public=True, logs_out=True),
+    "accounts:logout": Route(methods=BOTH, public=True, logs_out=True),  # GET only asks
     "accounts:team_switch": Route(methods=POST, data=lambda w: {"team": w.team.pk}),
     # Old addresses of the team pages: a permanent redirect for everyone, no data.
     "accounts:settings_moved": Route(fixed=301),
@@ -201,7 +201,7 @@ MATRIX: dict[str, Route] = {
     ),
     # django-allauth's pages (same /accounts/login/ and /accounts/logout/ as above)
     "account_login": Route(methods=BOTH, public=True),
-    "account_logout": Route(methods=POST, public=True, logs_out=True),
+    "account_logout": Route(methods=BOTH, public=True, logs_out=True),
     "account_signup": Route(methods=BOTH, public=True),  # closed without an invitation
     "account_inactive": Route(public=True),
     "account_email_verification_sent": Route(public=True),
@@ -299,6 +299,7 @@ MATRIX: dict[str, Route] = {
     "reviews:list": Route(),
     "reviews:create": Route(methods=BOTH),
     "reviews:approvals": Route(),
+    "reviews:filter_options": Route(query=lambda w: {"task": ""}, htmx=True),
     "reviews:detail": Route(obj=pk("review")),
     "reviews:edit": Route(methods=BOTH, obj=pk("review")),
     "reviews:candidates": Route(methods=BOTH, obj=pk("review")),
@@ -333,6 +334,7 @@ MATRIX: dict[str, Route] = {
     "scoring:review_evaluation": Route(obj=pk("review", "review_id"), htmx=True),
     "scoring:review_record": Route(obj=pk("review", "review_id")),
     "scoring:history": Route(),
+    "scoring:history_options": Route(query=lambda w: {"task": ""}, htmx=True),
     "scoring:snapshot_detail": Route(obj=pk("snapshot")),
     "scoring:snapshot_csv": Route(obj=pk("snapshot")),
     "scoring:snapshot_xlsx": Route(obj=pk("snapshot")),
