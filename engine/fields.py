@@ -14,6 +14,7 @@ from typing import Any
 from .field import F
 from .fields_task import BUDGET, TASK, TEAM
 from .fields_world import ANSWERS, BENCHMARK, LINK, OFFER, SITE, THRESHOLD, TOP
+from .reader import MAX_MAGNITUDE, MIN_POSITIVE
 from .schema import MAX_ITEMS
 
 # Each object of the input and its rows, in the order docs/engine.md lists them.
@@ -107,12 +108,17 @@ def _value_schema(obj: str, r: F, name: str) -> dict[str, Any]:
     kind = r.kind
     if kind in ("number", "integer"):
         schema: dict[str, Any] = {"type": kind}
-        if r.above is not None:
+        # The reader's bounds (reader.Reader.number): above 0 is at least MIN_POSITIVE (SPEC
+        # 7.8), any other exclusive bound stays one; no figure beyond MAX_MAGNITUDE.
+        if r.above == 0.0:
+            schema["minimum"] = MIN_POSITIVE
+        elif r.above is not None:
             schema["exclusiveMinimum"] = r.above
         elif r.minimum is not None:
             schema["minimum"] = r.minimum
-        if r.maximum is not None:
-            schema["maximum"] = r.maximum
+        if r.zero_or_positive:
+            schema["anyOf"] = [{"const": 0}, {"minimum": MIN_POSITIVE}]
+        schema["maximum"] = MAX_MAGNITUDE if r.maximum is None else r.maximum
     elif kind == "boolean":
         schema = {"type": "boolean"}
     elif kind == "choice":

@@ -60,7 +60,7 @@ TASK: tuple[F, ...] = (
     F(("data_passes",), "integer", "integer", "`1`", "≥ 1",
       "full passes over the input; a streamed input moves this many times", minimum=1),
     F(("compute_hours",), "number", "number", "required", "0, or ≥ 1e-12",
-      "compute segment on `gpus` GPUs at relative speed 1.0", minimum=0.0),
+      "compute segment on `gpus` GPUs at relative speed 1.0", minimum=0.0, zero_or_positive=True),
     F(("resumable",), "boolean", "boolean", "`false`", "",
       "能否续跑: G3, R7, K2's loose cross-hub spread"),
     F(("resume_verified",), "boolean", "boolean", "`false`", "",

@@ -137,7 +137,7 @@ BENCHMARK: tuple[F, ...] = (
       "the hardware it ran on; pairs are formed per offer"),
     F(("e2e_hours",), "number", "number", "required for `single`/`multi`, else `0`",
       "0, or ≥ 1e-12",
-      "端到端耗时, the figure that counts", minimum=0.0),
+      "端到端耗时, the figure that counts", minimum=0.0, zero_or_positive=True),
     F(("compute_hours",), "number", "number", "required for `single`/`multi`, else `0`",
       "≥ 0, ≤ `e2e_hours`",
       "compute segment of the run", minimum=0.0),

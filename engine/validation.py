@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fields import ANSWER_FIELDS, BUDGET_FIELDS, TASK_FIELDS, TEAM_FIELDS, TOP_FIELDS
+from .fields import (
+    ANSWER_FIELDS,
+    BUDGET_FIELDS,
+    OBJECTS,
+    TASK_FIELDS,
+    TEAM_FIELDS,
+    TOP_FIELDS,
+)
 from .plain_task import plain_task
 from .reader import MIN_POSITIVE, MISSING, Reader
 from .schema import (
@@ -245,6 +252,11 @@ def _parse_thresholds(r: Reader, raw: Any) -> dict[str, float]:
     return used
 
 
+# SPEC 7.8: the fields that are 0 or at least 1e-12 (the field table's zero_or_positive).
+_TINY_TASK = tuple(n for r in OBJECTS["task"] if r.zero_or_positive for n in r.names)
+_TINY_BENCHMARK = tuple(n for r in OBJECTS["benchmarks[]"] if r.zero_or_positive for n in r.names)
+
+
 def parse_input(data: Any) -> EngineInput:
     """Validate the evaluate JSON; raise EngineInputError listing every problem."""
     if not isinstance(data, dict):
@@ -256,18 +268,20 @@ def parse_input(data: Any) -> EngineInput:
     sites = parse_sites(r, raw_sites or [])
     codes: set[str] = set(sites) if raw_sites is not None else _ANY
     task = _parse_task(r, data.get("task", MISSING), codes)
-    if task is not None and 0 < (task.compute_hours or 0) < MIN_POSITIVE:
-        # SPEC 7.8: M1 divides by the compute hours; a positive figure is at least 1e-12.
-        r.error("task.compute_hours", "is unreasonably small (limit 1e-12)")
+    for name in _TINY_TASK:
+        if task is not None and 0 < (getattr(task, name) or 0) < MIN_POSITIVE:
+            # SPEC 7.8: M1 divides by the compute hours; a positive figure is at least 1e-12.
+            r.error(f"task.{name}", "is unreasonably small (limit 1e-12)")
     links = parse_links(r, _list(r, data, "links") or [], codes)
     raw_offers = _list(r, data, "offers")
     offers = parse_offers(r, raw_offers or [], codes, currency)
     offer_ids: set[str] = {o.id for o in offers if o.id} if raw_offers is not None else _ANY
     benchmarks = parse_benchmarks(r, _list(r, data, "benchmarks") or [], offer_ids)
     for record in benchmarks:
-        if 0 < record.e2e_hours < MIN_POSITIVE:
-            # SPEC 7.8: speedups divide by a run's hours; a positive figure is at least 1e-12.
-            r.error(f"benchmarks[{record.index}].e2e_hours", "is unreasonably small (limit 1e-12)")
+        for name in _TINY_BENCHMARK:
+            if 0 < getattr(record, name) < MIN_POSITIVE:
+                # SPEC 7.8: speedups divide by a run's hours; a positive figure is at least 1e-12.
+                r.error(f"benchmarks[{record.index}].{name}", "is unreasonably small (limit 1e-12)")
     checklists = _parse_checklists(r, data.get("checklists", MISSING), offer_ids)
     thresholds = _parse_thresholds(r, data.get("thresholds", MISSING))
     if r.errors or task is None:
