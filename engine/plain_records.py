@@ -45,8 +45,6 @@ def _subsets(allowed: tuple[str, ...]) -> dict[frozenset[str], tuple[str, ...]]:
     }
 
 
-
-
 def _amount(value: Any, default: Any) -> Any:
     """As Reader.amount (a number ≥ 0; `default` when null, MISSING when required) or
     Reader.optional (default None)."""
@@ -192,20 +190,44 @@ def plain_plan(
 
 def plain_values(get: Any, plan: tuple[Any, ...], hand: dict[str, Any]) -> list[Any]:
     """The values of `plan`'s fields (raises NotPlain, KeyError or TypeError when one is not
-    plain): a converted field from `get`, a hand one from `hand`."""
+    plain): a converted field from `get`, a hand one from `hand`. What plain_builder's function
+    computes, step by step."""
     return [
         hand[name] if convert is None else convert(get(name), *args) for name, convert, args in plan
     ]
 
 
+def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
+    """`plan` (plain_plan) as one function build(get, *, <hand fields>) -> cls: the same calls as
+    plain_values, written out once when the engine is imported (one call per field, no loop over
+    the steps each time: the typical input's parse runs half as fast through plain_values)."""
+    scope: dict[str, Any] = {"_cls": cls}
+    hand: list[str] = []
+    values: list[str] = []
+    for i, (name, convert, args) in enumerate(plan):
+        if convert is None:
+            hand.append(name)
+            values.append(name)
+            continue
+        scope[f"_c{i}"] = convert
+        names = [f"_a{i}_{j}" for j in range(len(args))]
+        scope.update(zip(names, args, strict=True))
+        values.append(f"_c{i}(get({name!r}){''.join(', ' + n for n in names)})")
+    keywords = f", *, {', '.join(hand)}" if hand else ""
+    source = f"def build(get{keywords}):\n    return _cls({', '.join(values)})\n"
+    exec(compile(source, f"<plain {cls.__name__}>", "exec"), scope)  # noqa: S102 - our own text
+    return scope["build"]
+
+
 # SPEC 7.9: each record's steps, from the field table; the fields read by hand are named.
-_SITE = plain_plan("sites[]", Site, frozenset({"code", "index"}))
-_LINK = plain_plan("links[]", Link, frozenset({"from_site", "to_site", "index"}))
-_BENCHMARK = plain_plan(
-    "benchmarks[]",
-    Benchmark,
-    frozenset({"index", "kind", "offer", "e2e_hours", "compute_hours", "tier", "succeeded", "id"}),
+_SITE = plain_builder(Site, plain_plan("sites[]", Site, frozenset({"code", "index"})))
+_LINK = plain_builder(
+    Link, plain_plan("links[]", Link, frozenset({"from_site", "to_site", "index"}))
 )
+_BENCHMARK_HAND = frozenset(
+    {"index", "kind", "offer", "e2e_hours", "compute_hours", "tier", "succeeded", "id"}
+)
+_BENCHMARK = plain_builder(Benchmark, plain_plan("benchmarks[]", Benchmark, _BENCHMARK_HAND))
 _OFFER_HAND = frozenset(
     {
         "id",
@@ -218,13 +240,16 @@ _OFFER_HAND = frozenset(
         "index",
     }
 )
-_OFFER = plain_plan("offers[]", Offer, _OFFER_HAND)
+_OFFER = plain_builder(Offer, plain_plan("offers[]", Offer, _OFFER_HAND))
 # SPEC P: contract prices need the package hours and the expected utilisation.
-_CONTRACT_OFFER = plain_plan(
-    "offers[]",
+_CONTRACT_OFFER = plain_builder(
     Offer,
-    _OFFER_HAND,
-    defaults={"contract_hours": MISSING, "expected_utilization": MISSING},
+    plain_plan(
+        "offers[]",
+        Offer,
+        _OFFER_HAND,
+        defaults={"contract_hours": MISSING, "expected_utilization": MISSING},
+    ),
 )
 
 
@@ -236,7 +261,7 @@ def plain_site(d: Any, i: int, sites: dict[str, Site]) -> Site | None:
     if type(code) is not str or not code.strip() or code in sites:
         return None
     try:
-        return Site(*plain_values(d.get, _SITE, {"code": code, "index": i}))
+        return _SITE(d.get, code=code, index=i)
     except NotPlain:
         return None
 
@@ -249,9 +274,7 @@ def plain_link(d: Any, i: int, site_codes: set[str], seen: set[tuple[str, str]])
     get = d.get
     try:
         ends = _code(get("from"), site_codes), _code(get("to"), site_codes)
-        link = Link(
-            *plain_values(get, _LINK, {"from_site": ends[0], "to_site": ends[1], "index": i})
-        )
+        link = _LINK(get, from_site=ends[0], to_site=ends[1], index=i)
     except NotPlain:
         return None
     if ends[0] == ends[1] or ends in seen or (link.reserved and not link.reservable):
@@ -285,21 +308,16 @@ def plain_benchmark(d: Any, i: int, offer_ids: set[str]) -> Benchmark | None:
     try:
         e2e = _amount(get("e2e_hours"), hours_default)
         compute = _amount(get("compute_hours"), hours_default)
-        record = Benchmark(
-            *plain_values(
-                get,
-                _BENCHMARK,
-                {
-                    "index": i,
-                    "kind": kind,
-                    "offer": offer,
-                    "e2e_hours": e2e,
-                    "compute_hours": compute,
-                    "tier": tier,
-                    "succeeded": succeeded,
-                    "id": None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
-                },
-            )
+        record = _BENCHMARK(
+            get,
+            index=i,
+            kind=kind,
+            offer=offer,
+            e2e_hours=e2e,
+            compute_hours=compute,
+            tier=tier,
+            succeeded=succeeded,
+            id=None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
         )
     except NotPlain:
         return None
@@ -334,19 +352,18 @@ def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | 
         or kind not in OFFER_KINDS
     ):
         return None
-    hand = {
-        "id": oid,
-        "kind": kind,
-        "site": None,
-        "billing_basis": basis,
-        "currency": None,
-        "preemptible": False,
-        "preemptions_per_day": 0.0,
-        "index": i,
-    }
     try:
-        hand["site"] = _code(get("site"), site_codes)
-        offer = Offer(*plain_values(get, _CONTRACT_OFFER if basis == "contract" else _OFFER, hand))
+        offer = (_CONTRACT_OFFER if basis == "contract" else _OFFER)(
+            get,
+            id=oid,
+            kind=kind,
+            site=_code(get("site"), site_codes),
+            billing_basis=basis,
+            currency=None,
+            preemptible=False,
+            preemptions_per_day=0.0,
+            index=i,
+        )
     except (NotPlain, KeyError, TypeError):  # TypeError: an unhashable strategy
         return None
     ids.add(oid)
