@@ -168,17 +168,25 @@ def _plain_step(row: F, name: str, default: Any) -> tuple[str, Any, tuple[Any, .
 
 
 def plain_plan(
-    obj: str, cls: type, hand: frozenset[str] = frozenset(), defaults: dict[str, Any] | None = None
+    obj: str,
+    cls: type,
+    hand: frozenset[str] = frozenset(),
+    defaults: dict[str, Any] | None = None,
+    absent: frozenset[str] = frozenset(),
 ) -> tuple[Any, ...]:
     """The fast path's steps for `obj`, one per field of the dataclass `cls` in its order (so the
     values build it positionally): a field in `hand` is a step with no converter (its value is
-    given by the caller), any other is its row's, with its row's default unless `defaults` gives
-    the one its context sets (a contract's hours are required)."""
+    given by the caller); a field in `absent` (the caller takes only records without it) a
+    constant, the dataclass's default; any other is its row's, with its row's default unless
+    `defaults` gives the one its context sets (a contract's hours are required)."""
     rows = {name: row for row in OBJECTS[obj] for name in row.names}
-    steps = []
+    steps: list[tuple[str, Any, tuple[Any, ...]]] = []
     for f in dataclass_fields(cls):
         if f.name in hand:
             steps.append((f.name, None, ()))
+            continue
+        if f.name in absent:
+            steps.append((f.name, _constant, (f.default,)))
             continue
         row = rows[f.name]
         default = default_of(row)
@@ -186,6 +194,11 @@ def plain_plan(
             default = None  # a required key that may be null (task.gpus): its presence is checked
         steps.append(_plain_step(row, f.name, (defaults or {}).get(f.name, default)))
     return tuple(steps)
+
+
+def _constant(value: Any, constant: Any) -> Any:
+    """The step of a field the caller knows absent: its default (plain_builder writes it in)."""
+    return constant
 
 
 def plain_values(get: Any, plan: tuple[Any, ...], hand: dict[str, Any]) -> list[Any]:
@@ -209,6 +222,10 @@ def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
             hand.append(name)
             values.append(name)
             continue
+        if convert is _constant:
+            scope[f"_k{i}"] = args[0]
+            values.append(f"_k{i}")
+            continue
         scope[f"_c{i}"] = convert
         names = [f"_a{i}_{j}" for j in range(len(args))]
         scope.update(zip(names, args, strict=True))
@@ -228,19 +245,10 @@ _BENCHMARK_HAND = frozenset(
     {"index", "kind", "offer", "e2e_hours", "compute_hours", "tier", "succeeded", "id"}
 )
 _BENCHMARK = plain_builder(Benchmark, plain_plan("benchmarks[]", Benchmark, _BENCHMARK_HAND))
-_OFFER_HAND = frozenset(
-    {
-        "id",
-        "kind",
-        "site",
-        "billing_basis",
-        "currency",
-        "preemptible",
-        "preemptions_per_day",
-        "index",
-    }
-)
-_OFFER = plain_builder(Offer, plain_plan("offers[]", Offer, _OFFER_HAND))
+_OFFER_HAND = frozenset({"id", "kind", "site", "billing_basis", "index"})
+# plain_offer takes only offers without a currency or preemption field of their own.
+_OFFER_ABSENT = frozenset({"currency", "preemptible", "preemptions_per_day"})
+_OFFER = plain_builder(Offer, plain_plan("offers[]", Offer, _OFFER_HAND, absent=_OFFER_ABSENT))
 # SPEC P: contract prices need the package hours and the expected utilisation.
 _CONTRACT_OFFER = plain_builder(
     Offer,
@@ -249,6 +257,7 @@ _CONTRACT_OFFER = plain_builder(
         Offer,
         _OFFER_HAND,
         defaults={"contract_hours": MISSING, "expected_utilization": MISSING},
+        absent=_OFFER_ABSENT,
     ),
 )
 
@@ -359,9 +368,6 @@ def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | 
             kind=kind,
             site=_code(get("site"), site_codes),
             billing_basis=basis,
-            currency=None,
-            preemptible=False,
-            preemptions_per_day=0.0,
             index=i,
         )
     except (NotPlain, KeyError, TypeError):  # TypeError: an unhashable strategy

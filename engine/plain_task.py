@@ -27,6 +27,8 @@ _TASK = plain_builder(
                 "team",
             }
         ),
+        # plain_task takes only tasks without a model shape or a staged plan.
+        absent=_NOT_PLAIN_TASK,
     ),
 )
 _BUDGET = plain_builder(LatencyBudget, plain_plan("task.latency_budget_hours", LatencyBudget))
