@@ -15,7 +15,6 @@ from .run_losses import (
     preempted_before_done,
     preemption_hours,
     preemption_rate,
-    rerun_hours,
 )
 from .schema import (
     KIND_ORDER,
@@ -276,8 +275,9 @@ def _run_losses(
     hours = option.compute_hours
     lost = preemption_hours(task, rate, hours)
     option.preemption_hours = lost
-    rate, per_failure = failure_terms(inp, records)
-    option.rerun_hours = rerun_hours(rate, per_failure, option.billed_gpus, hours)
+    # SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each.
+    failures, per_failure = failure_terms(inp, records)
+    option.rerun_hours = failures * option.billed_gpus * hours * per_failure
     option.rerun_cost = option.rerun_hours * burn
     option.migration_effort_hours, option.migration_cost = migration_line(inp, offer, records)
     if lost is None or not math.isfinite(lost * burn):
