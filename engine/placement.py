@@ -10,6 +10,7 @@ from .findings import Finding, finding
 from .network import Network
 from .run_losses import (
     OfferRecords,
+    fabric,
     failure_terms,
     migration_line,
     preempted_before_done,
@@ -24,7 +25,13 @@ from .schema import (
     Offer,
     Task,
 )
-from .site_plans import Leg, SitePlan, site_plan
+from .site_plans import (
+    Leg,
+    SitePlan,
+    overlapped_transfer_hours,
+    site_plan,
+    streams_input,
+)
 from .sizing import OfferSizing
 
 # Why an option is not feasible, checked in this order; `reason` is the first that applies and
@@ -34,6 +41,7 @@ REASONS = (
     "no_shared_parallelism",  # SPEC 6.1 R1a: the model must be split, or spread, and cannot be
     "too_few_gpus",  # SPEC 7.1: the planned GPUs cannot hold one replica on this offer
     "preempted_before_done",  # SPEC 7.3: not resumable and λT > 2 preemptions expected
+    "no_fast_interconnect",  # SPEC 7.4: a tight job over machines joined by ethernet
     "compliance_site",  # SPEC 6.1 X4: the site is not among the allowed sites
     "compliance_moves_data",  # SPEC 6.1 X4: the input leg leaves the allowed sites
     "compliance_moves_results",  # SPEC 6.1 X4 with results_restricted
@@ -108,6 +116,12 @@ class PlacementOption:
     # SPEC 7.8: the variant not kept (raw or staged), so that a flip is solved on the option's
     # lower envelope of both; None when the option has one plan.
     other: PlacementOption | None = None
+    # SPEC 7.5: the input leg is streamed beside compute (its hours overlap the compute segment).
+    input_overlapped: bool = False
+    # SPEC 7.4: a tight job over machines whose interconnect is unknown and unproven (K3).
+    fabric_unconfirmed: bool = False
+    # SPEC 7.11: engineer time of running the distributed layer oneself, per run.
+    scheduler_ops_cost: float = 0.0
 
     @property
     def hourly_burn(self) -> float:
@@ -165,15 +179,17 @@ def build_option(
     sized: OfferSizing,
     plans: dict[tuple[str, bool], SitePlan] | None = None,
     records: OfferRecords | None = None,
+    ops_cost: float = 0.0,
 ) -> PlacementOption:
     """SPEC P for one offer; SPEC 6.4: away from the data, when the task has a processed
     version, the staged variant too, keeping the one of lower objective (the raw one on a tie
-    or when neither can be costed). `records`: the offer's benchmark records (SPEC 7.2)."""
+    or when neither can be costed). `records`: the offer's benchmark records (SPEC 7.2);
+    `ops_cost`: SPEC 7.11's scheduler operations a run, for a self-hosted distributed layer."""
     task = inp.task
-    raw = _option(inp, net, cross, offer, sized, plans, False, records)
+    raw = _option(inp, net, cross, offer, sized, plans, False, records, ops_cost)
     if task.processed_gb is None or offer.site == task.data_site:
         return raw
-    staged = _option(inp, net, cross, offer, sized, plans, True, records)
+    staged = _option(inp, net, cross, offer, sized, plans, True, records, ops_cost)
     raw.plan = "raw"
     if staged.objective is not None and (raw.objective is None or staged.objective < raw.objective):
         staged.other = raw
@@ -191,6 +207,7 @@ def _option(
     plans: dict[tuple[str, bool], SitePlan] | None,
     staged: bool,
     records: OfferRecords | None,
+    ops_cost: float = 0.0,
 ) -> PlacementOption:
     task = inp.task
     site = offer.site
@@ -200,8 +217,13 @@ def _option(
     reasons = _offer_reasons(task, offer, sized, gpus)
     if preempted_before_done(task, preemption_rate(offer, gpus), _hours_on(task, offer)):
         reasons.append("preempted_before_done")  # SPEC 7.3
+    fabric_status = fabric(task, offer, gpus, records)  # SPEC 7.4
+    if fabric_status == "refused":
+        reasons.append("no_fast_interconnect")
     reasons += plan.reasons
     option = _priced(inp, plan, offer, reasons, gpus, billed, staged)
+    option.fabric_unconfirmed = fabric_status == "unconfirmed"
+    option.scheduler_ops_cost = ops_cost
     _run_losses(inp, option, records)
     return option
 
@@ -230,6 +252,10 @@ def _priced(
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     preprocess_hours, preprocess_cost = _preprocessing(task, staged)
+    overlapped = streams_input(task, plan, staged)
+    transfer_hours = plan.transfer_hours
+    if overlapped and transfer_hours is not None:
+        transfer_hours = overlapped_transfer_hours(plan.legs, compute_hours)  # SPEC 7.5
     # Positional, in PlacementOption's field order: a third of the cost of keywords.
     option = PlacementOption(
         plan.kind,
@@ -245,7 +271,7 @@ def _priced(
         billed,
         price,
         plan.transfer_gb,
-        plan.transfer_hours,
+        transfer_hours,
         queue_hours,
         compute_hours,
         None,  # total_hours: set by _run_losses
@@ -260,6 +286,7 @@ def _priced(
         preprocess_hours,
         preprocess_cost,
     )
+    option.input_overlapped = overlapped
     return option
 
 
@@ -293,6 +320,7 @@ def _run_losses(inp: EngineInput, option: PlacementOption, records: OfferRecords
         + option.preemption_cost
         + option.migration_cost
         + option.rerun_cost
+        + option.scheduler_ops_cost  # SPEC 7.11 (0 unless a self-hosted layer is priced)
     )
     objective = total_cost + task.delay_cost_per_hour * total_hours
     if math.isfinite(objective):

@@ -18,6 +18,7 @@ from .reader import MAX_MAGNITUDE, MIN_POSITIVE, MISSING
 from .schema import (
     BENCHMARK_KINDS,
     BILLING_BASES,
+    INTERCONNECTS,
     OFFER_KINDS,
     PARALLELISM,
     TIERS,
@@ -292,4 +293,5 @@ def _offer(get: Any, i: int, oid: str, kind: str, basis: str, site_codes: set[st
         False,
         0.0,
         i,
+        _choice(get("interconnect"), INTERCONNECTS, None),  # SPEC 7.4
     )

@@ -26,6 +26,7 @@ from .schema import (
     ATTENTIONS,
     CADENCES,
     COUPLINGS,
+    INPUT_DELIVERIES,
     PAINS,
     PRECISIONS,
     SHAPE_KEYS,
@@ -81,6 +82,7 @@ def plain_task(t: Any, site_codes: set[str]) -> Task | None:
             1,
             _choice(get("attention"), ATTENTIONS, "flash"),
             _amount(get("restart_hours"), 0.0),
+            _choice(get("input_delivery"), INPUT_DELIVERIES, "bulk"),
         )
     except (NotPlain, KeyError, TypeError):  # KeyError, TypeError: not a known choice
         return None

@@ -167,3 +167,25 @@ def _in_home_domain(inp: EngineInput, site: str, legs: list[Leg]) -> bool:
         codes.add(leg.from_site)
         codes.add(leg.to_site)
     return all(same_domain(inp.sites[code], home) for code in codes)
+
+
+def streams_input(task: Task, plan: SitePlan, staged: bool) -> bool:
+    """SPEC 7.5 and 7.10: the option reads its input leg while it computes: a streamed repeated
+    scan (6.1), or `input_delivery: streamed`; a staged copy (6.1 or a 6.4 plan) ships in bulk."""
+    if staged or plan.input_mode == "staged":
+        return False
+    if plan.input_mode != "streamed" and task.input_delivery != "streamed":
+        return False
+    return any(leg.what == "input" for leg in plan.legs)
+
+
+def overlapped_transfer_hours(legs: list[Leg], compute_hours: float) -> float:
+    """SPEC 7.5: the transfer segment of an option streaming its input: the other legs, plus
+    what of the input leg outlasts compute (max(0, input-leg hours − compute hours))."""
+    hours = 0.0
+    for leg in legs:
+        if leg.what == "input":
+            hours += max(0.0, leg.hours - compute_hours)  # type: ignore[operator]
+        else:
+            hours += leg.hours  # type: ignore[operator]
+    return hours

@@ -14,6 +14,7 @@ from .schema import (
     CADENCES,
     COUPLINGS,
     DEFAULT_THRESHOLDS,
+    INPUT_DELIVERIES,
     MAX_ERRORS,
     MAX_ITEMS,
     PAINS,
@@ -145,6 +146,7 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
         *_parse_staged(r, t, p),
         r.choice(t, "attention", p, ATTENTIONS, default="flash"),  # SPEC 7.1
         r.amount(t, "restart_hours", p, 0.0),  # SPEC 7.3
+        r.choice(t, "input_delivery", p, INPUT_DELIVERIES, default="bulk"),  # SPEC 7.5
     )
 
 

@@ -11,6 +11,7 @@ from .reader import MAX_MAGNITUDE, MISSING, Reader, offer_id
 from .schema import (
     BENCHMARK_KINDS,
     BILLING_BASES,
+    INTERCONNECTS,
     OFFER_KINDS,
     PARALLELISM,
     TIERS,
@@ -246,6 +247,7 @@ def _offer(
         preemptible,
         preemptions,
         i,
+        r.choice(d, "interconnect", p, INTERCONNECTS, nullable=True),  # SPEC 7.4
     )
 
 
