@@ -14,6 +14,7 @@ otherwise, so that moving an input past `flips_at`, and only then, changes the c
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .messages import render_shown, show_number, term
@@ -159,18 +160,20 @@ def sensitivity(
     gaps = [o.objective - base for o in lines]  # type: ignore[operator]  # ≥ 0: least first
 
     used = _links_used(chosen, second)
+    kinks: dict[str, list[Kink]] = {}
     hours, per_ratio, at_home, on_link_gb, on_link_hours = _slopes(
-        lines, used, home.code, delay, ratio
+        lines, used, home.code, delay, ratio, kinks
     )
     flips = _Flips(everyone, gaps, owners)
     # The value of an hour of waiting: each objective rises by its total hours.
     flips.add("task.delay_cost_per_hour", "F.delay_cost", "", delay, hours, 0.0, MAX_MAGNITUDE)
     # The compress ratio scales the input and results legs (GB, hours and cost alike).
-    flips.add("task.compress_ratio", "F.compress_ratio", "", ratio, per_ratio, 1e-12, 1.0)
+    flips.add("task.compress_ratio", "F.compress_ratio", "", ratio, per_ratio, 1e-12, 1.0,
+              kinks=kinks.get("ratio", ()))  # fmt: skip
     # The home site's queue: options there wait it (plus their boot time).
     path = f"sites[{home.index}].queue_hours"
     flips.add(path, "F.queue", home.code, home.queue_hours, at_home, 0.0, MAX_MAGNITUDE)
-    _link_flips(flips, used, on_link_gb, on_link_hours, delay)
+    _link_flips(flips, used, on_link_gb, on_link_hours, delay, kinks)
     _price_flips(flips, inp, ((0, chosen), (second_at, second)))
     _rank(flips.found)
     return second, flips.found
@@ -209,8 +212,12 @@ class _Flips:
         self.found: list[Flip] = []
 
     def add(self, path: str, key: str, subject: str, x0: float, slopes: list[float], low: float,
-            high: float, reciprocal: bool = False) -> None:  # fmt: skip
+            high: float, reciprocal: bool = False, kinks: Sequence[Kink] = ()) -> None:  # fmt: skip
         current = 1.0 / x0 if reciprocal else x0
+        if kinks:
+            at, to, rises = self._solve_bent(x0, slopes, low, high, reciprocal, kinks)
+            self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
+            return
         if slopes.count(slopes[0]) == self.count:
             # Every objective moves alike (or not at all): nothing in range flips.
             self.found.append(Flip(path, current, None, None, key, subject))
@@ -219,6 +226,53 @@ class _Flips:
             self.everyone, self.gaps, x0, slopes, low, high, reciprocal, self.owners
         )
         self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
+
+    def _solve_bent(
+        self,
+        x0: float,
+        slopes: list[float],
+        low: float,
+        high: float,
+        reciprocal: bool,
+        kinks: Sequence[Kink],
+    ) -> tuple[float | None, PlacementOption | None, bool]:
+        """SPEC 7.8 across 7.5's overlap: lines that bend are straight between their bends, so
+        the range is cut at every bend (and at now) and each piece solved as straight lines
+        (each extended back to now from the piece); the flip nearest to now wins. The choice
+        holds up to the nearest flip, so a crossing found in a farther piece is a real one."""
+        # Slope of each line before any bend (kinks at or below now are already in `slopes`).
+        base = list(slopes)
+        for line, at, rise in kinks:
+            if at < x0:
+                base[line] -= rise
+        cuts = sorted({low, high, x0, *(at for _, at, _ in kinks if low < at < high)})
+        current = 1.0 / x0 if reciprocal else x0
+        best: tuple[float, float, PlacementOption | None, bool] | None = None
+        for lo, hi in zip(cuts, cuts[1:], strict=False):
+            near = lo if lo >= x0 else hi  # the piece's end nearest to now (finite)
+            piece = list(base)
+            for line, at, rise in kinks:
+                if at <= lo:
+                    piece[line] += rise
+            if piece.count(piece[0]) == self.count:
+                continue  # every line moves alike here
+            # Each line's value at `near` (bends between now and there included), extended
+            # back to now along the piece's slope.
+            gaps = []
+            for j, gap in enumerate(self.gaps):
+                value = gap + base[j] * (near - x0)
+                for line, at, rise in kinks:
+                    if line == j:
+                        value += rise * (max(0.0, near - at) - max(0.0, x0 - at))
+                gaps.append(value - piece[j] * (near - x0))
+            at, to, rises = _solve(
+                self.everyone, gaps, x0, piece, lo, hi, reciprocal, self.owners
+            )
+            if at is not None and (best is None or abs(at - current) < best[0]):
+                best = (abs(at - current), at, to, rises)
+        if best is None:
+            return None, None, False
+        return best[1], best[2], best[3]
 
     def lines_of(self, option: int) -> list[int]:
         """The lines of everyone[option]."""
@@ -239,12 +293,25 @@ def _links_used(chosen: PlacementOption, second: PlacementOption) -> dict[int, L
     return used
 
 
+# A kink of one objective line (SPEC 7.5, 7.8): (line, coordinate where it bends, slope added
+# beyond it). A streamed input leg adds delay × max(0, leg hours − compute hours): flat while
+# compute hides it, then rising with the leg's hours.
+Kink = tuple[int, float, float]
+
+
 def _slopes(
-    everyone: list[PlacementOption], used: dict[int, Link], home: str, delay: float, ratio: float
+    everyone: list[PlacementOption],
+    used: dict[int, Link],
+    home: str,
+    delay: float,
+    ratio: float,
+    kinks: dict[str, list[Kink]],
 ) -> tuple[list[float], list[float], list[float], dict[int, list[float]], dict[int, list[float]]]:
     """Each line's slope in delay cost, compress ratio and the home queue, and per used link
     its GB and hours × bandwidth on it. Every plan here has an objective, so its hours are
-    known and each of its legs has a link (hours and cost)."""
+    known and each of its legs has a link (hours and cost). A streamed input leg (SPEC 7.5)
+    moves the hours only while it outlasts compute; its kinks go into `kinks` (by "ratio" and
+    by link id)."""
     count = len(everyone)
     on_link_gb = {key: [0.0] * count for key in used}
     on_link_hours = {key: [0.0] * count for key in used}
@@ -255,15 +322,42 @@ def _slopes(
     for i, option in enumerate(everyone):
         scaled = 0.0
         for leg in option.legs:
-            if leg.what != "image":
-                scaled += leg.cost + delay * leg.hours  # type: ignore[operator]
+            leg_hours: float = leg.hours  # type: ignore[assignment]
             link = leg.link
+            if option.input_overlapped and leg.what == "input" and leg_hours > 0:
+                _overlap_kinks(kinks, i, option, leg_hours, link, used, delay, ratio)
+                if leg_hours <= option.compute_hours:
+                    leg_hours = 0.0  # hidden behind compute here: moving it moves nothing
+            if leg.what != "image":
+                scaled += leg.cost + delay * leg_hours  # type: ignore[operator]
             if link is not None and id(link) in used:
                 on_link_gb[id(link)][i] += leg.gb
-                bandwidth = link.bandwidth_gbps
-                on_link_hours[id(link)][i] += leg.hours * bandwidth  # type: ignore[operator]
+                on_link_hours[id(link)][i] += leg_hours * link.bandwidth_gbps
         per_ratio.append(scaled / ratio)
     return hours, per_ratio, at_home, on_link_gb, on_link_hours  # type: ignore[return-value]
+
+
+def _overlap_kinks(
+    kinks: dict[str, list[Kink]],
+    i: int,
+    option: PlacementOption,
+    leg_hours: float,
+    link: Link | None,
+    used: dict[int, Link],
+    delay: float,
+    ratio: float,
+) -> None:
+    """SPEC 7.5: line i's streamed input leg of `leg_hours` bends where it equals the compute
+    hours: in the compress ratio at ratio × compute ÷ leg hours, and in 1 ÷ bandwidth of its
+    link at (1 ÷ bandwidth) × compute ÷ leg hours; past the bend the line rises by delay × the
+    leg's hours per unit of the coordinate."""
+    if delay == 0:
+        return
+    share = option.compute_hours / leg_hours
+    kinks.setdefault("ratio", []).append((i, ratio * share, delay * leg_hours / ratio))
+    if link is not None and id(link) in used:
+        x0 = 1.0 / link.bandwidth_gbps
+        kinks.setdefault(str(id(link)), []).append((i, x0 * share, delay * leg_hours / x0))
 
 
 def _link_flips(
@@ -272,6 +366,7 @@ def _link_flips(
     on_link_gb: dict[int, list[float]],
     on_link_hours: dict[int, list[float]],
     delay: float,
+    kinks: dict[str, list[Kink]],
 ) -> None:
     """Per link: bandwidth (leg hours ∝ 1 / bandwidth, so in that coordinate) and price per GB."""
     for link in sorted(used.values(), key=lambda item: item.index):
@@ -286,6 +381,7 @@ def _link_flips(
             1.0 / MAX_MAGNITUDE,
             float("inf"),
             True,
+            kinks.get(str(key), ()),
         )
         path = f"links[{link.index}].price_per_gb"
         flips.add(

@@ -168,3 +168,31 @@ class InputDeliveryTests:
             assert [e["field"] for e in refused.errors] == ["task.input_delivery"]
         else:  # pragma: no cover
             raise AssertionError("task.input_delivery: trickle was accepted")
+
+
+class OverlapFlipTests:
+    def test_a_bandwidth_flip_is_solved_past_the_overlap_bend(self):
+        """SPEC 7.8 across 7.5's bend. F at far (8 × 1.5 h × 2.0 = 24) streams 36,000 GB over
+        data → far at 80 Gbit/s: 36,000 × 8 ÷ (80 × 3600) = 1.0 h, hidden behind 1.5 h of
+        compute. D at the data (8 × 1.5 × 3.0 = 36) moves nothing. At 10 an hour: F 24 + 15 =
+        39, D 36 + 15 = 51. Here the bandwidth moves nothing (the leg is hidden); below the bend
+        F pays 10 an hour of what the leg outlasts compute: the 12 between them buys 1.2 h, so
+        the leg may take 1.5 + 1.2 = 2.7 h: 288,000 ÷ (2.7 × 3600) = 29.6296296 Gbit/s."""
+        data = plain_input("streamed", delay_cost_per_hour=10)
+        data["links"] = [
+            {"from": "data", "to": "far", "bandwidth_gbps": 80, "price_per_gb": 0, "buffer": 0,
+             "reservable": True, "reserved": True},
+        ]  # fmt: skip
+        data["offers"].append(offer("D", "data", price=3.0))
+        data["checklists"] = answered("F", "D")
+        out = evaluate(data)
+        assert out["chosen"]["offer"] == "F"
+        assert option_of(out, "F")["objective"] == approx(39.0)
+        assert option_of(out, "D")["objective"] == approx(51.0)
+        [flip] = [f for f in out["sensitivity"] if f["input"] == "links[0].bandwidth_gbps"]
+        assert flip["flips_at"] == approx(29.6296296)
+        assert flip["to"]["offer"] == "D"
+        # Just above it F still wins; just below, D.
+        for bandwidth, chosen in ((29.7, "F"), (29.5, "D")):
+            data["links"][0]["bandwidth_gbps"] = bandwidth
+            assert evaluate(data)["chosen"]["offer"] == chosen
