@@ -9,7 +9,6 @@ from .placement import PlacementOption, tie_key
 from .platform import NEEDS_SCHEDULER, PlatformChoice
 from .schema import EngineInput
 
-
 # A recurring run carries at most a year of upkeep (as the migration line spreads its effort
 # over a year of runs, never fewer than one: SPEC 6.1): runs a month are at least 1 ÷ 12.
 LEAST_RUNS_A_MONTH = 1 / 12
