@@ -29,7 +29,8 @@ from .site_plans import (
     Leg,
     SitePlan,
     overlapped_transfer_hours,
-    site_plan,
+    plan_of_site,
+    preprocessing,
     streams_input,
 )
 from .sizing import OfferSizing
@@ -211,7 +212,7 @@ def _option(
 ) -> PlacementOption:
     task = inp.task
     site = offer.site
-    plan = _plan_of_site(inp, net, cross, site, plans, staged)
+    plan = plan_of_site(inp, net, cross, site, plans, staged)
     gpus = planned_gpus(inp, offer, sized)
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
@@ -251,7 +252,7 @@ def _priced(
     compute_hours = _hours_on(task, offer)
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
-    preprocess_hours, preprocess_cost = _preprocessing(task, staged)
+    preprocess_hours, preprocess_cost = preprocessing(task, staged)
     overlapped = streams_input(task, plan, staged)
     transfer_hours = plan.transfer_hours
     if overlapped and transfer_hours is not None:
@@ -326,34 +327,6 @@ def _run_losses(inp: EngineInput, option: PlacementOption, records: OfferRecords
     if math.isfinite(objective):
         option.total_hours, option.total_cost, option.objective = total_hours, total_cost, objective
         option.within_budget = not over_budget(inp, option)
-
-
-def _preprocessing(task: Task, staged: bool) -> tuple[float, float]:
-    """SPEC 6.4: hours and cost of preprocessing at the data site, the cost shared by the runs
-    that reuse the processed version (nothing for a plan that ships the raw data)."""
-    if not staged:
-        return 0.0, 0.0
-    cost = task.preprocess_hours * task.preprocess_cost_per_hour / task.rounds_per_refresh
-    return task.preprocess_hours, cost
-
-
-def _plan_of_site(
-    inp: EngineInput,
-    net: Network,
-    cross: CrossDomain,
-    site: str,
-    plans: dict[tuple[str, bool], SitePlan] | None,
-    staged: bool = False,
-) -> SitePlan:
-    """The site's plan (raw or staged), worked out once per site when the caller shares
-    `plans`."""
-    plans = {} if plans is None else plans
-    # Keyed by (site, staged): a suffix on the code could name another site (codes are free text).
-    key = (site, bool(staged))
-    plan = plans.get(key)
-    if plan is None:
-        plan = plans[key] = site_plan(inp, net, cross, site, staged)
-    return plan
 
 
 def _offer_reasons(task: Task, offer: Offer, sized: OfferSizing, gpus: int) -> list[str]:

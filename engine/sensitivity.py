@@ -21,6 +21,7 @@ from .messages import render_shown, show_number, term
 from .placement import PlacementOption, effective_gpu_hour_price, tie_key
 from .reader import MAX_MAGNITUDE
 from .schema import EngineInput, Link
+from .sensitivity_bends import Kink, overlap_kinks, solve_bent
 
 # The nearest flips are told in words (the review page shows two or three).
 TOLD = 3
@@ -215,7 +216,10 @@ class _Flips:
             high: float, reciprocal: bool = False, kinks: Sequence[Kink] = ()) -> None:  # fmt: skip
         current = 1.0 / x0 if reciprocal else x0
         if kinks:
-            at, to, rises = self._solve_bent(x0, slopes, low, high, reciprocal, kinks)
+            at, to, rises = solve_bent(
+                _solve, self.everyone, self.gaps, self.owners, x0, slopes, low, high,
+                reciprocal, kinks,
+            )
             self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
             return
         if slopes.count(slopes[0]) == self.count:
@@ -226,53 +230,6 @@ class _Flips:
             self.everyone, self.gaps, x0, slopes, low, high, reciprocal, self.owners
         )
         self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
-
-    def _solve_bent(
-        self,
-        x0: float,
-        slopes: list[float],
-        low: float,
-        high: float,
-        reciprocal: bool,
-        kinks: Sequence[Kink],
-    ) -> tuple[float | None, PlacementOption | None, bool]:
-        """SPEC 7.8 across 7.5's overlap: lines that bend are straight between their bends, so
-        the range is cut at every bend (and at now) and each piece solved as straight lines
-        (each extended back to now from the piece); the flip nearest to now wins. The choice
-        holds up to the nearest flip, so a crossing found in a farther piece is a real one."""
-        # Slope of each line before any bend (kinks at or below now are already in `slopes`).
-        base = list(slopes)
-        for line, at, rise in kinks:
-            if at < x0:
-                base[line] -= rise
-        cuts = sorted({low, high, x0, *(at for _, at, _ in kinks if low < at < high)})
-        current = 1.0 / x0 if reciprocal else x0
-        best: tuple[float, float, PlacementOption | None, bool] | None = None
-        for lo, hi in zip(cuts, cuts[1:], strict=False):
-            near = lo if lo >= x0 else hi  # the piece's end nearest to now (finite)
-            piece = list(base)
-            for line, at, rise in kinks:
-                if at <= lo:
-                    piece[line] += rise
-            if piece.count(piece[0]) == self.count:
-                continue  # every line moves alike here
-            # Each line's value at `near` (bends between now and there included), extended
-            # back to now along the piece's slope.
-            gaps = []
-            for j, gap in enumerate(self.gaps):
-                value = gap + base[j] * (near - x0)
-                for line, at, rise in kinks:
-                    if line == j:
-                        value += rise * (max(0.0, near - at) - max(0.0, x0 - at))
-                gaps.append(value - piece[j] * (near - x0))
-            at, to, rises = _solve(
-                self.everyone, gaps, x0, piece, lo, hi, reciprocal, self.owners
-            )
-            if at is not None and (best is None or abs(at - current) < best[0]):
-                best = (abs(at - current), at, to, rises)
-        if best is None:
-            return None, None, False
-        return best[1], best[2], best[3]
 
     def lines_of(self, option: int) -> list[int]:
         """The lines of everyone[option]."""
@@ -291,12 +248,6 @@ def _links_used(chosen: PlacementOption, second: PlacementOption) -> dict[int, L
             if leg.link is not None:
                 used[id(leg.link)] = leg.link
     return used
-
-
-# A kink of one objective line (SPEC 7.5, 7.8): (line, coordinate where it bends, slope added
-# beyond it). A streamed input leg adds delay × max(0, leg hours − compute hours): flat while
-# compute hides it, then rising with the leg's hours.
-Kink = tuple[int, float, float]
 
 
 def _slopes(
@@ -325,7 +276,7 @@ def _slopes(
             leg_hours: float = leg.hours  # type: ignore[assignment]
             link = leg.link
             if option.input_overlapped and leg.what == "input" and leg_hours > 0:
-                _overlap_kinks(kinks, i, option, leg_hours, link, used, delay, ratio)
+                overlap_kinks(kinks, i, option, leg_hours, link, used, delay, ratio)
                 if leg_hours <= option.compute_hours:
                     leg_hours = 0.0  # hidden behind compute here: moving it moves nothing
             if leg.what != "image":
@@ -335,29 +286,6 @@ def _slopes(
                 on_link_hours[id(link)][i] += leg_hours * link.bandwidth_gbps
         per_ratio.append(scaled / ratio)
     return hours, per_ratio, at_home, on_link_gb, on_link_hours  # type: ignore[return-value]
-
-
-def _overlap_kinks(
-    kinks: dict[str, list[Kink]],
-    i: int,
-    option: PlacementOption,
-    leg_hours: float,
-    link: Link | None,
-    used: dict[int, Link],
-    delay: float,
-    ratio: float,
-) -> None:
-    """SPEC 7.5: line i's streamed input leg of `leg_hours` bends where it equals the compute
-    hours: in the compress ratio at ratio × compute ÷ leg hours, and in 1 ÷ bandwidth of its
-    link at (1 ÷ bandwidth) × compute ÷ leg hours; past the bend the line rises by delay × the
-    leg's hours per unit of the coordinate."""
-    if delay == 0:
-        return
-    share = option.compute_hours / leg_hours
-    kinks.setdefault("ratio", []).append((i, ratio * share, delay * leg_hours / ratio))
-    if link is not None and id(link) in used:
-        x0 = 1.0 / link.bandwidth_gbps
-        kinks.setdefault(str(id(link)), []).append((i, x0 * share, delay * leg_hours / x0))
 
 
 def _link_flips(

@@ -189,3 +189,31 @@ def overlapped_transfer_hours(legs: list[Leg], compute_hours: float) -> float:
         else:
             hours += leg.hours  # type: ignore[operator]
     return hours
+
+
+def preprocessing(task: Task, staged: bool) -> tuple[float, float]:
+    """SPEC 6.4: hours and cost of preprocessing at the data site, the cost shared by the runs
+    that reuse the processed version (nothing for a plan that ships the raw data)."""
+    if not staged:
+        return 0.0, 0.0
+    cost = task.preprocess_hours * task.preprocess_cost_per_hour / task.rounds_per_refresh
+    return task.preprocess_hours, cost
+
+
+def plan_of_site(
+    inp: EngineInput,
+    net: Network,
+    cross: CrossDomain,
+    site: str,
+    plans: dict[tuple[str, bool], SitePlan] | None,
+    staged: bool = False,
+) -> SitePlan:
+    """The site's plan (raw or staged), worked out once per site when the caller shares
+    `plans`."""
+    plans = {} if plans is None else plans
+    # Keyed by (site, staged): a suffix on the code could name another site (codes are free text).
+    key = (site, bool(staged))
+    plan = plans.get(key)
+    if plan is None:
+        plan = plans[key] = site_plan(inp, net, cross, site, staged)
+    return plan

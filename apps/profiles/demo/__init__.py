@@ -38,6 +38,11 @@ Engine 2.2 (SPEC 6.4, method22.py):
 Engine 3.0 (SPEC 7.1, method30.py):
 - finetune-70b-8gpus: a 70B full fine-tune planned on 8 GPUs holds one replica nowhere
   (too_few_gpus); A2 blocks, naming the GPUs to plan.
+Engine 3.1 (SPEC 7.4, 7.5, 7.11, method31.py):
+- pretrain-70b-tight-32: a tight job over 4 machines: the Ethernet A100s are refused
+  (no_fast_interconnect), the team's own pool has no interconnect recorded (K3), and its
+  self-hosted scheduler's upkeep joins its bill (scheduler_ops_cost, R1e).
+- docs-7b-streamed: 6 TB read from Guangzhou while computing in Beijing (input_overlapped).
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from .method2 import AURORA_IMPORTED_V1_PROFILES, AURORA_V2_PROFILES
 from .method21 import AURORA_V21_PROFILES
 from .method22 import AURORA_V22_PROFILES
 from .method30 import AURORA_V30_PROFILES
+from .method31 import AURORA_V31_PROFILES
 
 
 def _load_team(ctx: DemoContext, team, specs) -> None:
@@ -77,7 +83,8 @@ def load(ctx: DemoContext) -> None:
         + AURORA_V2_PROFILES
         + AURORA_V21_PROFILES
         + AURORA_V22_PROFILES
-        + AURORA_V30_PROFILES,
+        + AURORA_V30_PROFILES
+        + AURORA_V31_PROFILES,
     )
     _load_team(ctx, ctx.team1, AURORA_IMPORTED_V1_PROFILES)  # straight to the model, as imported
     _load_team(ctx, ctx.team2, BOREALIS_PROFILES)
