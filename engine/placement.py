@@ -216,7 +216,8 @@ def _option(
     gpus = planned_gpus(inp, offer, sized)
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
-    if preempted_before_done(task, preemption_rate(offer, gpus), _hours_on(task, offer)):
+    rate = preemption_rate(offer, gpus)  # SPEC 7.3: λ, preemptions an hour
+    if preempted_before_done(task, rate, _hours_on(task, offer)):
         reasons.append("preempted_before_done")  # SPEC 7.3
     fabric_status = fabric(task, offer, gpus, records)  # SPEC 7.4
     if fabric_status == "refused":
@@ -225,7 +226,7 @@ def _option(
     option = _priced(inp, plan, offer, reasons, gpus, billed, staged)
     option.fabric_unconfirmed = fabric_status == "unconfirmed"
     option.scheduler_ops_cost = ops_cost
-    _run_losses(inp, option, records)
+    _run_losses(inp, option, records, rate)
     return option
 
 
@@ -291,14 +292,17 @@ def _priced(
     return option
 
 
-def _run_losses(inp: EngineInput, option: PlacementOption, records: OfferRecords | None) -> None:
-    """SPEC 7.2 and 7.3: the run's expected preemption and rerun losses and its migration line,
-    then its totals (total_cost is the whole bill) and whether it meets every budget."""
+def _run_losses(
+    inp: EngineInput, option: PlacementOption, records: OfferRecords | None, rate: float
+) -> None:
+    """SPEC 7.2 and 7.3: the run's expected preemption (at `rate` preemptions an hour) and rerun
+    losses and its migration line, then its totals (total_cost is the whole bill) and whether it
+    meets every budget."""
     task = inp.task
     offer = option.offer
-    burn = option.hourly_burn
+    burn = option.billed_gpus * option.effective_price  # the hourly burn
     hours = option.compute_hours
-    lost = preemption_hours(task, preemption_rate(offer, option.gpus), hours)
+    lost = preemption_hours(task, rate, hours)
     option.preemption_hours = lost
     rate, per_failure = failure_terms(inp, records)
     option.rerun_hours = rerun_hours(rate, per_failure, option.billed_gpus, hours)

@@ -40,16 +40,19 @@ def offer_records(inp: EngineInput) -> dict[str, OfferRecords]:
     largest pilot migration effort."""
     records: dict[str, OfferRecords] = {}
     for b in inp.benchmarks:
-        if b.offer is None:
+        offer = b.offer
+        if offer is None:
             continue
-        row = records.get(b.offer)
+        row = records.get(offer)
         if row is None:
-            row = records[b.offer] = OfferRecords()
-        if b.kind == "single" or b.kind == "multi":
+            row = records[offer] = OfferRecords()
+        kind = b.kind
+        if kind == "single" or kind == "multi":
             row.gpu_hours += b.nodes * b.gpus_per_node * b.e2e_hours
-            row.failures += b.failure_reruns
-            row.lost_hours += b.failure_reruns * b.hours_lost_per_rerun
-        elif b.kind == "pilot_migration" and b.migration_effort_hours:
+            reruns = b.failure_reruns
+            row.failures += reruns
+            row.lost_hours += reruns * b.hours_lost_per_rerun
+        elif kind == "pilot_migration" and b.migration_effort_hours:
             row.pilot_effort = max(row.pilot_effort or 0.0, b.migration_effort_hours)
     _proven_fabric(inp, records)
     return records

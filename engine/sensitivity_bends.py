@@ -86,6 +86,9 @@ def solve_bent(
                 if line == j:
                     value += rise * (max(0.0, near - at) - max(0.0, x0 - at))
             gaps.append(value - piece[j] * (near - x0))
+        # In the chosen option's frame (line 0 is its kept plan): the solver reads each gap as
+        # its line's height above that line now.
+        gaps = [gap - gaps[0] for gap in gaps]
         at, to, rises = solve(everyone, gaps, x0, piece, lo, hi, reciprocal, owners)
         if at is not None and (best is None or abs(at - current) < best[0]):
             best = (abs(at - current), at, to, rises)

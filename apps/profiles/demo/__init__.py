@@ -38,6 +38,10 @@ Engine 2.2 (SPEC 6.4, method22.py):
 Engine 3.0 (SPEC 7.1, method30.py):
 - finetune-70b-8gpus: a 70B full fine-tune planned on 8 GPUs holds one replica nowhere
   (too_few_gpus); A2 blocks, naming the GPUs to plan.
+Engine 3.0 (SPEC 7.8, method30.py):
+- scans-stay-gz: compliance-restricted scans in Guangzhou whose licence forbids running off the
+  allowed sites (G1 fails only on offsite_allowed): X4's allowed sites, not the home
+  datacenter, limit the options, so the job runs next to its data.
 Engine 3.1 (SPEC 7.4, 7.5, 7.11, method31.py):
 - pretrain-70b-tight-32: a tight job over 4 machines: the Ethernet A100s are refused
   (no_fast_interconnect), the team's own pool has no interconnect recorded (K3), and its
