@@ -25,14 +25,7 @@ from .schema import (
     Offer,
     Task,
 )
-from .site_plans import (
-    Leg,
-    SitePlan,
-    overlapped_transfer_hours,
-    plan_of_site,
-    preprocessing,
-    streams_input,
-)
+from .site_plans import Leg, SitePlan, plan_of_site, preprocessing, transfer_segment
 from .sizing import OfferSizing
 
 # Why an option is not feasible, checked in this order; `reason` is the first that applies and
@@ -254,10 +247,7 @@ def _priced(
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     preprocess_hours, preprocess_cost = preprocessing(task, staged)
-    overlapped = streams_input(task, plan, staged)
-    transfer_hours = plan.transfer_hours
-    if overlapped and transfer_hours is not None:
-        transfer_hours = overlapped_transfer_hours(plan.legs, compute_hours)  # SPEC 7.5
+    transfer_hours, overlapped = transfer_segment(task, plan, staged, compute_hours)  # SPEC 7.5
     # Positional, in PlacementOption's field order: a third of the cost of keywords.
     option = PlacementOption(
         plan.kind,

@@ -21,7 +21,7 @@ from .messages import render_shown, show_number, term
 from .placement import PlacementOption, effective_gpu_hour_price, tie_key
 from .reader import MAX_MAGNITUDE
 from .schema import EngineInput, Link
-from .sensitivity_bends import Kink, overlap_kinks, solve_bent
+from .sensitivity_bends import Kink, slopes_of, solve_bent
 
 # The nearest flips are told in words (the review page shows two or three).
 TOLD = 3
@@ -201,7 +201,7 @@ def sensitivity(
 
     used = _links_used(chosen, second)
     kinks: dict[str, list[Kink]] = {}
-    hours, per_ratio, at_home, on_link_gb, on_link_hours = _slopes(
+    hours, per_ratio, at_home, on_link_gb, on_link_hours = slopes_of(
         lines, used, home.code, delay, ratio, kinks
     )
     flips = _Flips(everyone, gaps, owners)
@@ -287,44 +287,6 @@ def _links_used(chosen: PlacementOption, second: PlacementOption) -> dict[int, L
             if leg.link is not None:
                 used[id(leg.link)] = leg.link
     return used
-
-
-def _slopes(
-    everyone: list[PlacementOption],
-    used: dict[int, Link],
-    home: str,
-    delay: float,
-    ratio: float,
-    kinks: dict[str, list[Kink]],
-) -> tuple[list[float], list[float], list[float], dict[int, list[float]], dict[int, list[float]]]:
-    """Each line's slope in delay cost, compress ratio and the home queue, and per used link
-    its GB and hours × bandwidth on it. Every plan here has an objective, so its hours are
-    known and each of its legs has a link (hours and cost). A streamed input leg (SPEC 7.5)
-    moves the hours only while it outlasts compute; its kinks go into `kinks` (by "ratio" and
-    by link id)."""
-    count = len(everyone)
-    on_link_gb = {key: [0.0] * count for key in used}
-    on_link_hours = {key: [0.0] * count for key in used}
-    hours = [o.total_hours for o in everyone]  # slope in delay cost: total hours
-    at_home = [delay if o.site == home else 0.0 for o in everyone]  # options at home wait it
-    per_ratio: list[float] = []  # slope in compress ratio: input and results legs are ∝ ratio
-    # One pass over every option's legs gathers what the ratio and each used link move.
-    for i, option in enumerate(everyone):
-        scaled = 0.0
-        for leg in option.legs:
-            leg_hours: float = leg.hours  # type: ignore[assignment]
-            link = leg.link
-            if option.input_overlapped and leg.what == "input" and leg_hours > 0:
-                overlap_kinks(kinks, i, option, leg_hours, link, used, delay, ratio)
-                if leg_hours <= option.compute_hours:
-                    leg_hours = 0.0  # hidden behind compute here: moving it moves nothing
-            if leg.what != "image":
-                scaled += leg.cost + delay * leg_hours  # type: ignore[operator]
-            if link is not None and id(link) in used:
-                on_link_gb[id(link)][i] += leg.gb
-                on_link_hours[id(link)][i] += leg_hours * link.bandwidth_gbps
-        per_ratio.append(scaled / ratio)
-    return hours, per_ratio, at_home, on_link_gb, on_link_hours  # type: ignore[return-value]
 
 
 def _link_flips(

@@ -1,4 +1,5 @@
-"""SPEC 7.8 across SPEC 7.5's overlap: an option that streams its input leg beside compute adds
+"""How each objective line of SPEC 6.3's sensitivity moves with an input (its slopes), and SPEC
+7.8 across SPEC 7.5's overlap: an option that streams its input leg beside compute adds
 delay × max(0, leg hours − compute hours) to its objective, a line that bends where the leg starts
 to outlast compute. The flips of the inputs that move that leg (its link's bandwidth, the
 compress ratio) are solved piece by piece between the bends."""
@@ -95,3 +96,41 @@ def solve_bent(
     if best is None:
         return None, None, False
     return best[1], best[2], best[3]
+
+
+def slopes_of(
+    everyone: list[PlacementOption],
+    used: dict[int, Link],
+    home: str,
+    delay: float,
+    ratio: float,
+    kinks: dict[str, list[Kink]],
+) -> tuple[list[float], list[float], list[float], dict[int, list[float]], dict[int, list[float]]]:
+    """Each line's slope in delay cost, compress ratio and the home queue, and per used link
+    its GB and hours × bandwidth on it. Every plan here has an objective, so its hours are
+    known and each of its legs has a link (hours and cost). A streamed input leg (SPEC 7.5)
+    moves the hours only while it outlasts compute; its kinks go into `kinks` (by "ratio" and
+    by link id)."""
+    count = len(everyone)
+    on_link_gb = {key: [0.0] * count for key in used}
+    on_link_hours = {key: [0.0] * count for key in used}
+    hours = [o.total_hours for o in everyone]  # slope in delay cost: total hours
+    at_home = [delay if o.site == home else 0.0 for o in everyone]  # options at home wait it
+    per_ratio: list[float] = []  # slope in compress ratio: input and results legs are ∝ ratio
+    # One pass over every option's legs gathers what the ratio and each used link move.
+    for i, option in enumerate(everyone):
+        scaled = 0.0
+        for leg in option.legs:
+            leg_hours: float = leg.hours  # type: ignore[assignment]
+            link = leg.link
+            if option.input_overlapped and leg.what == "input" and leg_hours > 0:
+                overlap_kinks(kinks, i, option, leg_hours, link, used, delay, ratio)
+                if leg_hours <= option.compute_hours:
+                    leg_hours = 0.0  # hidden behind compute here: moving it moves nothing
+            if leg.what != "image":
+                scaled += leg.cost + delay * leg_hours  # type: ignore[operator]
+            if link is not None and id(link) in used:
+                on_link_gb[id(link)][i] += leg.gb
+                on_link_hours[id(link)][i] += leg_hours * link.bandwidth_gbps
+        per_ratio.append(scaled / ratio)
+    return hours, per_ratio, at_home, on_link_gb, on_link_hours  # type: ignore[return-value]

@@ -179,6 +179,17 @@ def streams_input(task: Task, plan: SitePlan, staged: bool) -> bool:
     return any(leg.what == "input" for leg in plan.legs)
 
 
+def transfer_segment(
+    task: Task, plan: SitePlan, staged: bool, compute_hours: float
+) -> tuple[float | None, bool]:
+    """SPEC 7.5: the option's transfer segment (None without a link on some leg) and whether
+    its input leg streams beside compute."""
+    overlapped = streams_input(task, plan, staged)
+    if overlapped and plan.transfer_hours is not None:
+        return overlapped_transfer_hours(plan.legs, compute_hours), True
+    return plan.transfer_hours, overlapped
+
+
 def overlapped_transfer_hours(legs: list[Leg], compute_hours: float) -> float:
     """SPEC 7.5: the transfer segment of an option streaming its input: the other legs, plus
     what of the input leg outlasts compute (max(0, input-leg hours − compute hours))."""
