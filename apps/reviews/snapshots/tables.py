@@ -49,6 +49,9 @@ COLUMNS = [
     ("plan", "text"),
     ("preprocess_hours", "hours"),
     ("preprocess_cost", "money"),
+    # SPEC 7.5 and 7.11 (engine 3.1), appended likewise.
+    ("input_overlapped", "bool"),
+    ("scheduler_ops_cost", "money"),
 ]
 COLUMN_KEYS = [key for key, _ in COLUMNS]
 COLUMN_KINDS = dict(COLUMNS)
@@ -191,6 +194,10 @@ def _option_row(
         "plan": option.get("plan"),
         "preprocess_hours": option.get("preprocess_hours"),
         "preprocess_cost": billed.get("preprocess_cost", option.get("preprocess_cost")),
+        # SPEC 7.5, 7.11: the input streamed beside compute; a self-hosted layer's upkeep
+        # (engine < 3.1: no such keys).
+        "input_overlapped": option.get("input_overlapped"),
+        "scheduler_ops_cost": billed.get("scheduler_ops_cost", option.get("scheduler_ops_cost")),
         "rerun_cost": rerun_cost,
         "migration_cost": billed.get("migration_cost"),
         "unit_price": option.get("effective_price", billed.get("unit_price")),
@@ -230,6 +237,8 @@ _RUN_BLANKS = {
     "plan": None,
     "preprocess_hours": None,
     "preprocess_cost": None,
+    "input_overlapped": None,
+    "scheduler_ops_cost": None,
     "placement_cost": None,
     "objective": None,
     "rank_unit": None,
