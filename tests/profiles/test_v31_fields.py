@@ -54,3 +54,17 @@ def test_the_help_text_is_in_both_languages(team):
         assert "hides behind compute" in str(form.fields["input_delivery"].help_text)
     with translation.override("zh-hans"):
         assert "传输藏在计算后面" in str(form.fields["input_delivery"].help_text)
+
+
+def test_the_profile_page_shows_it_in_both_languages(client, team, owner):
+    from django.urls import reverse
+
+    from apps.profiles.models import TaskProfile
+
+    profile = make_profile(team)
+    TaskProfile.objects.filter(pk=profile.pk).update(input_delivery="streamed")
+    client.force_login(owner)
+    url = reverse("profiles:detail", args=[profile.pk])
+    assert "Streamed (read while computing)" in client.get(url).content.decode()
+    zh = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "流式（边算边读）" in zh
