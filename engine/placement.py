@@ -16,7 +16,6 @@ from .run_losses import (
     preempted_before_done,
     preemption_hours,
     preemption_rate,
-    rerun_hours,
 )
 from .schema import (
     KIND_ORDER,
@@ -210,22 +209,18 @@ def _option(
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
     rate = preemption_rate(offer, gpus)  # SPEC 7.3: λ, preemptions an hour
-    if preempted_before_done(task, rate, _hours_on(task, offer)):
+    compute_hours = task.compute_hours / offer.relative_speed  # SPEC P: at the offer's speed
+    if preempted_before_done(task, rate, compute_hours):
         reasons.append("preempted_before_done")  # SPEC 7.3
     fabric_status = fabric(task, offer, gpus, records)  # SPEC 7.4
     if fabric_status == "refused":
         reasons.append("no_fast_interconnect")
     reasons += plan.reasons
-    option = _priced(inp, plan, offer, reasons, gpus, billed, staged)
+    option = _priced(inp, plan, offer, reasons, gpus, billed, staged, compute_hours)
     option.fabric_unconfirmed = fabric_status == "unconfirmed"
     option.scheduler_ops_cost = ops_cost
     _run_losses(inp, option, records, rate)
     return option
-
-
-def _hours_on(task: Task, offer: Offer) -> float:
-    """SPEC P: the task's compute hours at the offer's speed."""
-    return task.compute_hours / offer.relative_speed
 
 
 def _priced(
@@ -236,6 +231,7 @@ def _priced(
     gpus: int,
     billed: int,
     staged: bool,
+    compute_hours: float,
 ) -> PlacementOption:
     """The option of one offer under one site plan: its time segments, bill and objective."""
     task = inp.task
@@ -243,7 +239,6 @@ def _priced(
     price = offer_price(offer)
     # SPEC 6.1: boot time counts in the queue segment.
     queue_hours = inp.sites[site].queue_hours + offer.boot_hours
-    compute_hours = _hours_on(task, offer)
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     preprocess_hours, preprocess_cost = preprocessing(task, staged)
@@ -294,26 +289,29 @@ def _run_losses(
     hours = option.compute_hours
     lost = preemption_hours(task, rate, hours)
     option.preemption_hours = lost
-    rate, per_failure = failure_terms(inp, records)
-    option.rerun_hours = rerun_hours(rate, per_failure, option.billed_gpus, hours)
+    # SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each.
+    failures, per_failure = failure_terms(inp, records)
+    option.rerun_hours = failures * option.billed_gpus * hours * per_failure
     option.rerun_cost = option.rerun_hours * burn
-    option.migration_effort_hours, option.migration_cost = migration_line(inp, offer, records)
+    option.migration_effort_hours, migration = migration_line(inp, offer, records)
+    option.migration_cost = migration
     if lost is None or not math.isfinite(lost * burn):
         option.preemption_hours = None  # beyond any finite figure: infeasible by λT > 2
         return
-    option.preemption_cost = lost * burn
-    if option.transfer_hours is None or option.transfer_cost is None:
+    option.preemption_cost = preemption = lost * burn
+    transfer_hours, transfer_cost = option.transfer_hours, option.transfer_cost
+    if transfer_hours is None or transfer_cost is None:
         return  # unknown transfer: the sums are unknown too, never guessed
     # The preprocessing hours are a fourth time segment, waited like the queue (SPEC 6.4).
-    total_hours = option.transfer_hours + (option.queue_hours + option.preprocess_hours) + hours
+    total_hours = transfer_hours + (option.queue_hours + option.preprocess_hours) + hours
     total_hours += lost
     total_cost = (
         option.compute_cost
         + option.scheduling_cost
-        + option.transfer_cost
+        + transfer_cost
         + option.preprocess_cost
-        + option.preemption_cost
-        + option.migration_cost
+        + preemption
+        + migration
         + option.rerun_cost
         + option.scheduler_ops_cost  # SPEC 7.11 (0 unless a self-hosted layer is priced)
     )

@@ -48,14 +48,14 @@ def plain_task(t: Any, site_codes: set[str]) -> Task | None:
     get = t.get
     try:
         home = _code(get("home_site"), site_codes)
-        return _TASK(
+        return _TASK(  # the hand fields in Task's order
             get,
-            home_site=home,
-            data_site=_site_or(get("data_site"), home, site_codes),
-            result_site=_site_or(get("result_site"), home, site_codes),
-            allowed_sites=(),
-            latency_budget_hours=_budget(get("latency_budget_hours")),
-            team=_team(get("team")),
+            home,  # home_site
+            _site_or(get("data_site"), home, site_codes),
+            _site_or(get("result_site"), home, site_codes),
+            _budget(get("latency_budget_hours")),
+            (),  # allowed_sites
+            _team(get("team")),
         )
     except (NotPlain, KeyError, TypeError):  # KeyError, TypeError: not a known choice
         return None

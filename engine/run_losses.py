@@ -117,12 +117,6 @@ def failure_terms(inp: EngineInput, records: OfferRecords | None) -> tuple[float
     return rate, lost
 
 
-def rerun_hours(rate: float, lost: float, billed: int, compute_hours: float) -> float:
-    """SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each;
-    × the hourly burn it is the option's `rerun_cost`."""
-    return rate * billed * compute_hours * lost
-
-
 def preemption_rate(offer: Offer, gpus: int) -> float:
     """SPEC 7.3 and 7.10: λ per hour = preemptions_per_day × machines used ÷ 24, machines used
     = ⌈GPUs ÷ gpus_per_machine⌉ (each machine is preempted on its own)."""

@@ -163,11 +163,11 @@ def test_the_built_function_reads_as_the_steps_do():
     plan = plain_plan("sites[]", Site, frozenset({"code", "index"}))
     build = plain_builder(Site, plan)
     record = {"code": "x", "datacenter": "dc", "queue_hours": 2, "storage_tb": 1.5}
-    assert build(record.get, code="x", index=3) == Site(*plain_values(
+    assert build(record.get, "x", 3) == Site(*plain_values(
         record.get, plan, {"code": "x", "index": 3}
     ))
-    assert build(record.get, code="x", index=3) == Site(
+    assert build(record.get, "x", 3) == Site(
         "x", "dc", None, None, 2.0, 1.5, None, 3
     )
     with pytest.raises(NotPlain):
-        build({"queue_hours": -1}.get, code="x", index=0)
+        build({"queue_hours": -1}.get, "x", 0)
