@@ -101,6 +101,12 @@ class EvaluateApiTests:
         assert task_fields["attention"]["anyOf"] == [{"enum": ["flash", "eager"]}, {"type": "null"}]
         assert task_fields["attention"]["description"].startswith("3.0: how attention is computed")
         offers = published["properties"]["offers"]["anyOf"][0]  # a list, or null (= [])
+        # SPEC 7.4, 7.5, 7.11 (engine 3.1): the new fields are published with their choices.
+        assert task_fields["input_delivery"]["anyOf"][0] == {"enum": ["bulk", "streamed"]}
+        fabric = offers["items"]["properties"]["interconnect"]
+        assert {"enum": ["infiniband", "roce", "ethernet"]} in fabric["anyOf"]
+        ops = published["properties"]["thresholds"]["anyOf"][0]["properties"]
+        assert ops["scheduler_ops_hours_per_month"]["anyOf"][0]["minimum"] == 0
         speed = offers["items"]["properties"]["relative_speed"]
         assert speed["anyOf"][0]["minimum"] == 0.01 and speed["anyOf"][0]["maximum"] == 100
         assert published["properties"]["task"]["additionalProperties"] is False
