@@ -25,6 +25,7 @@ class BillRow:
     preprocess_cost: float = 0.0  # SPEC 6.4: a staged plan's preprocessing, per run
     rank_unit: int | None = None
     rank_total: int | None = None
+    scheduler_ops_cost: float = 0.0  # SPEC 7.11: a self-hosted distributed layer's upkeep
 
 
 def _ranks(values: dict[str, float]) -> dict[str, int]:
@@ -63,6 +64,7 @@ def _bill_row(option: PlacementOption) -> BillRow:
         option.preprocess_cost,
         None,  # rank_unit
         None,  # rank_total
+        option.scheduler_ops_cost,
     )
 
 

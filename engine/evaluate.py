@@ -26,6 +26,7 @@ from .placement import SIZE_REASONS, PlacementOption, build_option, choose_optio
 from .platform import PlatformChoice, choose_platform
 from .rollout import rollout
 from .run_losses import offer_records
+from .scheduler_ops import scheduler_ops_cost, self_hosting_note
 from .schema import ENGINE_VERSION, EngineInput
 from .sensitivity import sensitivity, tell
 from .sizing import Sizing, size_for_budget, size_task, sizing_note
@@ -41,10 +42,16 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
     found += cross.findings
     found += preemption_warnings(inp)
 
-    options, chosen, more = _place(inp, sizing, cross)
-    found += more
-    found.append(sizing_note(inp.task, sizing, sum(1 for o in options if _fits(o))))
+    options, chosen, placed = _place(inp, sizing, cross)
     platform, verdict, verdicts, more = _platform_and_benchmarks(inp, sizing, chosen)
+    # SPEC 7.11: a self-hosted distributed layer prices its upkeep on the distributed
+    # candidates, and the choice is made again with it (the layer itself was decided above).
+    ops = scheduler_ops_cost(inp, platform)
+    if ops > 0 and any(o.offer.kind == "distributed" for o in options):
+        options, chosen, placed = _place(inp, sizing, cross, ops)
+        more += self_hosting_note(inp, options, ops, platform)
+    found += placed
+    found.append(sizing_note(inp.task, sizing, sum(1 for o in options if _fits(o))))
     found += more
 
     metrics, more = indicators(inp, options, chosen, cross.eligible)
@@ -85,21 +92,34 @@ def _fits(option: PlacementOption) -> bool:
 
 
 def _place(
-    inp: EngineInput, sizing: Sizing, cross: CrossDomain
+    inp: EngineInput, sizing: Sizing, cross: CrossDomain, ops: float = 0.0
 ) -> tuple[list[PlacementOption], PlacementOption | None, list[Finding]]:
-    """P placement of every offer, the chosen option, then the D2 and K2 hints."""
+    """P placement of every offer, the chosen option, then the D2, K2 and K3 hints. `ops`:
+    SPEC 7.11's scheduler operations a run, added to the distributed candidates."""
     net = Network(inp.sites, inp.links)
     plans: dict = {}
     records = offer_records(inp)
     options = [
         build_option(
-            inp, net, cross, offer, sizing.by_offer[offer.id], plans, records.get(offer.id)
+            inp,
+            net,
+            cross,
+            offer,
+            sizing.by_offer[offer.id],
+            plans,
+            records.get(offer.id),
+            ops if offer.kind == "distributed" else 0.0,
         )
         for offer in inp.offers
     ]
     chosen, found = choose_option(options)
     if chosen is None:
         found += too_few_gpus(inp, sizing, options)
+    elif chosen.fabric_unconfirmed:
+        # SPEC 7.4 K3: a tight job over machines whose interconnect nobody recorded.
+        machines = -(-chosen.gpus // chosen.offer.gpus_per_machine)
+        data = {"offer": chosen.offer.id, "machines": machines, "gpus": chosen.gpus}
+        found.append(finding("K3", "warn", "K3", data, chosen.offer.id))
     if inp.task.gpus is None:
         # SPEC 6.1 P3: compute hours without the GPU count they were measured on.
         found.append(finding("P3", "block", "P3", {}))

@@ -11,6 +11,7 @@ from .schema import (
     ATTENTIONS,
     CADENCES,
     COUPLINGS,
+    INPUT_DELIVERIES,
     PAINS,
     PARALLELISM,
     PRECISIONS,
@@ -144,6 +145,11 @@ TASK: tuple[F, ...] = (
     F(("restart_hours",), "number", "number", "`0`", "≥ 0",
       "3.0 (SPEC 7.3): reload and re-queue hours each restart of a resumable run costs "
       "(preemptions and failures)", version="3.0", minimum=0.0),
+    F(("input_delivery",), "choice", "choice", "`bulk`", "`bulk`, `streamed`",
+      "3.1 (SPEC 7.5, seed B §4 \"分批传\"): `bulk` copies the input before compute starts; "
+      "`streamed` reads it over the link while the job computes, so the input leg overlaps "
+      "compute (`input_overlapped`); a streamed repeated scan is streamed whatever this says, "
+      "a staged copy ships in bulk", version="3.1", choices=INPUT_DELIVERIES),
 )
 
 # task.latency_budget_hours (blank = no limit; budgets guide the choice, they do not veto it)

@@ -10,6 +10,7 @@ from .schema import (
     ANSWER_STATES,
     BENCHMARK_KINDS,
     BILLING_BASES,
+    INTERCONNECTS,
     OFFER_KINDS,
     PARALLELISM,
     TIERS,
@@ -122,6 +123,14 @@ OFFER: tuple[F, ...] = (
       "engineer hours from the Q5 answer (迁移成本)", nullable=True, minimum=0.0),
     F(("gpu_model",), "string", "string or null", "`null`", "",
       "recorded", nullable=True),
+    F(("interconnect",), "choice", "choice or null", "`null` (unknown)",
+      "`infiniband`, `roce`, `ethernet`",
+      "3.1 (SPEC 7.4, seed B §3 \"整体放在一个高速互联的池子里\", seed A Q2 "
+      "\"跨机通信走什么网络\"): "
+      "what joins the offer's machines; a `tight` task on more than one machine is refused on "
+      "`ethernet` (`no_fast_interconnect`) and warned on `null` (K3), unless a multi run "
+      "measured on the offer proves the fabric at that size", version="3.1", nullable=True,
+      choices=INTERCONNECTS),
 )
 
 # benchmarks[]
@@ -213,4 +222,9 @@ THRESHOLD: tuple[F, ...] = (
     F(("failure_evidence_gpu_hours",), "number", "number", "`1000`", "≥ 1",
       "3.0 (SPEC 7.2): GPU-hours an offer's single/multi records must hold before their own "
       "failure rate and losses count", version="3.0", minimum=1),
+    F(("scheduler_ops_hours_per_month",), "number", "number", "`0`", "≥ 0",
+      "3.1 (SPEC 7.11, seed A \"调度器的运维成本可能高于算力本身\"): engineer hours a month a "
+      "self-hosted distributed layer takes; × `engineer_hour_cost` ÷ runs a month is each "
+      "distributed candidate's `scheduler_ops_cost` (0 = not priced)", version="3.1",
+      minimum=0.0),
 )

@@ -117,6 +117,35 @@ DECISION_MESSAGES: dict[str, dict[str, str]] = {
         "managed offer; do not self-host it.",
         "zh_Hans": "团队没人能维护调度器:分布式这一层买托管的,不要自建。",
     },
+    # SPEC 7.11: the team hosts the layer itself; what that costs in engineer time.
+    "R1e.self_hosted": {
+        "en": "The team runs the distributed layer itself: self-hosting costs {ops_cost} a run "
+        "in engineer time ({hours} h a month × {engineer_hour_cost} an hour ÷ {runs_a_month} "
+        "runs a month), counted in the totals of the distributed candidates.",
+        "zh_Hans": "团队自己维护分布式这一层:自建每次运行要花 {ops_cost} 的工程师时间(每月 "
+        "{hours} 小时 × 每小时 {engineer_hour_cost} ÷ 每月 {runs_a_month} 次),已计入分布式"
+        "候选的总账。",
+    },
+    "R1e.self_hosted.managed_dearer": {
+        "en": "The team runs the distributed layer itself: self-hosting costs {ops_cost} a run "
+        "in engineer time ({hours} h a month × {engineer_hour_cost} an hour ÷ {runs_a_month} "
+        "runs a month). Even so, self-hosted on {offer} totals {total} a run, {difference} "
+        "less than the cheapest managed candidate, {managed_offer} ({managed_total}).",
+        "zh_Hans": "团队自己维护分布式这一层:自建每次运行要花 {ops_cost} 的工程师时间(每月 "
+        "{hours} 小时 × 每小时 {engineer_hour_cost} ÷ 每月 {runs_a_month} 次)。算上它,在 "
+        "{offer} 上自建每次总计 {total},仍比最便宜的托管候选 {managed_offer}({managed_total}"
+        ")少 {difference}。",
+    },
+    "R1e.self_hosted.managed_cheaper": {
+        "en": "The team runs the distributed layer itself: self-hosting costs {ops_cost} a run "
+        "in engineer time ({hours} h a month × {engineer_hour_cost} an hour ÷ {runs_a_month} "
+        "runs a month). Self-hosted on {offer} totals {total} a run; the cheapest managed "
+        "candidate, {managed_offer}, totals {managed_total}: {difference} less a run.",
+        "zh_Hans": "团队自己维护分布式这一层:自建每次运行要花 {ops_cost} 的工程师时间(每月 "
+        "{hours} 小时 × 每小时 {engineer_hour_cost} ÷ 每月 {runs_a_month} 次)。在 {offer} "
+        "上自建每次总计 {total};最便宜的托管候选 {managed_offer} 总计 {managed_total},每次"
+        "少 {difference}。",
+    },
     "R-mod": {
         "en": "Recurring job: template it and make it a standard part of the platform.",
         "zh_Hans": "长期固定节奏的任务:把作业模板固化下来,当成内部标准件。",

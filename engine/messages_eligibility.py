@@ -124,6 +124,13 @@ ELIGIBILITY_MESSAGES: dict[str, dict[str, str]] = {
         "zh_Hans": "没有哪个候选池子单独装得下 {gpus} 张卡;在{tier}范围内合起来装得下"
         "的池子组合:{pools}。引擎不计算拆分方案的成本:请把它作为单独的报价录入。",
     },
+    "K3": {
+        "en": "Tightly coupled job on {machines} machines of {offer}, whose interconnect is "
+        "not recorded: confirm that the pool's machines are joined by InfiniBand or RoCE "
+        "(or measure a multi-machine run of this size on it).",
+        "zh_Hans": "紧耦合任务要用 {offer} 的 {machines} 台机器,但没有记录它的跨机网络:请确认"
+        "池子里的机器之间走 InfiniBand 或 RoCE(或在它上面实测一次这个规模的多机运行)。",
+    },
     # P. Placement
     "P1": {
         "en": "No feasible option meets every latency budget ({options} feasible options): "

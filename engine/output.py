@@ -110,6 +110,10 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "plan": o.plan,
         "preprocess_hours": num(o.preprocess_hours) if o.preprocess_hours else 0.0,
         "preprocess_cost": num(o.preprocess_cost) if o.preprocess_cost else 0.0,
+        # SPEC 7.5: the input leg streams beside compute (transfer_hours counts what outlasts it).
+        "input_overlapped": o.input_overlapped,
+        # SPEC 7.11: a self-hosted distributed layer's engineer time, per run.
+        "scheduler_ops_cost": num(o.scheduler_ops_cost) if o.scheduler_ops_cost else 0.0,
         "total_cost": num(o.total_cost),
         "objective": num(o.objective),
         "within_budget": o.within_budget,
@@ -204,6 +208,7 @@ def _bill_row(row: BillRow, option: dict[str, Any]) -> dict[str, Any]:
         "migration_cost": option["migration_cost"],
         "preemption_cost": option["preemption_cost"],
         "preprocess_cost": option["preprocess_cost"],
+        "scheduler_ops_cost": option["scheduler_ops_cost"],  # SPEC 7.11
         "total": option["total_cost"],  # SPEC 7.2: the option's total_cost, the same figure
         "rank_unit": row.rank_unit,
         "rank_total": row.rank_total,

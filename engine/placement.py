@@ -10,6 +10,7 @@ from .findings import Finding, finding
 from .network import Network
 from .run_losses import (
     OfferRecords,
+    fabric,
     failure_terms,
     migration_line,
     preempted_before_done,
@@ -23,7 +24,7 @@ from .schema import (
     Offer,
     Task,
 )
-from .site_plans import Leg, SitePlan, site_plan
+from .site_plans import Leg, SitePlan, plan_of_site, preprocessing, transfer_segment
 from .sizing import OfferSizing
 
 # Why an option is not feasible, checked in this order; `reason` is the first that applies and
@@ -33,6 +34,7 @@ REASONS = (
     "no_shared_parallelism",  # SPEC 6.1 R1a: the model must be split, or spread, and cannot be
     "too_few_gpus",  # SPEC 7.1: the planned GPUs cannot hold one replica on this offer
     "preempted_before_done",  # SPEC 7.3: not resumable and λT > 2 preemptions expected
+    "no_fast_interconnect",  # SPEC 7.4: a tight job over machines joined by ethernet
     "compliance_site",  # SPEC 6.1 X4: the site is not among the allowed sites
     "compliance_moves_data",  # SPEC 6.1 X4: the input leg leaves the allowed sites
     "compliance_moves_results",  # SPEC 6.1 X4 with results_restricted
@@ -107,6 +109,12 @@ class PlacementOption:
     # SPEC 7.8: the variant not kept (raw or staged), so that a flip is solved on the option's
     # lower envelope of both; None when the option has one plan.
     other: PlacementOption | None = None
+    # SPEC 7.5: the input leg is streamed beside compute (its hours overlap the compute segment).
+    input_overlapped: bool = False
+    # SPEC 7.4: a tight job over machines whose interconnect is unknown and unproven (K3).
+    fabric_unconfirmed: bool = False
+    # SPEC 7.11: engineer time of running the distributed layer oneself, per run.
+    scheduler_ops_cost: float = 0.0
 
     @property
     def hourly_burn(self) -> float:
@@ -164,15 +172,17 @@ def build_option(
     sized: OfferSizing,
     plans: dict[tuple[str, bool], SitePlan] | None = None,
     records: OfferRecords | None = None,
+    ops_cost: float = 0.0,
 ) -> PlacementOption:
     """SPEC P for one offer; SPEC 6.4: away from the data, when the task has a processed
     version, the staged variant too, keeping the one of lower objective (the raw one on a tie
-    or when neither can be costed). `records`: the offer's benchmark records (SPEC 7.2)."""
+    or when neither can be costed). `records`: the offer's benchmark records (SPEC 7.2);
+    `ops_cost`: SPEC 7.11's scheduler operations a run, for a self-hosted distributed layer."""
     task = inp.task
-    raw = _option(inp, net, cross, offer, sized, plans, False, records)
+    raw = _option(inp, net, cross, offer, sized, plans, False, records, ops_cost)
     if task.processed_gb is None or offer.site == task.data_site:
         return raw
-    staged = _option(inp, net, cross, offer, sized, plans, True, records)
+    staged = _option(inp, net, cross, offer, sized, plans, True, records, ops_cost)
     raw.plan = "raw"
     if staged.objective is not None and (raw.objective is None or staged.objective < raw.objective):
         staged.other = raw
@@ -190,10 +200,11 @@ def _option(
     plans: dict[tuple[str, bool], SitePlan] | None,
     staged: bool,
     records: OfferRecords | None,
+    ops_cost: float = 0.0,
 ) -> PlacementOption:
     task = inp.task
     site = offer.site
-    plan = _plan_of_site(inp, net, cross, site, plans, staged)
+    plan = plan_of_site(inp, net, cross, site, plans, staged)
     gpus = planned_gpus(inp, offer, sized)
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
@@ -201,8 +212,13 @@ def _option(
     compute_hours = task.compute_hours / offer.relative_speed  # SPEC P: at the offer's speed
     if preempted_before_done(task, rate, compute_hours):
         reasons.append("preempted_before_done")  # SPEC 7.3
+    fabric_status = fabric(task, offer, gpus, records)  # SPEC 7.4
+    if fabric_status == "refused":
+        reasons.append("no_fast_interconnect")
     reasons += plan.reasons
     option = _priced(inp, plan, offer, reasons, gpus, billed, staged, compute_hours)
+    option.fabric_unconfirmed = fabric_status == "unconfirmed"
+    option.scheduler_ops_cost = ops_cost
     _run_losses(inp, option, records, rate)
     return option
 
@@ -225,7 +241,8 @@ def _priced(
     queue_hours = inp.sites[site].queue_hours + offer.boot_hours
     compute_cost = billed * compute_hours * price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
-    preprocess_hours, preprocess_cost = _preprocessing(task, staged)
+    preprocess_hours, preprocess_cost = preprocessing(task, staged)
+    transfer_hours, overlapped = transfer_segment(task, plan, staged, compute_hours)  # SPEC 7.5
     # Positional, in PlacementOption's field order: a third of the cost of keywords.
     option = PlacementOption(
         plan.kind,
@@ -241,7 +258,7 @@ def _priced(
         billed,
         price,
         plan.transfer_gb,
-        plan.transfer_hours,
+        transfer_hours,
         queue_hours,
         compute_hours,
         None,  # total_hours: set by _run_losses
@@ -256,6 +273,7 @@ def _priced(
         preprocess_hours,
         preprocess_cost,
     )
+    option.input_overlapped = overlapped
     return option
 
 
@@ -295,39 +313,12 @@ def _run_losses(
         + preemption
         + migration
         + option.rerun_cost
+        + option.scheduler_ops_cost  # SPEC 7.11 (0 unless a self-hosted layer is priced)
     )
     objective = total_cost + task.delay_cost_per_hour * total_hours
     if math.isfinite(objective):
         option.total_hours, option.total_cost, option.objective = total_hours, total_cost, objective
         option.within_budget = not over_budget(inp, option)
-
-
-def _preprocessing(task: Task, staged: bool) -> tuple[float, float]:
-    """SPEC 6.4: hours and cost of preprocessing at the data site, the cost shared by the runs
-    that reuse the processed version (nothing for a plan that ships the raw data)."""
-    if not staged:
-        return 0.0, 0.0
-    cost = task.preprocess_hours * task.preprocess_cost_per_hour / task.rounds_per_refresh
-    return task.preprocess_hours, cost
-
-
-def _plan_of_site(
-    inp: EngineInput,
-    net: Network,
-    cross: CrossDomain,
-    site: str,
-    plans: dict[tuple[str, bool], SitePlan] | None,
-    staged: bool = False,
-) -> SitePlan:
-    """The site's plan (raw or staged), worked out once per site when the caller shares
-    `plans`."""
-    plans = {} if plans is None else plans
-    # Keyed by (site, staged): a suffix on the code could name another site (codes are free text).
-    key = (site, bool(staged))
-    plan = plans.get(key)
-    if plan is None:
-        plan = plans[key] = site_plan(inp, net, cross, site, staged)
-    return plan
 
 
 def _offer_reasons(task: Task, offer: Offer, sized: OfferSizing, gpus: int) -> list[str]:

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 
+from .bench_verdicts import fastest_per_offer, run_scaling_efficiency, run_speedup
 from .schema import EngineInput, Offer, Task
+
+# A benchmark record's offer, kind and hours, for fastest_per_offer (attrgetter: no Python call).
+_OFFER, _KIND, _E2E = attrgetter("offer"), attrgetter("kind"), attrgetter("e2e_hours")
 
 # SPEC 7.3: a run that cannot resume is refused when λT exceeds this (it finishes without a
 # preemption e^-2 ≈ 14 % of the time); λT exactly 2 is feasible.
@@ -25,6 +30,9 @@ class OfferRecords:
     failures: int = 0  # Σ failure_reruns over those runs
     lost_hours: float = 0.0  # Σ failure_reruns × hours_lost_per_rerun over those runs
     pilot_effort: float | None = None  # the largest migration effort of its pilot records
+    # SPEC 7.4 and 7.10: the node count of the largest multi run whose own scaling efficiency
+    # meets scaling_efficiency_min (0: the fabric is proven at no size).
+    fabric_nodes: int = 0
 
 
 def offer_records(inp: EngineInput) -> dict[str, OfferRecords]:
@@ -46,7 +54,41 @@ def offer_records(inp: EngineInput) -> dict[str, OfferRecords]:
             row.lost_hours += reruns * b.hours_lost_per_rerun
         elif kind == "pilot_migration" and b.migration_effort_hours:
             row.pilot_effort = max(row.pilot_effort or 0.0, b.migration_effort_hours)
+    _proven_fabric(inp, records)
     return records
+
+
+def _proven_fabric(inp: EngineInput, records: dict[str, OfferRecords]) -> None:
+    """SPEC 7.4: each multi run's own scaling efficiency against the offer's fastest single run
+    (the baseline of SPEC 6.1's pairs); the largest run meeting scaling_efficiency_min proves
+    the offer's fabric up to its node count."""
+    singles = fastest_per_offer(
+        inp.benchmarks, "single", offer_of=_OFFER, kind_of=_KIND, e2e_of=_E2E
+    )
+    if not singles:
+        return
+    least = inp.thresholds["scaling_efficiency_min"]
+    for b in inp.benchmarks:
+        if b.kind != "multi" or b.offer is None or b.offer not in singles:
+            continue
+        single = singles[b.offer]
+        speedup = run_speedup(single.e2e_hours, b.e2e_hours)
+        efficiency = run_scaling_efficiency(speedup, b.gpus, single.gpus)
+        if efficiency is not None and efficiency >= least:
+            row = records[b.offer]
+            row.fabric_nodes = max(row.fabric_nodes, b.nodes)
+
+
+def fabric(task: Task, offer: Offer, gpus: int, records: OfferRecords | None) -> str:
+    """SPEC 7.4: a tight task on more than one machine (⌈GPUs ÷ gpus_per_machine⌉, 7.10) needs
+    a fast fabric: `refused` on ethernet, `unconfirmed` when the interconnect is unknown (K3 if
+    chosen), else `ok`. A measured multi run proves the fabric up to its node count."""
+    if task.coupling != "tight" or offer.interconnect in ("infiniband", "roce"):
+        return "ok"
+    machines = -(-gpus // offer.gpus_per_machine)
+    if machines <= 1 or (records is not None and machines <= records.fabric_nodes):
+        return "ok"
+    return "refused" if offer.interconnect == "ethernet" else "unconfirmed"
 
 
 def failure_terms(inp: EngineInput, records: OfferRecords | None) -> tuple[float, float]:

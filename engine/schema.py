@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENGINE_VERSION = "3.0.0"
+ENGINE_VERSION = "3.1.0"
 
 WORKLOADS = (
     "training",
@@ -33,6 +33,10 @@ COUPLINGS = ("none", "loose", "tight")
 # SPEC 7.1: how attention is computed; `flash` (FlashAttention, SDPA) never stores the scores.
 ATTENTIONS = ("flash", "eager")
 ACCESS_PATTERNS = ("streaming", "repeated_full_scan")
+# SPEC 7.5: how the input reaches the job: copied before compute, or read while it computes.
+INPUT_DELIVERIES = ("bulk", "streamed")
+# SPEC 7.4: what joins an offer's machines (null: unknown).
+INTERCONNECTS = ("infiniband", "roce", "ethernet")
 PAINS = ("none", "slow", "queueing")
 TIERS = ("same_site", "same_datacenter", "same_city", "cross_hub")
 TIER_RANK = {tier: rank for rank, tier in enumerate(TIERS)}
@@ -79,6 +83,8 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
     # GPU-hours an offer's own records must hold before their rate counts instead.
     "failure_rate_per_gpu_hour": 0.0,
     "failure_evidence_gpu_hours": 1000.0,
+    # SPEC 7.11: engineer hours a month a self-hosted distributed layer takes (0 = not priced).
+    "scheduler_ops_hours_per_month": 0.0,
 }
 
 
@@ -178,6 +184,8 @@ class Task:
     attention: str = "flash"
     # SPEC 7.3: reload and re-queue hours per restart of a resumable run.
     restart_hours: float = 0.0
+    # SPEC 7.5: bulk (copied before compute) or streamed (read over the link while computing).
+    input_delivery: str = "bulk"
 
     @property
     def has_architecture(self) -> bool:
@@ -235,6 +243,8 @@ class Offer:
     preemptible: bool = False
     preemptions_per_day: float = 0.0
     index: int = -1  # position in the input's offers list (SPEC 6.3 sensitivity names it)
+    # SPEC 7.4: infiniband | roce | ethernet, or None when unknown.
+    interconnect: str | None = None
 
 
 @dataclass(slots=True)

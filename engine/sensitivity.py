@@ -14,12 +14,14 @@ otherwise, so that moving an input past `flips_at`, and only then, changes the c
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .messages import render_shown, show_number, term
 from .placement import PlacementOption, effective_gpu_hour_price, tie_key
 from .reader import MAX_MAGNITUDE
 from .schema import EngineInput, Link
+from .sensitivity_bends import Kink, slopes_of, solve_bent
 
 # The nearest flips are told in words (the review page shows two or three).
 TOLD = 3
@@ -198,18 +200,20 @@ def sensitivity(
     gaps = [o.objective - base for o in lines]  # type: ignore[operator]  # ≥ 0: least first
 
     used = _links_used(chosen, second)
-    hours, per_ratio, at_home, on_link_gb, on_link_hours = _slopes(
-        lines, used, home.code, delay, ratio
+    kinks: dict[str, list[Kink]] = {}
+    hours, per_ratio, at_home, on_link_gb, on_link_hours = slopes_of(
+        lines, used, home.code, delay, ratio, kinks
     )
     flips = _Flips(everyone, gaps, owners)
     # The value of an hour of waiting: each objective rises by its total hours.
     flips.add("task.delay_cost_per_hour", "F.delay_cost", "", delay, hours, 0.0, MAX_MAGNITUDE)
     # The compress ratio scales the input and results legs (GB, hours and cost alike).
-    flips.add("task.compress_ratio", "F.compress_ratio", "", ratio, per_ratio, 1e-12, 1.0)
+    flips.add("task.compress_ratio", "F.compress_ratio", "", ratio, per_ratio, 1e-12, 1.0,
+              kinks=kinks.get("ratio", ()))  # fmt: skip
     # The home site's queue: options there wait it (plus their boot time).
     path = f"sites[{home.index}].queue_hours"
     flips.add(path, "F.queue", home.code, home.queue_hours, at_home, 0.0, MAX_MAGNITUDE)
-    _link_flips(flips, used, on_link_gb, on_link_hours, delay)
+    _link_flips(flips, used, on_link_gb, on_link_hours, delay, kinks)
     _price_flips(flips, inp, ((0, chosen), (second_at, second)))
     _rank(flips.found)
     return second, flips.found
@@ -248,8 +252,15 @@ class _Flips:
         self.found: list[Flip] = []
 
     def add(self, path: str, key: str, subject: str, x0: float, slopes: list[float], low: float,
-            high: float, reciprocal: bool = False) -> None:  # fmt: skip
+            high: float, reciprocal: bool = False, kinks: Sequence[Kink] = ()) -> None:  # fmt: skip
         current = 1.0 / x0 if reciprocal else x0
+        if kinks:
+            at, to, rises = solve_bent(
+                _solve, self.everyone, self.gaps, self.owners, x0, slopes, low, high,
+                reciprocal, kinks,
+            )
+            self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
+            return
         if slopes.count(slopes[0]) == self.count:
             # Every objective moves alike (or not at all): nothing in range flips.
             self.found.append(Flip(path, current, None, None, key, subject))
@@ -278,39 +289,13 @@ def _links_used(chosen: PlacementOption, second: PlacementOption) -> dict[int, L
     return used
 
 
-def _slopes(
-    everyone: list[PlacementOption], used: dict[int, Link], home: str, delay: float, ratio: float
-) -> tuple[list[float], list[float], list[float], dict[int, list[float]], dict[int, list[float]]]:
-    """Each line's slope in delay cost, compress ratio and the home queue, and per used link
-    its GB and hours × bandwidth on it. Every plan here has an objective, so its hours are
-    known and each of its legs has a link (hours and cost)."""
-    count = len(everyone)
-    on_link_gb = {key: [0.0] * count for key in used}
-    on_link_hours = {key: [0.0] * count for key in used}
-    hours = [o.total_hours for o in everyone]  # slope in delay cost: total hours
-    at_home = [delay if o.site == home else 0.0 for o in everyone]  # options at home wait it
-    per_ratio: list[float] = []  # slope in compress ratio: input and results legs are ∝ ratio
-    # One pass over every option's legs gathers what the ratio and each used link move.
-    for i, option in enumerate(everyone):
-        scaled = 0.0
-        for leg in option.legs:
-            if leg.what != "image":
-                scaled += leg.cost + delay * leg.hours  # type: ignore[operator]
-            link = leg.link
-            if link is not None and id(link) in used:
-                on_link_gb[id(link)][i] += leg.gb
-                bandwidth = link.bandwidth_gbps
-                on_link_hours[id(link)][i] += leg.hours * bandwidth  # type: ignore[operator]
-        per_ratio.append(scaled / ratio)
-    return hours, per_ratio, at_home, on_link_gb, on_link_hours  # type: ignore[return-value]
-
-
 def _link_flips(
     flips: _Flips,
     used: dict[int, Link],
     on_link_gb: dict[int, list[float]],
     on_link_hours: dict[int, list[float]],
     delay: float,
+    kinks: dict[str, list[Kink]],
 ) -> None:
     """Per link: bandwidth (leg hours ∝ 1 / bandwidth, so in that coordinate) and price per GB."""
     for link in sorted(used.values(), key=lambda item: item.index):
@@ -325,6 +310,7 @@ def _link_flips(
             1.0 / MAX_MAGNITUDE,
             float("inf"),
             True,
+            kinks.get(str(key), ()),
         )
         path = f"links[{link.index}].price_per_gb"
         flips.add(

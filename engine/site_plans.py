@@ -167,3 +167,64 @@ def _in_home_domain(inp: EngineInput, site: str, legs: list[Leg]) -> bool:
         codes.add(leg.from_site)
         codes.add(leg.to_site)
     return all(same_domain(inp.sites[code], home) for code in codes)
+
+
+def streams_input(task: Task, plan: SitePlan, staged: bool) -> bool:
+    """SPEC 7.5 and 7.10: the option reads its input leg while it computes: a streamed repeated
+    scan (6.1), or `input_delivery: streamed`; a staged copy (6.1 or a 6.4 plan) ships in bulk."""
+    if staged or plan.input_mode == "staged":
+        return False
+    if plan.input_mode != "streamed" and task.input_delivery != "streamed":
+        return False
+    return any(leg.what == "input" for leg in plan.legs)
+
+
+def transfer_segment(
+    task: Task, plan: SitePlan, staged: bool, compute_hours: float
+) -> tuple[float | None, bool]:
+    """SPEC 7.5: the option's transfer segment (None without a link on some leg) and whether
+    its input leg streams beside compute."""
+    overlapped = streams_input(task, plan, staged)
+    if overlapped and plan.transfer_hours is not None:
+        return overlapped_transfer_hours(plan.legs, compute_hours), True
+    return plan.transfer_hours, overlapped
+
+
+def overlapped_transfer_hours(legs: list[Leg], compute_hours: float) -> float:
+    """SPEC 7.5: the transfer segment of an option streaming its input: the other legs, plus
+    what of the input leg outlasts compute (max(0, input-leg hours − compute hours))."""
+    hours = 0.0
+    for leg in legs:
+        if leg.what == "input":
+            hours += max(0.0, leg.hours - compute_hours)  # type: ignore[operator]
+        else:
+            hours += leg.hours  # type: ignore[operator]
+    return hours
+
+
+def preprocessing(task: Task, staged: bool) -> tuple[float, float]:
+    """SPEC 6.4: hours and cost of preprocessing at the data site, the cost shared by the runs
+    that reuse the processed version (nothing for a plan that ships the raw data)."""
+    if not staged:
+        return 0.0, 0.0
+    cost = task.preprocess_hours * task.preprocess_cost_per_hour / task.rounds_per_refresh
+    return task.preprocess_hours, cost
+
+
+def plan_of_site(
+    inp: EngineInput,
+    net: Network,
+    cross: CrossDomain,
+    site: str,
+    plans: dict[tuple[str, bool], SitePlan] | None,
+    staged: bool = False,
+) -> SitePlan:
+    """The site's plan (raw or staged), worked out once per site when the caller shares
+    `plans`."""
+    plans = {} if plans is None else plans
+    # Keyed by (site, staged): a suffix on the code could name another site (codes are free text).
+    key = (site, bool(staged))
+    plan = plans.get(key)
+    if plan is None:
+        plan = plans[key] = site_plan(inp, net, cross, site, staged)
+    return plan

@@ -66,6 +66,8 @@ AURORA_OFFERS = [
         "checkpoint_resume": True,
         "relative_speed": 1.0,
         "boot_hours": 0.25,
+        # SPEC 7.4: an H100 SXM cloud cluster: machines joined by InfiniBand.
+        "interconnect": "infiniband",
         "exit_path": "Weights, data and job configs stay in the team's object storage.",
     },
     {
@@ -109,6 +111,8 @@ AURORA_OFFERS = [
         "checkpoint_resume": True,
         "relative_speed": 0.6,  # A100 vs H100 on transformer training, roughly
         "boot_hours": 1.0,
+        # SPEC 7.4: colocated machines on the partner's 25 GbE network, no RDMA.
+        "interconnect": "ethernet",
         "exit_path": "Bare machines: everything is ours to take away.",
     },
     {
@@ -129,6 +133,7 @@ AURORA_OFFERS = [
         "checkpoint_resume": True,
         "relative_speed": 1.3,
         "boot_hours": 24.0,
+        "interconnect": "infiniband",
         "exit_path": "Contract ends with the quarter; data export over the reserved link.",
     },
     {
@@ -196,6 +201,7 @@ BOREALIS_OFFERS = [
         "checkpoint_resume": True,
         "relative_speed": 0.6,
         "boot_hours": 0.5,
+        "interconnect": "roce",
         "exit_path": "Data on the provider's object storage; egress billed.",
     },
     {

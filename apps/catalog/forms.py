@@ -131,6 +131,7 @@ class OfferForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
             "gpu_mem_gb",
             "gpus_per_machine",
             "max_machines",
+            "interconnect",
             "billing_basis",
             "price",
             "contract_hours",

@@ -171,6 +171,13 @@ class Parallelism(models.TextChoices):
     SHARDED = "sharded", _("Sharded data parallel (FSDP, ZeRO-3)")
 
 
+class Interconnect(models.TextChoices):
+    # SPEC 7.4: what joins an offer's machines; blank = not recorded (unknown).
+    INFINIBAND = "infiniband", _("InfiniBand")
+    ROCE = "roce", _("RoCE (RDMA over Ethernet)")
+    ETHERNET = "ethernet", _("Ethernet (TCP)")
+
+
 PARALLELISM_CHOICE_ERROR = _("Choose among data, tensor, pipeline and sharded.")
 # SPEC 6.3: the engine's own rule (a rate on on-demand capacity would silently cost nothing).
 PREEMPTIONS_REQUIRED = _(
@@ -208,6 +215,20 @@ class Offer(models.Model):
     checkpoint_resume = models.BooleanField(_("checkpoint resume"), default=False)
     relative_speed = models.FloatField(_("relative speed"), default=1.0)
     boot_hours = models.FloatField(_("boot hours"), default=0)
+    # SPEC 7.4: a tightly coupled job over several machines needs InfiniBand or RoCE.
+    interconnect = models.CharField(
+        _("interconnect between machines"),
+        max_length=16,
+        blank=True,
+        default="",
+        choices=Interconnect.choices,
+        help_text=_(
+            "What joins the pool's machines. A tightly coupled job that spans several machines "
+            "is refused on Ethernet and gets a warning (K3) when this is blank, unless a "
+            "multi-machine benchmark run on this offer at that size scales well. Blank = not "
+            "known."
+        ),
+    )
     # SPEC 6.3 preemptible capacity: the engine prices the expected loss (preemption_cost, G4).
     preemptible = models.BooleanField(
         _("preemptible (spot)"),

@@ -123,7 +123,14 @@ OFFERS = Kind(
         (gettext_lazy("Offer"), ("provider", "name", "kind", "site", "region", "instance_type")),
         (
             gettext_lazy("Hardware"),
-            ("gpu_model", "gpu_mem_gb", "gpus_per_machine", "max_machines", "relative_speed"),
+            (
+                "gpu_model",
+                "gpu_mem_gb",
+                "gpus_per_machine",
+                "max_machines",
+                "interconnect",
+                "relative_speed",
+            ),
         ),
         (
             gettext_lazy("Billing"),

@@ -55,3 +55,9 @@ class Attention(models.TextChoices):
     # SPEC 7.1 [Dao et al. 2022]: FlashAttention and PyTorch SDPA never store the score matrix.
     FLASH = "flash", _("Flash (FlashAttention, SDPA)")
     EAGER = "eager", _("Eager (stores the attention scores)")
+
+
+class InputDelivery(models.TextChoices):
+    # SPEC 7.5: copied before compute starts, or read over the link while the job computes.
+    BULK = "bulk", _("Bulk (copied before compute)")
+    STREAMED = "streamed", _("Streamed (read while computing)")

@@ -128,6 +128,9 @@ def _given_only(profile: TaskProfile) -> dict:
         data["attention"] = str(profile.attention)
     if profile.restart_hours:
         data["restart_hours"] = float(profile.restart_hours)
+    # SPEC 7.5: sent only when streamed (bulk is the engine's default; fingerprints stay).
+    if profile.input_delivery and profile.input_delivery != "bulk":
+        data["input_delivery"] = str(profile.input_delivery)
     # SPEC 6.4: a staged plan only when the processed size is given.
     if profile.processed_gb is not None:
         data["processed_gb"] = float(profile.processed_gb)
@@ -184,6 +187,9 @@ def offer_input(
     }
     if offer.max_machines is not None:
         data["max_machines"] = offer.max_machines
+    if offer.interconnect:
+        # SPEC 7.4: sent only when recorded (unknown is the engine's default; fingerprints stay).
+        data["interconnect"] = offer.interconnect
     if offer.preemptible:
         # SPEC 6.3: on-demand offers send neither key (the engine's default), so their inputs,
         # and the snapshots fingerprinted on them, stay as they were.

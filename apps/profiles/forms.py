@@ -79,6 +79,13 @@ HELP_TEXTS = {
     "image_gb": _("Environment image shipped to a remote site, in GB."),
     "access_pattern": _("Repeated full scans move the input once per pass."),
     "data_passes": _("Full passes over the input (counts for repeated full scans)."),
+    "input_delivery": _(
+        "Bulk: the input is copied to the site before compute starts. Streamed: the job reads "
+        "it over the link while it computes, so the copy hides behind compute and only what "
+        "outlasts it adds to the transfer time (the link stays in use, so it must be reserved). "
+        "A repeated full scan that cannot be staged is streamed anyway; a staged copy ships in "
+        "bulk. Blank = bulk."
+    ),
     "processed_gb": _(
         "Size of the preprocessed version (features, shards, tokens) made next to the data. "
         "Given, every option away from the data is also costed shipping it instead of the raw "
@@ -140,6 +147,7 @@ STAGED_DEFAULTS = {
     "rounds_per_refresh": 1,
     "attention": "flash",
     "restart_hours": 0.0,
+    "input_delivery": "bulk",
 }
 
 
@@ -228,6 +236,9 @@ class TaskProfileForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
 
     def clean_attention(self):
         return self.cleaned_data.get("attention") or STAGED_DEFAULTS["attention"]
+
+    def clean_input_delivery(self):
+        return self.cleaned_data.get("input_delivery") or STAGED_DEFAULTS["input_delivery"]
 
     def clean_restart_hours(self):
         return self._staged_default("restart_hours")

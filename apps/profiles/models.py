@@ -19,7 +19,16 @@ from apps.catalog.models import (
     raise_if,
 )
 
-from .choices import AccessPattern, Attention, Cadence, Coupling, Pain, Precision, Workload
+from .choices import (
+    AccessPattern,
+    Attention,
+    Cadence,
+    Coupling,
+    InputDelivery,
+    Pain,
+    Precision,
+    Workload,
+)
 from .shape import SHAPE_FIELDS, SHAPE_MAX, shape_errors
 
 __all__ = [
@@ -118,6 +127,13 @@ class TaskProfile(models.Model):
         default=AccessPattern.STREAMING,
     )
     data_passes = models.PositiveIntegerField(_("data passes"), default=1)
+    # SPEC 7.5: a streamed input is read while the job computes (its leg overlaps compute).
+    input_delivery = models.CharField(
+        _("input delivery"),
+        max_length=8,
+        choices=InputDelivery.choices,
+        default=InputDelivery.BULK,
+    )
     # SPEC 6.4 staged plans: the processed version (features, shards, tokens) made next to the
     # data and shipped instead of the raw input. Blank processed size: no staged plan is costed.
     processed_gb = models.FloatField(

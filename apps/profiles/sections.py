@@ -52,6 +52,7 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
             "image_gb",
             "access_pattern",
             "data_passes",
+            "input_delivery",
         ),
     ),
     (

@@ -184,6 +184,8 @@ def column_labels(currency: str) -> dict[str, str]:
         "plan": _("Plan (raw or staged)"),
         "preprocess_hours": _("Preprocessing (h)"),
         "preprocess_cost": _("Preprocessing cost") + money,
+        "input_overlapped": _("Input streamed beside compute"),
+        "scheduler_ops_cost": _("Scheduler upkeep") + money,
     }
 
 

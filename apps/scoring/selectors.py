@@ -43,6 +43,7 @@ COMPARE_COLUMNS = [
     ("transfer_cost", "money"),
     ("preemption_cost", "money"),
     ("preprocess_cost", "money"),
+    ("scheduler_ops_cost", "money"),
     ("rerun_cost", "money"),
     ("unit_price", "money"),
     ("total_cost", "money"),

@@ -31,11 +31,20 @@ log = logging.getLogger(__name__)
 AURORA_ENGINEER_HOUR_COST = 100.0
 
 
+# SPEC 7.11: the engineer hours a month Team Aurora's self-hosted scheduler takes (upgrades,
+# node drains, queue tuning: about a day a week of one engineer).
+AURORA_SCHEDULER_OPS_HOURS = 32.0
+
+
 def _price_engineer_hours(ctx: DemoContext) -> None:
     """Through the settings service, as an owner would (audited; a second load changes nothing)."""
     team_threshold_set(
         team=ctx.team1, actor=ctx.users.get("alice"), key="engineer_hour_cost",
         value=AURORA_ENGINEER_HOUR_COST,
+    )
+    team_threshold_set(
+        team=ctx.team1, actor=ctx.users.get("alice"), key="scheduler_ops_hours_per_month",
+        value=AURORA_SCHEDULER_OPS_HOURS,
     )
 
 

@@ -138,6 +138,16 @@ SPECS: dict[str, ThresholdSpec] = {
               "above is used."),
             minimum=1.0, maximum=1e9,
         ),
+        ThresholdSpec(
+            "scheduler_ops_hours_per_month", _("Scheduler operations hours a month"), "R1e",
+            _("engineer hours a month"),
+            _("What keeping a self-hosted distributed layer (scheduler) running takes each "
+              "month. When the plan needs that layer and the team hosts it itself, each "
+              "distributed candidate's bill adds these hours × the cost of one engineer hour ÷ "
+              "the runs a month (a one-off job carries one month), so managed offers compare "
+              "fairly; 0 leaves it unpriced."),
+            minimum=0.0, maximum=744.0,
+        ),
     )
 }
 

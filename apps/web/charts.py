@@ -23,6 +23,7 @@ PALETTE = {
     "rerun": "#c22a2a",
     "preemption": "#d6336c",
     "preprocess": "#0ca678",  # SPEC 6.4: preprocessing next to the data (a staged plan)
+    "scheduler_ops": "#862e9c",  # SPEC 7.11: engineer time of a self-hosted scheduler
     "cost": "#1f4fd1",
     "hours": "#e8590c",
     "delay": "#f59f00",  # the delay cost part of the objective (an hour of waiting, priced)

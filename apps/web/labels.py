@@ -68,6 +68,8 @@ REASONS = {
     # Engine 3.0 reasons (SPEC 7.1, 7.3).
     "too_few_gpus": _("the planned GPUs cannot hold one replica on this offer"),
     "preempted_before_done": _("preempted more than twice on average before it could finish"),
+    # Engine 3.1 reason (SPEC 7.4).
+    "no_fast_interconnect": _("a tightly coupled job over machines joined only by Ethernet"),
     # Engine 1.x reasons, still shown on snapshots signed under 1.x.
     "exceeds_max_machines": _("needs more machines than the offer has"),
     "tier_not_allowed": _("the task's coupling does not allow this tier"),

@@ -101,6 +101,12 @@ class EvaluateApiTests:
         assert task_fields["attention"]["anyOf"] == [{"enum": ["flash", "eager"]}, {"type": "null"}]
         assert task_fields["attention"]["description"].startswith("3.0: how attention is computed")
         offers = published["properties"]["offers"]["anyOf"][0]  # a list, or null (= [])
+        # SPEC 7.4, 7.5, 7.11 (engine 3.1): the new fields are published with their choices.
+        assert task_fields["input_delivery"]["anyOf"][0] == {"enum": ["bulk", "streamed"]}
+        fabric = offers["items"]["properties"]["interconnect"]
+        assert {"enum": ["infiniband", "roce", "ethernet"]} in fabric["anyOf"]
+        ops = published["properties"]["thresholds"]["anyOf"][0]["properties"]
+        assert ops["scheduler_ops_hours_per_month"]["anyOf"][0]["minimum"] == 0
         speed = offers["items"]["properties"]["relative_speed"]
         assert speed["anyOf"][0]["minimum"] == 0.01 and speed["anyOf"][0]["maximum"] == 100
         assert published["properties"]["task"]["additionalProperties"] is False
@@ -145,6 +151,25 @@ class StrictInputTests:
         errors = {e["field"]: e["message"] for e in response.json()["errors"]}
         assert errors["task.offsite_alowed"] == "unknown field"
         assert errors["offers[0].prise"] == "unknown field"
+
+    def test_bad_values_of_the_engine_3_1_fields_are_422_naming_each(self, client, auth):
+        """SPEC 7.4, 7.5, 7.11: interconnect, input_delivery, scheduler_ops_hours_per_month."""
+        body = make_input(
+            task(input_delivery=3),
+            offers=[offer("a", interconnect="token ring")],
+            thresholds={"scheduler_ops_hours_per_month": "forty"},
+        )
+        response = post(client, body, **auth)
+        assert response.status_code == 422
+        errors = {e["field"]: e["message"] for e in response.json()["errors"]}
+        assert errors == {
+            "task.input_delivery": "must be one of bulk, streamed",
+            "offers[0].interconnect": "must be one of infiniband, roce, ethernet",
+            "thresholds.scheduler_ops_hours_per_month": errors[
+                "thresholds.scheduler_ops_hours_per_month"
+            ],
+        }
+        assert "number" in errors["thresholds.scheduler_ops_hours_per_month"]
 
     def test_at_most_100_errors_are_listed_then_how_many_more(self, client, auth):
         body = make_input(task(**{f"typo_{i}": 1 for i in range(130)}), offers=[offer("a")])

@@ -349,6 +349,10 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         if basis == "contract":
             item["contract_hours"] = draw(st.floats(min_value=1, max_value=2000))
             item["expected_utilization"] = draw(st.floats(min_value=0.1, max_value=1))
+        # SPEC 7.4: what joins the machines (absent = unknown)
+        fabric = draw(st.sampled_from([None, "infiniband", "roce", "ethernet", "absent"]))
+        if fabric != "absent":
+            item["interconnect"] = fabric
         if draw(st.sampled_from([False, False, True])):
             # SPEC 6.3 / 7.3: spot capacity, from rarely to often preempted
             item["preemptible"] = True
@@ -392,6 +396,8 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         "attention": draw(st.sampled_from(["flash", "eager"])),
         "restart_hours": draw(st.floats(min_value=0, max_value=2)),
         "checkpoint_interval_hours": draw(st.floats(min_value=0, max_value=4)),
+        # SPEC 7.5
+        "input_delivery": draw(st.sampled_from(["bulk", "streamed"])),
     }
     permissive = ("resumable", "env_simple", "image_packaged", "offsite_allowed")
     for flag in (*permissive, "resume_verified", "env_aligned"):
@@ -429,6 +435,8 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
     thresholds = {
         "failure_rate_per_gpu_hour": draw(st.sampled_from([0.0, 2e-5, 0.01])),
         "failure_evidence_gpu_hours": draw(st.sampled_from([1.0, 10.0, 1000.0])),
+        # SPEC 7.11: a self-hosted distributed layer's upkeep (priced with engineer_hour_cost)
+        "scheduler_ops_hours_per_month": draw(st.sampled_from([0.0, 0.0, 30.0])),
     }
     return {
         "task": t,

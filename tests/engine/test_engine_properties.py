@@ -279,6 +279,26 @@ def _near(a, b):
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-5)
 
 
+def _ops_by_hand(data, out, o):
+    """SPEC 7.11: hours a month × engineer hour cost ÷ runs a month (runs_per_quarter ÷ 3, at
+    least one a year; one for a one-off job), on a distributed candidate of a self-hosted
+    distributed layer."""
+    item = next(i for i in data["offers"] if str(i["id"]) == o["offer"])
+    if (
+        item["kind"] != "distributed"
+        or out["platform"] not in ("distributed_platform", "both")
+        or out["delivery"] != "self_hosted"
+    ):
+        assert o["scheduler_ops_cost"] == 0.0
+        return 0.0
+    th = data["thresholds"]
+    task = data["task"]
+    runs = 1.0 if task["cadence"] == "one_off" else max(task["runs_per_quarter"] / 3, 1 / 12)
+    ops = th.get("scheduler_ops_hours_per_month", 0.0) * th["engineer_hour_cost"] / runs
+    assert _near(o["scheduler_ops_cost"], ops)
+    return ops
+
+
 @PROPERTY_SETTINGS
 @given(engine_inputs(), st.sampled_from([0.0, 40.0]))
 def test_total_cost_is_the_sum_of_its_lines_worked_out_again(data, hour_cost):
@@ -306,6 +326,7 @@ def test_total_cost_is_the_sum_of_its_lines_worked_out_again(data, hour_cost):
         )
         lines = compute + fee + o["transfer_cost"] + o["preprocess_cost"]
         lines += o["preemption_cost"] + migration + rerun
+        lines += _ops_by_hand(data, out, o)  # SPEC 7.11
         assert _near(o["total_cost"], lines)
         bill = next(row for row in out["bill"] if row["offer"] == o["offer"])
         assert bill["total"] == o["total_cost"]  # SPEC 7.2: one figure
@@ -369,3 +390,64 @@ def test_no_figure_is_nan_or_infinite_even_at_extreme_preemption(data, rate, com
     data["offers"][0].update(preemptible=True, preemptions_per_day=rate)
     out = evaluate(data)
     json.dumps(out, allow_nan=False)
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs(), st.data())
+def test_a_measured_fast_fabric_multi_run_never_makes_an_option_infeasible(data, draw):
+    """SPEC 7.4: a multi run on an offer at full scaling efficiency (its single run's hours ÷
+    its node count, no memory figure) only proves a fabric; it never refuses an option."""
+    index = draw.draw(st.integers(0, len(data["offers"]) - 1))
+    nodes = draw.draw(st.integers(2, 16))
+    oid = data["offers"][index]["id"]
+    singles = [
+        b["e2e_hours"]
+        for b in data["benchmarks"]
+        if b["kind"] == "single" and str(b["offer"]) == str(oid) and b["e2e_hours"] > 0
+    ]
+    # The fastest single is the baseline the run is measured on (kept well above the input's
+    # 1e-12 h floor once divided by the nodes).
+    base = max(min([10.0, *singles]), 1e-6)
+    before = evaluate(data)
+    more = copy.deepcopy(data)
+    more["benchmarks"] += [
+        {"kind": "single", "offer": oid, "nodes": 1, "gpus_per_node": 8, "e2e_hours": base,
+         "compute_hours": base},
+        {"kind": "multi", "offer": oid, "nodes": nodes, "gpus_per_node": 8,
+         "e2e_hours": base / nodes, "compute_hours": base / nodes},
+    ]  # fmt: skip
+    after = evaluate(more)
+    for old, new in zip(before["options"], after["options"], strict=True):
+        if old["feasible"]:
+            assert new["feasible"], (old["offer"], new["reasons"])
+        if "no_fast_interconnect" not in old["reasons"]:
+            assert "no_fast_interconnect" not in new["reasons"]
+
+
+@PROPERTY_SETTINGS
+@given(engine_inputs())
+def test_streaming_a_leg_never_lengthens_an_options_hours(data):
+    """SPEC 7.5: the same input streamed instead of copied first: in each plan of each option
+    (raw or staged, SPEC 6.4) neither the transfer segment nor the total hours grow and no cost
+    changes; the objective the option keeps never rises."""
+    data["task"]["input_delivery"] = "bulk"
+    before = evaluate_input(parse_input(data))
+    streamed = copy.deepcopy(data)
+    streamed["task"]["input_delivery"] = "streamed"
+    after = evaluate_input(parse_input(streamed))
+    for old, new in zip(before.options, after.options, strict=True):
+        if old.objective is not None:
+            assert new.objective is not None and new.objective <= old.objective + 1e-9
+        for was in (old, old.other):
+            if was is None:
+                continue
+            now = new if new.plan == was.plan else new.other
+            assert now is not None and now.plan == was.plan
+            assert now.transfer_cost == was.transfer_cost
+            assert now.total_cost == was.total_cost
+            if was.transfer_hours is None:
+                assert now.transfer_hours is None
+                continue
+            assert now.transfer_hours <= was.transfer_hours
+            if was.total_hours is not None:
+                assert now.total_hours <= was.total_hours + 1e-9

@@ -113,6 +113,7 @@ class TestTotalBill:
             "migration_cost": 0.0,  # engineer_hour_cost defaults to 0: not priced
             "preemption_cost": 0.0,  # SPEC 6.3: on-demand capacity is not preempted
             "preprocess_cost": 0.0,  # SPEC 6.4: no staged plan (no processed version)
+            "scheduler_ops_cost": 0.0,  # SPEC 7.11: no self-hosted distributed layer
             "total": 178.333333,
             "rank_unit": 1,
             "rank_total": 2,

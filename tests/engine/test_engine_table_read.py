@@ -205,7 +205,8 @@ class ReaderPlanTests:
         names = [name for name, _, _ in reader_plan("offers[]", first="kind", last="price")]
         assert names == ["kind", "gpu_mem_gb", "gpus_per_machine", "max_machines", "price"]
         names = [name for name, _, _ in reader_plan("offers[]", first="migration_effort_hours")]
-        assert names == ["migration_effort_hours", "gpu_model"]
+        # 3.1 (SPEC 7.4) appended `interconnect` to the offer's table.
+        assert names == ["migration_effort_hours", "gpu_model", "interconnect"]
         names = [name for name, _, _ in reader_plan("sites[]", skip=frozenset({"code", "hub"}))]
         assert names == ["name", "storage_tb", "datacenter", "city", "queue_hours"]
         gpu = reader_plan("offers[]", first="gpus_per_machine", last="gpus_per_machine")

@@ -29,9 +29,9 @@ from .engine_fixtures import (
 
 
 class TestVersion:
-    def test_it_is_3_0_0(self):
-        assert ENGINE_VERSION == "3.0.0"
-        assert evaluate(staged_input())["engine_version"] == "3.0.0"
+    def test_it_is_3_1_0(self):
+        assert ENGINE_VERSION == "3.1.0"
+        assert evaluate(staged_input())["engine_version"] == "3.1.0"
 
 
 class TestStagedBeatsRaw:

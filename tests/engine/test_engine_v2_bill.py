@@ -284,6 +284,7 @@ class TestBillRowInFull:
             "preemption_cost": 0.0,
             "total": 88.3,
             "preprocess_cost": 0.0,
+            "scheduler_ops_cost": 0.0,  # SPEC 7.11: no self-hosted distributed layer
             "rank_unit": 1,
             "rank_total": 1,
         }

@@ -105,9 +105,9 @@ class CatalogDemoTests:
         assert links.filter(from_site__code="bj-a", to_site__code="gz-a").exists()
         assert links.filter(from_site__code="gz-a", to_site__code="bj-a").exists()
         # Six v1 stories, eight of method 2.0, one profile imported from v1, one of engine 2.1
-        # (lora-8b-spot), one of 2.2 (tokens-14b-staged) and two of 3.0 (finetune-70b-8gpus,
-        # scans-stay-gz).
-        assert TaskProfile.objects.filter(team=demo).count() == 19
+        # (lora-8b-spot), one of 2.2 (tokens-14b-staged), two of 3.0 (finetune-70b-8gpus,
+        # scans-stay-gz) and two of 3.1 (pretrain-70b-tight-32, docs-7b-streamed).
+        assert TaskProfile.objects.filter(team=demo).count() == 21
 
     def test_the_second_team_has_its_own_smaller_set_in_cny(self, demo):
         team2 = Team.objects.get(slug="borealis")

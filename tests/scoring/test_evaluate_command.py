@@ -109,6 +109,20 @@ class EvaluateCommandInputTests:
             "thresholds.failure_evidence_gpu_hours: must be ≥ 1",
         )
 
+    def test_bad_values_of_the_engine_3_1_fields_exit_2_naming_each(self):
+        """SPEC 7.4, 7.5 and 7.11's new fields, one subprocess for all of them."""
+        body = make_input(
+            task(input_delivery="trickle"),
+            offers=[offer("a", interconnect="fibre")],
+            thresholds={"scheduler_ops_hours_per_month": -40},
+        )
+        self.assert_refused(
+            run("-", stdin=json.dumps(body)),
+            "task.input_delivery: must be one of bulk, streamed",
+            "offers[0].interconnect: must be one of infiniband, roce, ethernet",
+            "thresholds.scheduler_ops_hours_per_month: must be ≥ 0",
+        )
+
     def test_an_input_larger_than_max_bytes_exits_2(self, tmp_path):
         path = tmp_path / "input.json"
         path.write_text(json.dumps(make_input(task(), offers=[offer("a")])) + " " * 1000)

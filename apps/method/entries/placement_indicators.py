@@ -23,7 +23,10 @@ ENTRIES: tuple[Entry, ...] = (
             "cost + preemption cost. Leg hours = GB × 8 ÷ (bandwidth in Gbit/s × 3600) × (1 + "
             "buffer); the buffer when a link has none: same site %(buffer_same_site)s, same "
             "datacenter %(buffer_same_datacenter)s, same city %(buffer_same_city)s, cross hub "
-            "%(buffer_cross_hub)s."
+            "%(buffer_cross_hub)s. Version 3.1: an input read while the job computes (input "
+            "delivery streamed, or a repeated full scan streamed for want of room) runs beside "
+            "compute: the transfer segment counts only max(0, its hours − compute hours); its "
+            "cost is unchanged and its link must still be reserved."
         ),
         fix=_(
             "Record the links, bandwidths and prices between the sites, the queues, and the "
@@ -46,6 +49,14 @@ ENTRIES: tuple[Entry, ...] = (
                 "b2",
                 "安排排期时要留缓冲",
                 "Leave a buffer when scheduling.",
+            ),            Passage(
+                "b4",
+                "批量推理:拿一批文本或图片去远端跑推理,输入输出都比训练小,可分批传",
+                (
+                    "Batch inference: take a batch of texts or images to run inference "
+                    "remotely; input and output are smaller than in training and can be sent "
+                    "in batches."
+                ),
             ),
         ),
     ),
@@ -205,6 +216,44 @@ ENTRIES: tuple[Entry, ...] = (
                     "cross-hub only for tolerant long-running jobs."
                 ),
             ),
+        ),
+    ),
+    Entry(
+        "K3",
+        "placement",
+        "warn",
+        title=_("Tightly coupled over several machines: a fast fabric"),
+        checks=_(
+            "Whether the machines a tightly coupled job spans are joined by InfiniBand or RoCE."
+        ),
+        formula=_(
+            "Coupling tight and the plan spans more than one machine of the offer (⌈GPUs ÷ "
+            "GPUs per machine⌉ > 1): on Ethernet the option is refused (no fast "
+            "interconnect); with the interconnect unknown it stays feasible and K3 warns when "
+            "it is chosen. A multi-machine run measured on the offer with a scaling efficiency "
+            "of at least %(scaling_efficiency_min)s proves the fabric up to its node count."
+        ),
+        fix=_(
+            "Record the offer's interconnect, choose a pool joined by InfiniBand or RoCE, or "
+            "measure a multi-machine run of this size on the pool."
+        ),
+        passages=(
+            Passage(
+                "b3",
+                "这类任务应当整体放在一个高速互联的池子里",
+                "Such jobs belong whole in one pool with a high-speed interconnect.",
+            ),
+            Passage(
+                "a_checklist",
+                "跨机通信走什么网络。带宽不够时多机更慢",
+                (
+                    "What network cross-machine traffic uses: with too little bandwidth, "
+                    "several machines are slower."
+                ),
+            ),
+        ),
+        note=_(
+            "A later addition to the method (version 3.1); the nearest seed passages are quoted."
         ),
     ),
     Entry(

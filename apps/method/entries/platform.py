@@ -319,10 +319,17 @@ ENTRIES: tuple[Entry, ...] = (
         "platform",
         "info",
         title=_("Nobody can maintain a scheduler: buy it managed"),
-        checks=_("Whether the team can run the distributed layer the plan needs."),
+        checks=_(
+            "Whether the team can run the distributed layer the plan needs, and what running "
+            "it itself costs."
+        ),
         formula=_(
             "Platform distributed or both and nobody can maintain a scheduler → delivery "
-            "managed: someone else runs the scheduler."
+            "managed: someone else runs the scheduler. Version 3.1: when the team hosts the "
+            "layer itself, every distributed candidate's total adds the upkeep: "
+            "%(scheduler_ops_hours_per_month)s engineer hours a month × "
+            "%(engineer_hour_cost)s an hour ÷ runs a month (a one-off job carries one month), "
+            "and R1e states it with the difference to the cheapest managed candidate."
         ),
         fix=_(
             "Choose a managed offer, or train someone to maintain the scheduler and mark it on "
@@ -336,6 +343,10 @@ ENTRIES: tuple[Entry, ...] = (
                     "If the team lacks the engineering ability to maintain a scheduler, the "
                     "distributed road should not be taken for now."
                 ),
+            ),            Passage(
+                "a_layers",
+                "调度器的运维成本可能高于算力本身",
+                "The scheduler's upkeep may cost more than the compute itself.",
             ),
         ),
     ),

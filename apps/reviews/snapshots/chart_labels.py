@@ -22,6 +22,7 @@ def figure_labels() -> dict[str, str]:
         "rerun": _("Rerun cost"),
         "preemption": _("Preemption"),
         "preprocess": _("Preprocessing"),
+        "scheduler_ops": _("Scheduler upkeep"),
         "hours": _("Hours"),
         "cost": _("Cost"),
         "hours_by_segment": _("Hours by segment per option"),

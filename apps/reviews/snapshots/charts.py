@@ -96,6 +96,8 @@ def cost_by_component(rows: list[dict]) -> dict[str, Any]:
         parts.insert(3, ("preemption", "preemption_cost"))
     if any(r.get("preprocess_cost") for r in options):
         parts.insert(3, ("preprocess", "preprocess_cost"))  # SPEC 6.4: a staged plan
+    if any(r.get("scheduler_ops_cost") for r in options):
+        parts.append(("scheduler_ops", "scheduler_ops_cost"))  # SPEC 7.11: self-hosted upkeep
     return {
         "kind": "cost_by_component",
         "data": [

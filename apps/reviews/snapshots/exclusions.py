@@ -32,6 +32,7 @@ REASON_RULES = {
     "no_shared_parallelism": "R1a",
     "too_few_gpus": "A2",  # engine 3.0, SPEC 7.1
     "preempted_before_done": "G4",  # engine 3.0, SPEC 7.3
+    "no_fast_interconnect": "K3",  # engine 3.1, SPEC 7.4
     "compliance_site": "X4",
     "compliance_moves_data": "X4",
     "compliance_moves_results": "X4",

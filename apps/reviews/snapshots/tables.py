@@ -49,6 +49,9 @@ COLUMNS = [
     ("plan", "text"),
     ("preprocess_hours", "hours"),
     ("preprocess_cost", "money"),
+    # SPEC 7.5 and 7.11 (engine 3.1), appended likewise.
+    ("input_overlapped", "bool"),
+    ("scheduler_ops_cost", "money"),
 ]
 COLUMN_KEYS = [key for key, _ in COLUMNS]
 COLUMN_KINDS = dict(COLUMNS)
@@ -160,8 +163,7 @@ def _option_row(
     gpus = option.get("gpus") or 0
     per_machine = offer.get("gpus_per_machine") or 1
     machines = max(1, -(-gpus // per_machine))
-    # SPEC 7.2 (engine 3.0): rerun_cost; older snapshots call the column rerun_loss.
-    rerun_cost = billed.get("rerun_cost", billed.get("rerun_loss"))
+    rerun_cost = billed.get("rerun_cost", billed.get("rerun_loss"))  # 2.x: rerun_loss (7.2)
     return {
         "row_type": "option",
         "task": task_name,
@@ -191,6 +193,7 @@ def _option_row(
         "plan": option.get("plan"),
         "preprocess_hours": option.get("preprocess_hours"),
         "preprocess_cost": billed.get("preprocess_cost", option.get("preprocess_cost")),
+        **_engine_3_1(option, billed),
         "rerun_cost": rerun_cost,
         "migration_cost": billed.get("migration_cost"),
         "unit_price": option.get("effective_price", billed.get("unit_price")),
@@ -204,6 +207,15 @@ def _option_row(
         "speedup": None,
         "verdict": verdict,
         "chosen": verdict == "chosen",
+    }
+
+
+def _engine_3_1(option: dict, billed: dict) -> dict[str, Any]:
+    """SPEC 7.5 and 7.11: the input streamed beside compute, and a self-hosted layer's upkeep
+    (snapshots of engines before 3.1 have neither key: blank)."""
+    return {
+        "input_overlapped": option.get("input_overlapped"),
+        "scheduler_ops_cost": billed.get("scheduler_ops_cost", option.get("scheduler_ops_cost")),
     }
 
 
@@ -230,6 +242,8 @@ _RUN_BLANKS = {
     "plan": None,
     "preprocess_hours": None,
     "preprocess_cost": None,
+    "input_overlapped": None,
+    "scheduler_ops_cost": None,
     "placement_cost": None,
     "objective": None,
     "rank_unit": None,

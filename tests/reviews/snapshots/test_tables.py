@@ -178,4 +178,5 @@ class StagedPlanRowTests:
         cost = charts.cost_by_component(rows)
         assert "@preprocess" in [t["name"] for t in cost["data"]]
         # The CSV keys keep their positions: the staged columns come last.
-        assert COLUMN_KEYS[-3:] == ["plan", "preprocess_hours", "preprocess_cost"]
+        # Appended after 2.1's columns (3.1's follow them).
+        assert COLUMN_KEYS[-5:-2] == ["plan", "preprocess_hours", "preprocess_cost"]
