@@ -144,6 +144,10 @@ TASK: tuple[F, ...] = (
     F(("restart_hours",), "number", "number", "`0`", "≥ 0",
       "3.0 (SPEC 7.3): reload and re-queue hours each restart of a resumable run costs "
       "(preemptions and failures)", version="3.0", minimum=0.0),
+    F(("cost_budget",), "number", "number or null", "`null`", "≥ 0",
+      "3.1 (SPEC 7.7): the money one run may cost, in the input's currency; options gain "
+      "`within_cost_budget`, P4 warns when the chosen option's total_cost exceeds it and P1 "
+      "counts it with the time budgets; blank = none", version="3.1", nullable=True, minimum=0.0),
 )
 
 # task.latency_budget_hours (blank = no limit; budgets guide the choice, they do not veto it)

@@ -120,6 +120,9 @@ OFFER: tuple[F, ...] = (
       "required when `preemptible`; refused otherwise", "≥ 0",
       "2.1: expected preemptions per day of use (`offers[1].preemptions_per_day: only a "
       "preemptible offer has preemptions (set preemptible: true)`)", version="2.1", minimum=0.0),
+    F(("contract_paid",), "boolean", "boolean", "`false`", "only with `billing_basis: contract`",
+      "3.1 (SPEC 7.6): the package is already paid (sunk): the run's GPU-hours that fit it cost "
+      "nothing (T.paid); beyond it, the pro-rated price", version="3.1"),
 )
 
 # benchmarks[]

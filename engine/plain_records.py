@@ -238,6 +238,7 @@ def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | 
         or "currency" in d
         or "preemptible" in d
         or "preemptions_per_day" in d
+        or "contract_paid" in d
     ):
         return None
     get = d.get

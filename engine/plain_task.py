@@ -81,6 +81,7 @@ def plain_task(t: Any, site_codes: set[str]) -> Task | None:
             1,
             _choice(get("attention"), ATTENTIONS, "flash"),
             _amount(get("restart_hours"), 0.0),
+            _amount(get("cost_budget"), None),  # SPEC 7.7
         )
     except (NotPlain, KeyError, TypeError):  # KeyError, TypeError: not a known choice
         return None

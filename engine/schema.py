@@ -178,6 +178,8 @@ class Task:
     attention: str = "flash"
     # SPEC 7.3: reload and re-queue hours per restart of a resumable run.
     restart_hours: float = 0.0
+    # SPEC 7.7: the money one run may cost, in the input's currency (None: no cost budget).
+    cost_budget: float | None = None
 
     @property
     def has_architecture(self) -> bool:
@@ -235,6 +237,8 @@ class Offer:
     preemptible: bool = False
     preemptions_per_day: float = 0.0
     index: int = -1  # position in the input's offers list (SPEC 6.3 sensitivity names it)
+    # SPEC 7.6: a contract package already paid (sunk); only with billing_basis contract.
+    contract_paid: bool = False
 
 
 @dataclass(slots=True)

@@ -145,6 +145,7 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
         *_parse_staged(r, t, p),
         r.choice(t, "attention", p, ATTENTIONS, default="flash"),  # SPEC 7.1
         r.amount(t, "restart_hours", p, 0.0),  # SPEC 7.3
+        r.optional(t, "cost_budget", p),  # SPEC 7.7
     )
 
 

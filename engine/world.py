@@ -246,7 +246,21 @@ def _offer(
         preemptible,
         preemptions,
         i,
+        _contract_paid(r, d, p, contract),
     )
+
+
+def _contract_paid(r: Reader, d: dict[str, Any], p: str, contract: bool) -> bool:
+    """SPEC 7.6: only a contract package can be already paid (on any other basis the flag is a
+    slip that would silently price the offer at nothing)."""
+    paid = r.boolean(d, "contract_paid", p)
+    if paid and not contract:
+        r.error(
+            f"{p}.contract_paid",
+            "only a contract offer can be already paid (set billing_basis: contract)",
+        )
+        return False
+    return paid
 
 
 def _optional_offer_fields(

@@ -103,9 +103,12 @@ def three_way_input(**task_overrides: Any) -> dict[str, Any]:
     A 500 GB data-processing job whose data sits at `data` (same city as `home`), results go
     home. Offers: L at home (gpu_hour 2.0), M at data (machine_hour 16 / 8 GPUs, twice as fast,
     10 % scheduling fee), D at far (contract 10000 / (500 h × 8 × 0.5) = 5.0 per GPU-hour).
+    The job recurs (SPEC 7.6: a recurring job's package share is pro-rated by
+    expected_utilization; a one-off job would pay D's whole package).
     """
     t = task(
         workload="data_processing",
+        cadence="recurring",
         params_b=None,
         input_gb=500,
         result_gb=20,
