@@ -144,9 +144,7 @@ def _plan(
     source = sizing.budget_efficiency_source
     measured = sizing.budget_measured_gpus
     # SPEC 7.10: beyond one machine, extrapolated unless measured at that size or larger.
-    extrapolated = machines > 1 and (
-        source != "measured" or measured is None or gpus > measured
-    )
+    extrapolated = machines > 1 and (source != "measured" or measured is None or gpus > measured)
     return DeadlinePlan(
         offer.id,
         None,

@@ -112,9 +112,7 @@ def _over_budget(
         plan = cheapest_plan(plans) if segment == "compute" else None
         if plan is not None:
             key += ".deadline"
-            data.update(
-                plan_offer=plan.offer, plan_gpus=plan.gpus, plan_extra_cost=plan.extra_cost
-            )
+            data.update(plan_offer=plan.offer, plan_gpus=plan.gpus, plan_extra_cost=plan.extra_cost)
         found.append(finding("M3", "warn", key, data))
     return found
 
