@@ -352,6 +352,7 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         if basis == "contract":
             item["contract_hours"] = draw(st.floats(min_value=1, max_value=2000))
             item["expected_utilization"] = draw(st.floats(min_value=0.1, max_value=1))
+            item["contract_paid"] = draw(st.booleans())  # SPEC 7.6
         if draw(st.sampled_from([False, False, True])):
             # SPEC 6.3 / 7.3: spot capacity, from rarely to often preempted
             item["preemptible"] = True
@@ -395,6 +396,8 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         "attention": draw(st.sampled_from(["flash", "eager"])),
         "restart_hours": draw(st.floats(min_value=0, max_value=2)),
         "checkpoint_interval_hours": draw(st.floats(min_value=0, max_value=4)),
+        # SPEC 7.7: a money budget per run, often none
+        "cost_budget": draw(_maybe(st.floats(min_value=0, max_value=5000))),
     }
     permissive = ("resumable", "env_simple", "image_packaged", "offsite_allowed")
     for flag in (*permissive, "resume_verified", "env_aligned"):
