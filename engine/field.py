@@ -28,3 +28,6 @@ class F:
     above: float | None = None  # >
     maximum: float | None = None  # ≤
     choices: tuple[str, ...] = ()
+    # SPEC 7.8: 0, or at least MIN_POSITIVE (1e-12): a figure some quotient divides by when it is
+    # not 0 (a task's compute hours, a run's end-to-end hours). `above=0` means at least it too.
+    zero_or_positive: bool = False

@@ -1,8 +1,10 @@
 """SPEC 7.9: one statement of the input. The field table (fields_task.py, fields_world.py) says
 every field once; from it come the known fields of each object (the reader refuses any other by
-its path), the bounds the reader enforces where it reads them from here, the field tables of
-docs/engine.md (`refresh_doc`) and the JSON Schema of the evaluate input that the API publishes
-with its OpenAPI document (`json_schema`). A field added to the table appears in all four."""
+its path), the reading of every field of a simple kind (its name, default, nullability, bounds
+and choices: engine/table_read.py for the Reader, plain_records.plain_plan for the fast path),
+the field tables of docs/engine.md (`refresh_doc`) and the JSON Schema of the evaluate input that
+the API publishes with its OpenAPI document (`json_schema`). A field added to the table appears
+in all four."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any
 from .field import F
 from .fields_task import BUDGET, TASK, TEAM
 from .fields_world import ANSWERS, BENCHMARK, LINK, OFFER, SITE, THRESHOLD, TOP
+from .reader import MAX_MAGNITUDE, MIN_POSITIVE
 from .schema import MAX_ITEMS
 
 # Each object of the input and its rows, in the order docs/engine.md lists them.
@@ -50,15 +53,6 @@ def row(obj: str, name: str) -> F:
     return next(r for r in OBJECTS[obj] if name in r.names)
 
 
-def bounds(obj: str, name: str) -> dict[str, Any]:
-    """The reader's bounds of a number (Reader.number's keywords): above, or minimum, and
-    maximum."""
-    r = row(obj, name)
-    if r.above is not None:
-        return {"above": r.above, "maximum": r.maximum}
-    return {"minimum": r.minimum, "maximum": r.maximum}
-
-
 TOP_FIELDS = known("top")
 TASK_FIELDS = known("task")
 BUDGET_FIELDS = known("task.latency_budget_hours")
@@ -68,11 +62,6 @@ LINK_FIELDS = known("links[]")
 OFFER_FIELDS = known("offers[]")
 BENCHMARK_FIELDS = known("benchmarks[]")
 ANSWER_FIELDS = known("checklists.<offer id>")
-# SPEC 7.8: an offer's speed against the reference GPU (its plain fast path reads it so too).
-SPEED_RANGE: tuple[float, float] = (
-    row("offers[]", "relative_speed").minimum or 0.0,
-    row("offers[]", "relative_speed").maximum or 0.0,
-)
 
 # ---------------------------------------------------------------------------------------------
 # docs/engine.md: a table follows each `<!-- fields:OBJECT -->` line.
@@ -119,12 +108,17 @@ def _value_schema(obj: str, r: F, name: str) -> dict[str, Any]:
     kind = r.kind
     if kind in ("number", "integer"):
         schema: dict[str, Any] = {"type": kind}
-        if r.above is not None:
+        # The reader's bounds (reader.Reader.number): above 0 is at least MIN_POSITIVE (SPEC
+        # 7.8), any other exclusive bound stays one; no figure beyond MAX_MAGNITUDE.
+        if r.above == 0.0:
+            schema["minimum"] = MIN_POSITIVE
+        elif r.above is not None:
             schema["exclusiveMinimum"] = r.above
         elif r.minimum is not None:
             schema["minimum"] = r.minimum
-        if r.maximum is not None:
-            schema["maximum"] = r.maximum
+        if r.zero_or_positive:
+            schema["anyOf"] = [{"const": 0}, {"minimum": MIN_POSITIVE}]
+        schema["maximum"] = MAX_MAGNITUDE if r.maximum is None else r.maximum
     elif kind == "boolean":
         schema = {"type": "boolean"}
     elif kind == "choice":

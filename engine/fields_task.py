@@ -60,7 +60,7 @@ TASK: tuple[F, ...] = (
     F(("data_passes",), "integer", "integer", "`1`", "≥ 1",
       "full passes over the input; a streamed input moves this many times", minimum=1),
     F(("compute_hours",), "number", "number", "required", "0, or ≥ 1e-12",
-      "compute segment on `gpus` GPUs at relative speed 1.0", minimum=0.0),
+      "compute segment on `gpus` GPUs at relative speed 1.0", minimum=0.0, zero_or_positive=True),
     F(("resumable",), "boolean", "boolean", "`false`", "",
       "能否续跑: G3, R7, K2's loose cross-hub spread"),
     F(("resume_verified",), "boolean", "boolean", "`false`", "",
@@ -162,6 +162,9 @@ BUDGET: tuple[F, ...] = (
 
 # task.team
 TEAM: tuple[F, ...] = (
+    F(("validated_tiers",), "choices", "list of choices", "`[\"same_site\"]`",
+      "`same_site`, `same_datacenter`, `same_city`, `cross_hub`",
+      "tiers the team has validated by pilots (H1); `same_site` is always added", choices=TIERS),
     F(("has_machines",), "boolean", "boolean", "`false`", "",
       "手上有机器 (R1c, R4, R6, J1)"),
     F(("has_scheduler",), "boolean", "boolean", "`false`", "",
@@ -170,7 +173,4 @@ TEAM: tuple[F, ...] = (
       "能维护调度器, not just use one (R1b, R3, R1e, J4, `delivery`)"),
     F(("pain",), "choice", "choice", "`none`", "`none`, `slow`, `queueing`",
       "跑得慢 (R4) or 排队 (R3)", choices=PAINS),
-    F(("validated_tiers",), "choices", "list of choices", "`[\"same_site\"]`",
-      "`same_site`, `same_datacenter`, `same_city`, `cross_hub`",
-      "tiers the team has validated by pilots (H1); `same_site` is always added", choices=TIERS),
 )

@@ -99,7 +99,9 @@ def package_bill(
     machines_billed = -(-billed // per_machine)
     if offer.contract_paid:
         machines_used = -(-gpus // per_machine)
-        held = offer.max_machines if offer.max_machines is not None else machines_used
+        # An option beyond the pool (pool_too_small) is refused; its figures still count the
+        # machines it would use, so a paid package never holds less than a new one would.
+        held = max(offer.max_machines or 0, machines_used)
         whole = 0.0
     else:
         held = machines_billed

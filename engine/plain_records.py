@@ -11,21 +11,23 @@ less for offers and benchmark records). Engine speed, issue 13.
 
 from __future__ import annotations
 
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from .fields import BENCHMARK_FIELDS, LINK_FIELDS, OFFER_FIELDS, SITE_FIELDS, SPEED_RANGE
+from .field import F
+from .fields import BENCHMARK_FIELDS, LINK_FIELDS, OBJECTS, OFFER_FIELDS, SITE_FIELDS
 from .reader import MAX_MAGNITUDE, MIN_POSITIVE, MISSING
 from .schema import (
     BENCHMARK_KINDS,
     BILLING_BASES,
     OFFER_KINDS,
-    PARALLELISM,
     TIERS,
     Benchmark,
     Link,
     Offer,
     Site,
 )
+from .table_read import CONTEXT, SIMPLE, default_of
 
 
 class NotPlain(Exception):
@@ -43,7 +45,6 @@ def _subsets(allowed: tuple[str, ...]) -> dict[frozenset[str], tuple[str, ...]]:
     }
 
 
-_STRATEGIES = _subsets(PARALLELISM)
 
 
 def _amount(value: Any, default: Any) -> Any:
@@ -132,25 +133,110 @@ def _code(value: Any, known: Any) -> str:
     raise NotPlain
 
 
+# ---------------------------------------------------------------------------------------------
+# The fast path's reading: a converter per field that raises NotPlain on anything but a plain
+# value in range (the record then goes to the Reader).
+
+
+def _plain_step(row: F, name: str, default: Any) -> tuple[str, Any, tuple[Any, ...]]:
+    if row.kind not in SIMPLE or default is CONTEXT:
+        raise ValueError(
+            f"{name}: a {row.kind} field with a default of its context is read by hand"
+        )
+    kind = row.kind
+    if kind == "number":
+        if row.above is not None:
+            if row.above != 0.0:
+                raise ValueError(f"{name}: only 0 as an exclusive bound")
+            return name, _above_zero, (default, row.maximum or MAX_MAGNITUDE)
+        if row.maximum is not None or row.minimum != 0.0:
+            return name, _within, (default, row.minimum, row.maximum or MAX_MAGNITUDE)
+        return name, _amount, (default,)
+    if kind == "integer":
+        if row.maximum is not None or row.above is not None:
+            raise ValueError(f"{name}: an integer is bounded below only")
+        return name, _count, (default, row.minimum)
+    if kind == "boolean":
+        if default is not False:
+            raise ValueError(f"{name}: the fast path reads flags that default to false")
+        return name, _flag, ()
+    if kind == "string":
+        if default is MISSING:
+            raise ValueError(f"{name}: a required string is read by hand")
+        return name, _text, ()
+    if kind == "choice":
+        return name, _choice, (row.choices, default)
+    return name, _choices, (_subsets(row.choices), default)
+
+
+def plain_plan(
+    obj: str, cls: type, hand: frozenset[str] = frozenset(), defaults: dict[str, Any] | None = None
+) -> tuple[Any, ...]:
+    """The fast path's steps for `obj`, one per field of the dataclass `cls` in its order (so the
+    values build it positionally): a field in `hand` is a step with no converter (its value is
+    given by the caller), any other is its row's, with its row's default unless `defaults` gives
+    the one its context sets (a contract's hours are required)."""
+    rows = {name: row for row in OBJECTS[obj] for name in row.names}
+    steps = []
+    for f in dataclass_fields(cls):
+        if f.name in hand:
+            steps.append((f.name, None, ()))
+            continue
+        row = rows[f.name]
+        default = default_of(row)
+        if default is MISSING and row.nullable:
+            default = None  # a required key that may be null (task.gpus): its presence is checked
+        steps.append(_plain_step(row, f.name, (defaults or {}).get(f.name, default)))
+    return tuple(steps)
+
+
+def plain_values(get: Any, plan: tuple[Any, ...], hand: dict[str, Any]) -> list[Any]:
+    """The values of `plan`'s fields (raises NotPlain, KeyError or TypeError when one is not
+    plain): a converted field from `get`, a hand one from `hand`."""
+    return [
+        hand[name] if convert is None else convert(get(name), *args) for name, convert, args in plan
+    ]
+
+
+# SPEC 7.9: each record's steps, from the field table; the fields read by hand are named.
+_SITE = plain_plan("sites[]", Site, frozenset({"code", "index"}))
+_LINK = plain_plan("links[]", Link, frozenset({"from_site", "to_site", "index"}))
+_BENCHMARK = plain_plan(
+    "benchmarks[]",
+    Benchmark,
+    frozenset({"index", "kind", "offer", "e2e_hours", "compute_hours", "tier", "succeeded", "id"}),
+)
+_OFFER_HAND = frozenset(
+    {
+        "id",
+        "kind",
+        "site",
+        "billing_basis",
+        "currency",
+        "preemptible",
+        "preemptions_per_day",
+        "index",
+    }
+)
+_OFFER = plain_plan("offers[]", Offer, _OFFER_HAND)
+# SPEC P: contract prices need the package hours and the expected utilisation.
+_CONTRACT_OFFER = plain_plan(
+    "offers[]",
+    Offer,
+    _OFFER_HAND,
+    defaults={"contract_hours": MISSING, "expected_utilization": MISSING},
+)
+
+
 def plain_site(d: Any, i: int, sites: dict[str, Site]) -> Site | None:
     """parse_sites' site at index i, when plain and of a new code; else None."""
     if type(d) is not dict or not SITE_FIELDS.issuperset(d):
         return None
-    get = d.get
-    code = get("code")
+    code = d.get("code")
     if type(code) is not str or not code.strip() or code in sites:
         return None
     try:
-        return Site(
-            code,
-            _text(get("datacenter")),
-            _text(get("city")),
-            _text(get("hub")),
-            _amount(get("queue_hours"), 0.0),
-            _amount(get("storage_tb"), None),
-            _text(get("name")),
-            i,
-        )
+        return Site(*plain_values(d.get, _SITE, {"code": code, "index": i}))
     except NotPlain:
         return None
 
@@ -163,17 +249,15 @@ def plain_link(d: Any, i: int, site_codes: set[str], seen: set[tuple[str, str]])
     get = d.get
     try:
         ends = _code(get("from"), site_codes), _code(get("to"), site_codes)
-        bandwidth = _above_zero(get("bandwidth_gbps"), MISSING)
-        price = _amount(get("price_per_gb"), MISSING)
-        rtt = _amount(get("rtt_ms"), 0.0)
-        buffer = _amount(get("buffer"), None)
-        reserved, reservable = _flag(get("reserved")), _flag(get("reservable"))
+        link = Link(
+            *plain_values(get, _LINK, {"from_site": ends[0], "to_site": ends[1], "index": i})
+        )
     except NotPlain:
         return None
-    if ends[0] == ends[1] or ends in seen or (reserved and not reservable):
+    if ends[0] == ends[1] or ends in seen or (link.reserved and not link.reservable):
         return None
     seen.add(ends)
-    return Link(*ends, bandwidth, price, rtt, buffer, reserved, reservable, i)
+    return link
 
 
 def plain_benchmark(d: Any, i: int, offer_ids: set[str]) -> Benchmark | None:
@@ -197,35 +281,30 @@ def plain_benchmark(d: Any, i: int, offer_ids: set[str]) -> Benchmark | None:
     if offer is not None and (not offer or offer.isspace()):
         return None  # blank
     hours_default = MISSING if timed else 0.0
+    raw_id = get("id")
     try:
         e2e = _amount(get("e2e_hours"), hours_default)
         compute = _amount(get("compute_hours"), hours_default)
-        comm = _amount(get("comm_hours"), None)
-        if compute > e2e or (comm is not None and comm > e2e):
-            return None
         record = Benchmark(
-            i,
-            kind,
-            offer,
-            _count(get("nodes"), 1, 1),
-            _count(get("gpus_per_node"), 1, 1),
-            e2e,
-            compute,
-            comm,
-            _amount(get("peak_gpu_mem_gb"), None),
-            _count(get("failure_reruns"), 0, 0),
-            _amount(get("hours_lost_per_rerun"), 0.0),
-            _amount(get("migration_effort_hours"), None),
-            _amount(get("cost"), None),
-            tier,
-            succeeded,
-            None,
+            *plain_values(
+                get,
+                _BENCHMARK,
+                {
+                    "index": i,
+                    "kind": kind,
+                    "offer": offer,
+                    "e2e_hours": e2e,
+                    "compute_hours": compute,
+                    "tier": tier,
+                    "succeeded": succeeded,
+                    "id": None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
+                },
+            )
         )
     except NotPlain:
         return None
-    raw_id = get("id")
-    if raw_id is not None and not isinstance(raw_id, bool):
-        record.id = str(raw_id)
+    if compute > e2e or (record.comm_hours is not None and record.comm_hours > e2e):
+        return None
     return record
 
 
@@ -256,41 +335,20 @@ def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | 
         or kind not in OFFER_KINDS
     ):
         return None
+    hand = {
+        "id": oid,
+        "kind": kind,
+        "site": None,
+        "billing_basis": basis,
+        "currency": None,
+        "preemptible": False,
+        "preemptions_per_day": 0.0,
+        "index": i,
+    }
     try:
-        offer = _offer(get, i, oid, kind, basis, site_codes)
+        hand["site"] = _code(get("site"), site_codes)
+        offer = Offer(*plain_values(get, _CONTRACT_OFFER if basis == "contract" else _OFFER, hand))
     except (NotPlain, KeyError, TypeError):  # TypeError: an unhashable strategy
         return None
     ids.add(oid)
     return offer
-
-
-def _offer(get: Any, i: int, oid: str, kind: str, basis: str, site_codes: set[str]) -> Offer:
-    """The offer in Offer's field order: no currency of its own, not preemptible."""
-    # SPEC P: contract prices need the package hours and the expected utilisation.
-    required = MISSING if basis == "contract" else None
-    strategies = _choices(get("parallelism"), _STRATEGIES, ())
-    return Offer(
-        oid,
-        kind,
-        _code(get("site"), site_codes),
-        _above_zero(get("gpu_mem_gb"), MISSING),
-        _count(get("gpus_per_machine"), MISSING, 1),
-        basis,
-        _amount(get("price"), MISSING),
-        _count(get("max_machines"), None, 1),
-        _above_zero(get("contract_hours"), required),
-        _above_zero(get("expected_utilization"), required, 1.0),
-        _amount(get("scheduling_fee_pct"), 0.0),
-        strategies,
-        _within(get("relative_speed"), 1.0, *SPEED_RANGE),  # SPEC 7.8
-        _count(get("machines"), None, 1),
-        _text(get("name")),
-        _text(get("provider")),
-        _amount(get("boot_hours"), 0.0),
-        _amount(get("migration_effort_hours"), None),
-        None,
-        _text(get("gpu_model")),
-        False,
-        0.0,
-        i,
-    )

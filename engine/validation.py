@@ -4,33 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fields import ANSWER_FIELDS, BUDGET_FIELDS, TASK_FIELDS, TEAM_FIELDS, TOP_FIELDS, bounds
+from .fields import (
+    ANSWER_FIELDS,
+    BUDGET_FIELDS,
+    OBJECTS,
+    TASK_FIELDS,
+    TEAM_FIELDS,
+    TOP_FIELDS,
+)
 from .plain_task import plain_task
 from .reader import MIN_POSITIVE, MISSING, Reader
 from .schema import (
-    ACCESS_PATTERNS,
-    ANSWER_STATES,
-    ATTENTIONS,
-    CADENCES,
-    COUPLINGS,
     DEFAULT_THRESHOLDS,
     MAX_ERRORS,
     MAX_ITEMS,
-    PAINS,
-    PARALLELISM,
-    PRECISIONS,
     QUESTIONS,
     SHAPE_FIELDS,
     SHAPE_KEYS,
-    STAGED_FIELDS,
-    TIERS,
-    WORKLOADS,
     EngineInput,
     EngineInputError,
     LatencyBudget,
     Task,
     Team,
 )
+from .table_read import read_field, read_fields, reader_plan
 from .world import parse_benchmarks, parse_links, parse_offers, parse_sites, read_currency
 
 ALL_ANSWERED = dict.fromkeys(QUESTIONS, "answered")
@@ -42,12 +39,7 @@ def _parse_budget(r: Reader, raw: Any, path: str) -> LatencyBudget:
     data = r.obj(raw, path, BUDGET_FIELDS)
     if data is None:
         return LatencyBudget()
-    # Positional, in LatencyBudget's field order: transfer, queue, compute.
-    return LatencyBudget(
-        r.optional(data, "transfer", path),
-        r.optional(data, "queue", path),
-        r.optional(data, "compute", path),
-    )
+    return LatencyBudget(**read_fields(r, data, _BUDGET, path))
 
 
 def _parse_team(r: Reader, raw: Any, path: str) -> Team:
@@ -56,17 +48,27 @@ def _parse_team(r: Reader, raw: Any, path: str) -> Team:
     data = r.obj(raw, path, TEAM_FIELDS)
     if data is None:
         return Team()
-    tiers = r.choices(data, "validated_tiers", path, TIERS, default=("same_site",))
-    if "same_site" not in tiers:
-        tiers = ("same_site", *tiers)  # same_site is always validated
-    # Positional, in Team's field order.
-    return Team(
-        r.boolean(data, "has_machines", path),
-        r.boolean(data, "has_scheduler", path),
-        r.boolean(data, "can_maintain_scheduler", path),
-        r.choice(data, "pain", path, PAINS, default="none"),
-        tiers,
-    )
+    values = read_fields(r, data, _TEAM, path)
+    if "same_site" not in values["validated_tiers"]:
+        # same_site is always validated
+        values["validated_tiers"] = ("same_site", *values["validated_tiers"])
+    return Team(**values)
+
+
+# SPEC 7.9: what the field table reads; by hand only the sites and the model shape (each needs
+# other fields), and the budget and team objects (their own tables).
+_BUDGET = reader_plan("task.latency_budget_hours")
+_TEAM = reader_plan("task.team")
+_TASK = reader_plan(
+    "task",
+    skip=frozenset(
+        {"allowed_sites", "home_site", "data_site", "result_site", *SHAPE_FIELDS, "kv_heads"}
+    ),
+    nested={
+        "latency_budget_hours": lambda r, t, key, p: _parse_budget(r, t.get(key), f"{p}.{key}"),
+        "team": lambda r, t, key, p: _parse_team(r, t.get(key), f"{p}.{key}"),
+    },
+)
 
 
 def _parse_shape(r: Reader, t: dict[str, Any], p: str) -> dict[str, Any]:
@@ -81,7 +83,7 @@ def _parse_shape(r: Reader, t: dict[str, Any], p: str) -> dict[str, Any]:
                 together = ", ".join(SHAPE_FIELDS)
                 r.error(f"{p}.{key}", f"is required with the other model shape fields ({together})")
             continue
-        shape[key] = r.number(t, key, p, minimum=1, integer=True)
+        shape[key] = read_field(r, t, "task", key, p)
     hidden, heads, kv_heads = shape.get("hidden_size"), shape.get("heads"), shape.get("kv_heads")
     if hidden is not None and heads is not None and hidden % heads:
         r.error(f"{p}.heads", f"must divide hidden_size ({hidden})")
@@ -107,58 +109,18 @@ def _parse_task(r: Reader, raw: Any, site_codes: set[str]) -> Task | None:
     if t is None:
         return None
     allowed, shape, home, data_site, result_site = _task_sites_and_shape(r, t, p, site_codes)
-    # Read in the order errors are reported; built positionally, in Task's field order (a
-    # third of the cost of four dozen keywords).
-    name = r.text(t, "name", p)
-    workload = r.choice(t, "workload", p, WORKLOADS)
-    figures = _task_figures(r, t, p)  # cadence … data_passes
-    compute_hours = r.amount(t, "compute_hours", p)
-    run = _task_run_and_eligibility(r, t, p)  # resumable … strict_consistency
-    results_restricted = r.boolean(t, "results_restricted", p)
-    team = _parse_team(r, t.get("team", MISSING), f"{p}.team")
-    activation_checkpointing = r.boolean(t, "activation_checkpointing", p)
-    checkpoint_interval_hours = (
-        r.amount(t, "checkpoint_interval_hours", p, 1.0)
-        if "checkpoint_interval_hours" in t
-        else 1.0
-    )
     return Task(
-        workload,
-        compute_hours,
-        home or "",  # home_site
-        data_site or home or "",  # data_site
-        result_site or home or "",  # result_site
-        name,
-        *figures,
-        *run,
-        allowed,  # allowed_sites
-        results_restricted,
-        team,
-        shape.get("batch_size"),
-        shape.get("seq_len"),
-        shape.get("hidden_size"),
-        shape.get("layers"),
-        shape.get("heads"),
-        shape.get("kv_heads") or shape.get("heads"),
-        activation_checkpointing,
-        checkpoint_interval_hours,
-        *_parse_staged(r, t, p),
-        r.choice(t, "attention", p, ATTENTIONS, default="flash"),  # SPEC 7.1
-        r.amount(t, "restart_hours", p, 0.0),  # SPEC 7.3
-        r.optional(t, "cost_budget", p),  # SPEC 7.7
-    )
-
-
-def _parse_staged(r: Reader, t: dict[str, Any], p: str) -> tuple[Any, ...]:
-    """SPEC 6.4: processed_gb (≥ 0 or null), preprocess_hours and preprocess_cost_per_hour (≥ 0,
-    default 0), rounds_per_refresh (a whole number ≥ 1, default 1), in Task's field order."""
-    if all(t.get(key) is None for key in STAGED_FIELDS):
-        return (None, 0.0, 0.0, 1)  # the commonest case: no staged plan
-    return (
-        r.optional(t, "processed_gb", p),
-        r.amount(t, "preprocess_hours", p, 0.0),
-        r.amount(t, "preprocess_cost_per_hour", p, 0.0),
-        r.count(t, "rounds_per_refresh", p, 1, 1),
+        home_site=home or "",
+        data_site=data_site or home or "",
+        result_site=result_site or home or "",
+        allowed_sites=allowed,
+        batch_size=shape.get("batch_size"),
+        seq_len=shape.get("seq_len"),
+        hidden_size=shape.get("hidden_size"),
+        layers=shape.get("layers"),
+        heads=shape.get("heads"),
+        kv_heads=shape.get("kv_heads") or shape.get("heads"),
+        **read_fields(r, t, _TASK, p),  # name … restart_hours, in the table's order
     )
 
 
@@ -184,46 +146,6 @@ def _task_sites_and_shape(
         if code is not None and code not in site_codes:
             r.error(f"{p}.{key}", f"unknown site '{code}'")
     return allowed, shape, home, data_site, result_site
-
-
-def _task_figures(r: Reader, t: dict[str, Any], p: str) -> tuple[Any, ...]:
-    """Task fields cadence … data_passes, read and returned in Task's field order."""
-    return (
-        r.choice(t, "cadence", p, CADENCES, default="one_off"),
-        r.amount(t, "runs_per_quarter", p, 1.0),
-        r.optional(t, "params_b", p),
-        r.choice(t, "precision", p, PRECISIONS, default="bf16"),
-        r.optional(t, "peak_gpu_mem_gb", p),
-        r.number(t, "gpus", p, nullable=True, minimum=1, integer=True),
-        r.choices(t, "parallelism", p, PARALLELISM),
-        r.choice(t, "coupling", p, COUPLINGS, default="none"),
-        r.amount(t, "input_gb", p, 0.0),
-        r.amount(t, "result_gb", p, 0.0),
-        r.number(t, "compress_ratio", p, default=1.0, above=0.0, maximum=1.0),
-        r.amount(t, "image_gb", p, 10.0),
-        r.choice(t, "access_pattern", p, ACCESS_PATTERNS, default="streaming"),
-        r.count(t, "data_passes", p, 1, 1),
-    )
-
-
-def _task_run_and_eligibility(r: Reader, t: dict[str, Any], p: str) -> tuple[Any, ...]:
-    """Task fields resumable … strict_consistency (resume, budgets, the gates' and exclusions'
-    answers), read and returned in Task's field order."""
-    return (
-        r.boolean(t, "resumable", p),
-        r.boolean(t, "resume_verified", p),
-        r.boolean(t, "env_aligned", p),
-        r.amount(t, "interruption_cost_hours", p, 0.0),
-        _parse_budget(r, t.get("latency_budget_hours", MISSING), f"{p}.latency_budget_hours"),
-        r.amount(t, "delay_cost_per_hour", p, 0.0),
-        r.boolean(t, "env_simple", p),
-        r.boolean(t, "image_packaged", p),
-        r.boolean(t, "offsite_allowed", p),
-        r.boolean(t, "low_latency_online", p),
-        r.boolean(t, "stateful", p),
-        r.boolean(t, "compliance_restricted", p),
-        r.boolean(t, "strict_consistency", p),
-    )
 
 
 def _site_list(
@@ -301,7 +223,7 @@ def _parse_checklists(r: Reader, raw: Any, offer_ids: set[str]) -> dict[str, dic
                 parsed[q] = "answered"  # the commonest answer, taken at once
             else:
                 # A missing question counts as unanswered.
-                parsed[q] = r.choice(values, q, p, ANSWER_STATES, default="unanswered")
+                parsed[q] = read_field(r, values, "checklists.<offer id>", q, p)
         out[key] = parsed
     return out
 
@@ -321,13 +243,18 @@ def _parse_thresholds(r: Reader, raw: Any) -> dict[str, float]:
         if key not in data:
             continue
         # SPEC 7.9: each threshold's range is the field table's (fractions at most 1, the
-        # evidence at least one GPU-hour: SPEC 7.2).
-        value = r.number(data, key, p, **bounds("thresholds", key))
+        # evidence at least one GPU-hour: SPEC 7.2); a threshold given is a number, not null.
+        value = read_field(r, data, "thresholds", key, p, default=MISSING)
         if value is not None:
             used[key] = value
     if used["data_compute_low"] > used["data_compute_high"]:
         r.error(f"{p}.data_compute_low", "must be ≤ data_compute_high")
     return used
+
+
+# SPEC 7.8: the fields that are 0 or at least 1e-12 (the field table's zero_or_positive).
+_TINY_TASK = tuple(n for r in OBJECTS["task"] if r.zero_or_positive for n in r.names)
+_TINY_BENCHMARK = tuple(n for r in OBJECTS["benchmarks[]"] if r.zero_or_positive for n in r.names)
 
 
 def parse_input(data: Any) -> EngineInput:
@@ -341,18 +268,20 @@ def parse_input(data: Any) -> EngineInput:
     sites = parse_sites(r, raw_sites or [])
     codes: set[str] = set(sites) if raw_sites is not None else _ANY
     task = _parse_task(r, data.get("task", MISSING), codes)
-    if task is not None and 0 < (task.compute_hours or 0) < MIN_POSITIVE:
-        # SPEC 7.8: M1 divides by the compute hours; a positive figure is at least 1e-12.
-        r.error("task.compute_hours", "is unreasonably small (limit 1e-12)")
+    for name in _TINY_TASK:
+        if task is not None and 0 < (getattr(task, name) or 0) < MIN_POSITIVE:
+            # SPEC 7.8: M1 divides by the compute hours; a positive figure is at least 1e-12.
+            r.error(f"task.{name}", "is unreasonably small (limit 1e-12)")
     links = parse_links(r, _list(r, data, "links") or [], codes)
     raw_offers = _list(r, data, "offers")
     offers = parse_offers(r, raw_offers or [], codes, currency)
     offer_ids: set[str] = {o.id for o in offers if o.id} if raw_offers is not None else _ANY
     benchmarks = parse_benchmarks(r, _list(r, data, "benchmarks") or [], offer_ids)
     for record in benchmarks:
-        if 0 < record.e2e_hours < MIN_POSITIVE:
-            # SPEC 7.8: speedups divide by a run's hours; a positive figure is at least 1e-12.
-            r.error(f"benchmarks[{record.index}].e2e_hours", "is unreasonably small (limit 1e-12)")
+        for name in _TINY_BENCHMARK:
+            if 0 < getattr(record, name) < MIN_POSITIVE:
+                # SPEC 7.8: speedups divide by a run's hours; a positive figure is at least 1e-12.
+                r.error(f"benchmarks[{record.index}].{name}", "is unreasonably small (limit 1e-12)")
     checklists = _parse_checklists(r, data.get("checklists", MISSING), offer_ids)
     thresholds = _parse_thresholds(r, data.get("thresholds", MISSING))
     if r.errors or task is None:

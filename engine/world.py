@@ -5,22 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fields import BENCHMARK_FIELDS, LINK_FIELDS, OFFER_FIELDS, SITE_FIELDS, bounds
+from .fields import BENCHMARK_FIELDS, LINK_FIELDS, OFFER_FIELDS, SITE_FIELDS
 from .plain_records import plain_benchmark, plain_link, plain_offer, plain_site
 from .reader import MAX_MAGNITUDE, MISSING, Reader, offer_id
-from .schema import (
-    BENCHMARK_KINDS,
-    BILLING_BASES,
-    OFFER_KINDS,
-    PARALLELISM,
-    TIERS,
-    Benchmark,
-    Link,
-    Offer,
-    Site,
-)
+from .schema import Benchmark, Link, Offer, Site
+from .table_read import read_field, read_fields, reader_plan
 
-SPEED = bounds("offers[]", "relative_speed")  # SPEC 7.8, from the field table
+# SPEC 7.9: what the field table reads; by hand only what needs another field (site codes, offer
+# ids, a contract's hours, preemption, a record's hours) and the currency (its own form).
+_SITE = reader_plan("sites[]", skip=frozenset({"code"}))
+_LINK = reader_plan("links[]", skip=frozenset({"from", "to"}))
+# An offer's kind … price, then (by hand) a contract's hours, then scheduling_fee_pct … gpu_model.
+_OFFER = reader_plan("offers[]", first="kind", last="price")
+_OFFER_REST = reader_plan("offers[]", first="scheduling_fee_pct")
+_BENCHMARK = reader_plan("benchmarks[]", first="nodes")  # nodes … succeeded
 
 
 def read_currency(r: Reader, data: dict[str, Any], path: str) -> str | None:
@@ -52,14 +50,7 @@ def parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
         if s is None:
             continue
         code = r.text(s, "code", p, required=True)
-        # Read in the order errors are reported; built positionally, in Site's field order.
-        name = r.text(s, "name", p)
-        storage_tb = r.optional(s, "storage_tb", p)
-        datacenter = r.text(s, "datacenter", p)
-        city = r.text(s, "city", p)
-        hub = r.text(s, "hub", p)
-        queue_hours = r.amount(s, "queue_hours", p, 0.0)
-        site = Site(code or "", datacenter, city, hub, queue_hours, storage_tb, name, i)
+        site = Site(code=code or "", index=i, **read_fields(r, s, _SITE, p))
         if code is None:
             continue
         if code in sites:
@@ -87,24 +78,7 @@ def parse_links(r: Reader, items: list[Any], site_codes: set[str]) -> tuple[Link
             if code is not None and code not in site_codes:
                 r.error(f"{p}.{key}", f"unknown site '{code}'")
             ends.append(code)
-        # Read in the order errors are reported; built positionally, in Link's field order.
-        bandwidth = r.number(d, "bandwidth_gbps", p, above=0.0)
-        rtt_ms = r.amount(d, "rtt_ms", p, 0.0)
-        price_per_gb = r.amount(d, "price_per_gb", p)
-        buffer = r.optional(d, "buffer", p)
-        reserved = r.boolean(d, "reserved", p)
-        reservable = r.boolean(d, "reservable", p)
-        link = Link(
-            ends[0] or "",
-            ends[1] or "",
-            bandwidth,
-            price_per_gb,
-            rtt_ms,
-            buffer,
-            reserved,
-            reservable,
-            i,
-        )
+        link = Link(ends[0] or "", ends[1] or "", index=i, **read_fields(r, d, _LINK, p))
         if link.reserved and not link.reservable:
             r.error(f"{p}.reserved", "only a reservable link can be reserved")
         if ends[0] is not None and ends[0] == ends[1]:
@@ -202,58 +176,35 @@ def _offer(
     site: str | None,
     own_currency: str | None,
 ) -> Offer:
-    basis = r.choice(d, "billing_basis", p, BILLING_BASES)
+    basis = read_field(r, d, "offers[]", "billing_basis", p)
     contract = basis == "contract"
     preemptible, preemptions = _preemption(r, d, p)
-    # Read in the order errors are reported; built positionally (in Offer's field order),
-    # a third of the cost of two dozen keywords.
-    kind = r.choice(d, "kind", p, OFFER_KINDS)
-    gpu_mem_gb = r.number(d, "gpu_mem_gb", p, above=0.0)
-    gpus_per_machine = r.count(d, "gpus_per_machine", p, MISSING, 1)
-    max_machines = r.number(d, "max_machines", p, nullable=True, minimum=1, integer=True)
-    price = r.amount(d, "price", p)
     # SPEC P: contract prices need the package hours and the expected utilisation.
-    contract_hours = r.number(d, "contract_hours", p, nullable=not contract, above=0.0)
-    utilization = r.number(
-        d, "expected_utilization", p, nullable=not contract, above=0.0, maximum=1.0
-    )
-    fee_pct = r.amount(d, "scheduling_fee_pct", p, 0.0)
-    parallelism = r.choices(d, "parallelism", p, PARALLELISM)
-    # SPEC 7.8: a speed in [0.01, 100]; beyond it compute hours leave any sane range.
-    relative_speed = r.number(d, "relative_speed", p, default=1.0, **SPEED)
-    machines, name, provider, boot_hours, effort, gpu_model = _optional_offer_fields(r, d, p)
+    values = read_fields(r, d, _OFFER, p)  # kind … price
+    need = {"nullable": False, "default": MISSING} if contract else {}
+    contract_hours = read_field(r, d, "offers[]", "contract_hours", p, **need)
+    utilization = read_field(r, d, "offers[]", "expected_utilization", p, **need)
+    paid = _contract_paid(r, d, p, contract)
     return Offer(
-        oid or "",
-        kind,
-        site or "",
-        gpu_mem_gb,
-        gpus_per_machine,
-        basis,
-        price,
-        max_machines,
-        contract_hours,
-        utilization,
-        fee_pct,
-        parallelism,
-        relative_speed,
-        machines,
-        name,
-        provider,
-        boot_hours,
-        effort,
-        own_currency,
-        gpu_model,
-        preemptible,
-        preemptions,
-        i,
-        _contract_paid(r, d, p, contract),
+        id=oid or "",
+        site=site or "",
+        billing_basis=basis,
+        contract_hours=contract_hours,
+        expected_utilization=utilization,
+        currency=own_currency,
+        preemptible=preemptible,
+        preemptions_per_day=preemptions,
+        index=i,
+        **values,
+        **read_fields(r, d, _OFFER_REST, p),  # scheduling_fee_pct … gpu_model
+        contract_paid=paid,
     )
 
 
 def _contract_paid(r: Reader, d: dict[str, Any], p: str, contract: bool) -> bool:
     """SPEC 7.6: only a contract package can be already paid (on any other basis the flag is a
     slip that would silently price the offer at nothing)."""
-    paid = r.boolean(d, "contract_paid", p)
+    paid = read_field(r, d, "offers[]", "contract_paid", p)
     if paid and not contract:
         r.error(
             f"{p}.contract_paid",
@@ -263,30 +214,12 @@ def _contract_paid(r: Reader, d: dict[str, Any], p: str, contract: bool) -> bool
     return paid
 
 
-def _optional_offer_fields(
-    r: Reader, d: dict[str, Any], p: str
-) -> tuple[Any, str | None, str | None, Any, Any, str | None]:
-    """machines, name, provider, boot_hours, migration effort and GPU model, in that order.
-    Optional fields are read only when present."""
-    machines = (
-        r.number(d, "machines", p, nullable=True, minimum=1, integer=True)
-        if "machines" in d
-        else None
-    )
-    name = r.text(d, "name", p)
-    provider = r.text(d, "provider", p)
-    boot_hours = r.amount(d, "boot_hours", p, 0.0) if "boot_hours" in d else 0.0
-    effort = r.optional(d, "migration_effort_hours", p) if "migration_effort_hours" in d else None
-    gpu_model = r.text(d, "gpu_model", p) if "gpu_model" in d else None
-    return machines, name, provider, boot_hours, effort, gpu_model
-
-
 def _preemption(r: Reader, d: dict[str, Any], p: str) -> tuple[bool, float]:
     """SPEC 6.3: a preemptible offer states its expected preemptions per day; no other offer
     may state any (a rate on on-demand capacity is a slip that would silently cost nothing)."""
     if "preemptible" not in d and "preemptions_per_day" not in d:
         return False, 0.0
-    preemptible = r.boolean(d, "preemptible", p)
+    preemptible = read_field(r, d, "offers[]", "preemptible", p)
     if d.get("preemptions_per_day") is None:
         if preemptible:
             r.error(
@@ -300,7 +233,7 @@ def _preemption(r: Reader, d: dict[str, Any], p: str) -> tuple[bool, float]:
             "only a preemptible offer has preemptions (set preemptible: true)",
         )
         return False, 0.0
-    rate = r.amount(d, "preemptions_per_day", p)
+    rate = read_field(r, d, "offers[]", "preemptions_per_day", p, default=MISSING)
     return True, 0.0 if rate is None else rate
 
 
@@ -315,50 +248,28 @@ def parse_benchmarks(r: Reader, items: list[Any], offer_ids: set[str]) -> tuple[
         d = r.obj(raw, p, BENCHMARK_FIELDS)
         if d is None:
             continue
-        kind = r.choice(d, "kind", p, BENCHMARK_KINDS)
+        kind = read_field(r, d, "benchmarks[]", "kind", p)
         timed = kind in ("single", "multi")  # a single/multi run needs its offer and its hours
         offer = _benchmark_offer(r, d, p, timed, offer_ids)
         hours_default = MISSING if timed else 0.0
-        e2e = r.amount(d, "e2e_hours", p, hours_default)
-        compute = r.amount(d, "compute_hours", p, hours_default)
-        comm = r.optional(d, "comm_hours", p) if "comm_hours" in d else None
+        e2e = read_field(r, d, "benchmarks[]", "e2e_hours", p, default=hours_default)
+        compute = read_field(r, d, "benchmarks[]", "compute_hours", p, default=hours_default)
+        comm = read_field(r, d, "benchmarks[]", "comm_hours", p)
         if e2e is not None and compute is not None and compute > e2e:
             r.error(f"{p}.compute_hours", "must be ≤ e2e_hours")
         if e2e is not None and comm is not None and comm > e2e:
             r.error(f"{p}.comm_hours", "must be ≤ e2e_hours")
         raw_id = d.get("id")
-        # Read in the order errors are reported; built positionally (in Benchmark's field
-        # order), which is a third of the cost of sixteen keywords, paid per record.
-        nodes = r.count(d, "nodes", p, 1, 1)
-        gpus_per_node = r.count(d, "gpus_per_node", p, 1, 1)
-        # Optional figures are read only when present: most records carry few of them.
-        peak = r.optional(d, "peak_gpu_mem_gb", p) if "peak_gpu_mem_gb" in d else None
-        failure_reruns = r.count(d, "failure_reruns", p, 0, 0)
-        hours_lost = r.amount(d, "hours_lost_per_rerun", p, 0.0)
-        effort = (
-            r.optional(d, "migration_effort_hours", p) if "migration_effort_hours" in d else None
-        )
-        cost = r.optional(d, "cost", p) if "cost" in d else None
-        tier = r.choice(d, "tier", p, TIERS, nullable=True) if "tier" in d else None
-        succeeded = None if d.get("succeeded") is None else r.boolean(d, "succeeded", p)
         records.append(
             Benchmark(
-                i,
-                kind,
-                offer,
-                nodes,
-                gpus_per_node,
-                e2e if e2e is not None else 0.0,
-                compute if compute is not None else 0.0,
-                comm,
-                peak,
-                failure_reruns,
-                hours_lost,
-                effort,
-                cost,
-                tier,
-                succeeded,
-                None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
+                index=i,
+                kind=kind,
+                offer=offer,
+                e2e_hours=e2e if e2e is not None else 0.0,
+                compute_hours=compute if compute is not None else 0.0,
+                comm_hours=comm,
+                id=None if raw_id is None or isinstance(raw_id, bool) else str(raw_id),
+                **read_fields(r, d, _BENCHMARK, p),  # nodes … succeeded
             )
         )
     return tuple(records)

@@ -199,3 +199,57 @@ class JsonSchemaTests:
         ):
             data = _with(obj, name, value)
             assert _errors(data) and not validator.is_valid(data), (obj, name)
+
+
+def _probes(r) -> list[float]:
+    """Values at and around every bound the reader has for a number: the row's minimum, its
+    exclusive bound, its maximum, MIN_POSITIVE (SPEC 7.8) and MAX_MAGNITUDE."""
+    values = [0.0, 1e-13, 1e-12, 2e-12, 1e12, 1.5e12]
+    for bound in (r.minimum, r.above, r.maximum):
+        if bound is not None:
+            values += [bound - 1e-3, bound, bound + 1e-3]
+    if r.kind == "integer":
+        values = sorted({float(round(v)) for v in values})
+    return values
+
+
+CROSS = ("must be ≤ data_compute_high", "must divide", "must be ≤ heads", "must be ≤ e2e_hours")
+SHAPE = {"batch_size": 1, "seq_len": 8, "hidden_size": 64, "layers": 2, "heads": 1, "kv_heads": 1}
+
+
+class SchemaBoundsTests:
+    """SPEC 7.9: the schema's bounds are the reader's, both read off the same row; on the values
+    at and around every bound, the reader refuses a value by its path exactly when the schema
+    refuses it there (0 < x < 1e-12 for a figure above 0 included: SPEC 7.8)."""
+
+    @pytest.mark.parametrize(("obj", "name", "r"), _rows("number", "integer"))
+    def test_the_schema_refuses_exactly_what_the_reader_refuses(self, obj, name, r):
+        validator = jsonschema_rs.validator_for(json_schema())
+        field = PLACES[obj][1] + name
+        base = _with(obj, "preemptible", True) if name == "preemptions_per_day" else _base()
+        if name in SHAPE:
+            base["task"].update(SHAPE)  # the shape's fields come together
+        for value in _probes(r):
+            data = copy.deepcopy(base)
+            target = data
+            for step in PLACES[obj][0]:
+                target = target[step]
+            target[name] = value
+            if obj == "benchmarks[]" and name == "e2e_hours":
+                target["compute_hours"] = 0  # compute ≤ e2e is another rule
+            errors = _errors(data)
+            if any(e["message"].startswith(CROSS) for e in errors):
+                continue  # a rule between two fields, not a bound of one
+            assert {e["field"] for e in errors} <= {field}, (field, value, errors)
+            reader_refuses = bool(errors)
+            schema_refuses = not validator.is_valid(data)
+            assert reader_refuses == schema_refuses, (field, value, reader_refuses)
+
+    def test_a_figure_above_0_is_at_least_1e_12_in_both(self):
+        schema = json_schema()
+        links = schema["properties"]["links"]["anyOf"][0]  # a list, or null
+        bandwidth = links["items"]["properties"]["bandwidth_gbps"]
+        assert (bandwidth["minimum"], "exclusiveMinimum" in bandwidth) == (1e-12, False)
+        assert _errors(_with("links[]", "bandwidth_gbps", 5e-13)) == [
+            {"field": "links[0].bandwidth_gbps", "message": "is unreasonably small (limit 1e-12)"}
+        ]

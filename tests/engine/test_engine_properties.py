@@ -288,7 +288,7 @@ def _package_by_hand(t, offer, gpus, billed, hours):
     per_machine = offer["gpus_per_machine"]
     machines = math.ceil(billed / per_machine)
     if paid:
-        held = offer.get("max_machines") or math.ceil(gpus / per_machine)
+        held = max(offer.get("max_machines") or 0, math.ceil(gpus / per_machine))
     else:
         held = machines
     beyond = max(0.0, billed * hours - offer["contract_hours"] * per_machine * held)

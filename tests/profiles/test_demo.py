@@ -105,8 +105,9 @@ class CatalogDemoTests:
         assert links.filter(from_site__code="bj-a", to_site__code="gz-a").exists()
         assert links.filter(from_site__code="gz-a", to_site__code="bj-a").exists()
         # Six v1 stories, eight of method 2.0, one profile imported from v1, one of engine 2.1
-        # (lora-8b-spot), one of 2.2 (tokens-14b-staged) and one of 3.0 (finetune-70b-8gpus).
-        assert TaskProfile.objects.filter(team=demo).count() == 18
+        # (lora-8b-spot), one of 2.2 (tokens-14b-staged) and two of 3.0 (finetune-70b-8gpus,
+        # scans-stay-gz).
+        assert TaskProfile.objects.filter(team=demo).count() == 19
 
     def test_the_second_team_has_its_own_smaller_set_in_cny(self, demo):
         team2 = Team.objects.get(slug="borealis")
@@ -344,13 +345,53 @@ class EngineThreeDemoTests:
         assert a2["data"] == {"planned": 8, "gpus": 11, "offer": h200, "fix_gpus": 16}
         assert findings(out, "P2")
 
-    def test_every_new_rule_of_engine_3_fires_somewhere_in_the_demo(self, demo):
+    def test_every_new_rule_of_engine_3_fires_somewhere_in_the_demo(self, demo_world):
+        # The whole demo (load_demo: benchmark records and team settings included).
         rules: set[str] = set()
         reasons: set[str] = set()
-        for profile in TaskProfile.objects.filter(team=demo):
-            _, out = evaluation(demo, profile.name)
+        rerun_costs: list[float] = []
+        x4_with_g1: list[str] = []
+        for profile in TaskProfile.objects.all():
+            _, out = evaluate_profile(profile)[:2]
             rules |= {f["rule"] for f in out["findings"]}
             reasons |= {r for o in out["options"] for r in o["reasons"]}
+            rerun_costs += [o["rerun_cost"] for o in out["options"] if o["rerun_cost"] > 0]
+            fired = {f["rule"] for f in out["findings"]}
+            if {"X4", "G1"} <= fired and not out["cross_domain"]["home_domain_only"]:
+                x4_with_g1.append(profile.name)
         # SPEC 7.1 (A2, too_few_gpus) and 7.3 (preempted_before_done).
         assert "A2" in rules
         assert {"too_few_gpus", "preempted_before_done"} <= reasons
+        # SPEC 7.2 rerun_cost, from an offer's records that hold enough GPU-hours.
+        assert rerun_costs
+        # SPEC 7.8 X4 with G1: G1 fails only on offsite_allowed, X4's allowed sites decide.
+        assert x4_with_g1
+
+    def test_a_rerun_cost_is_priced_from_the_offers_records(self, demo_world):
+        demo = Team.objects.get(slug="aurora")
+        _, out = evaluation(demo, "70B full training, data parallel")
+        h100 = offer_id(demo, "h100-bj-a")
+        option = next(o for o in out["options"] if o["offer"] == h100)
+        # The H100's records of this task: 1 × 8 GPUs × 480 h + 4 × 8 × 140 h = 3,840 + 4,480
+        # = 8,320 GPU-hours (≥ the 1,000 of failure_evidence_gpu_hours) with 1 + 2 = 3 reruns:
+        # rate 3 ÷ 8,320 a GPU-hour. This run: 32 GPUs × 200 h → 3 × 6,400 ÷ 8,320 = 2.3077
+        # expected failures, each losing half the 1 h checkpoint interval (resumable, no restart
+        # hours) at 32 × 2.99 = 95.68 an hour: 2.3077 × 0.5 × 95.68 = 110.40.
+        assert option["rerun_cost"] == pytest.approx(3 / 8320 * 32 * 200 * 0.5 * 32 * 2.99)
+        assert option["rerun_cost"] == pytest.approx(110.4)
+        bill = next(b for b in out["bill"] if b["offer"] == h100)
+        assert bill["rerun_cost"] == option["rerun_cost"]
+
+    def test_compliance_data_runs_at_its_allowed_site_when_only_offsite_fails(self, demo_world):
+        demo = Team.objects.get(slug="aurora")
+        data, out = evaluation(demo, "Clinical scan segmentation")
+        assert data["task"]["offsite_allowed"] is False
+        assert data["task"]["compliance_restricted"] is True
+        fired = {f["rule"] for f in out["findings"]}
+        assert {"G1", "X4"} <= fired and "P2" not in fired
+        # 2.2: G1 kept the job in Beijing's datacenter, where X4 forbids moving the scans: no
+        # feasible placement. 3.0: the allowed sites (blank → the data's Guangzhou datacenter)
+        # limit the options instead, so the job runs next to its data.
+        assert out["cross_domain"]["home_domain_only"] is False
+        assert out["chosen"]["kind"] == "move_compute"
+        assert out["chosen"]["site"] == "gz-a"

@@ -38,6 +38,10 @@ Engine 2.2 (SPEC 6.4, method22.py):
 Engine 3.0 (SPEC 7.1, method30.py):
 - finetune-70b-8gpus: a 70B full fine-tune planned on 8 GPUs holds one replica nowhere
   (too_few_gpus); A2 blocks, naming the GPUs to plan.
+Engine 3.0 (SPEC 7.8, method30.py):
+- scans-stay-gz: compliance-restricted scans in Guangzhou whose licence forbids running off the
+  allowed sites (G1 fails only on offsite_allowed): X4's allowed sites, not the home
+  datacenter, limit the options, so the job runs next to its data.
 """
 
 from __future__ import annotations

@@ -39,4 +39,32 @@ AURORA_V30_PROFILES = [
         "has_machines": True,
         "pain": "slow",
     },
+    {
+        # SPEC 7.8 X4 with G1: the scans may leave neither the hospital's Guangzhou datacenter
+        # (X4) nor be processed by anyone off the sites the licence names (offsite_allowed:
+        # false, G1). 2.2 limited the job to the home datacenter in Beijing, which X4 forbids
+        # too: no feasible placement while M1 said move compute to the data. The contract
+        # allows Guangzhou, so 3.0 runs it there, next to the data.
+        "key": "scans-stay-gz",
+        "name": "Clinical scan segmentation (hospital data, licence limits the sites)",
+        "description": "CT scans from the Guangzhou hospital; the licence allows only its own "
+        "datacenter.",
+        "workload": "batch_inference",
+        "cadence": "recurring",
+        "runs_per_quarter": 6,
+        "params_b": 1.0,
+        "gpus": 8,
+        "input_gb": 800.0,
+        "result_gb": 5.0,
+        "data_site": "gz-a",
+        "home_site": "bj-a",
+        "result_site": "bj-a",
+        "compute_hours": 4.0,
+        "resumable": True,
+        "interruption_cost_hours": 0.5,
+        **PORTABLE,
+        "offsite_allowed": False,
+        "compliance_restricted": True,
+        "has_machines": True,
+    },
 ]
