@@ -128,6 +128,9 @@ def _given_only(profile: TaskProfile) -> dict:
         data["attention"] = str(profile.attention)
     if profile.restart_hours:
         data["restart_hours"] = float(profile.restart_hours)
+    # SPEC 7.7: the money budget only when given.
+    if profile.cost_budget is not None:
+        data["cost_budget"] = float(profile.cost_budget)
     # SPEC 6.4: a staged plan only when the processed size is given.
     if profile.processed_gb is not None:
         data["processed_gb"] = float(profile.processed_gb)
@@ -192,6 +195,9 @@ def offer_input(
     if offer.billing_basis == "contract":
         data["contract_hours"] = _num(offer.contract_hours)
         data["expected_utilization"] = _num(offer.expected_utilization)
+        if offer.contract_paid:
+            # SPEC 7.6: sent only when paid, so unpaid packages' inputs stay as they were.
+            data["contract_paid"] = True
     if machines is not None:
         data["machines"] = machines
     if migration_effort_hours is not None:
