@@ -113,7 +113,8 @@ class CatalogDemoTests:
         team2 = Team.objects.get(slug="borealis")
         assert team2.currency == "CNY"
         assert Site.objects.filter(team=team2).count() == 2
-        assert Offer.objects.filter(team=team2, site__team=team2).count() == 2
+        # Two offers, and the annual A800 package already paid (SPEC 7.6).
+        assert Offer.objects.filter(team=team2, site__team=team2).count() == 3
         assert TaskProfile.objects.filter(team=team2).count() == 2
 
 
@@ -426,3 +427,17 @@ class EngineThreeOneDemoTests:
         assert m3["key"] == "M3.deadline" and m3["data"]["plan_offer"] == h100
         assert "8× H100 SXM 80GB on demand" in m3["message"]
         assert [f["key"] for f in findings(out, "P1")] == ["P1.cost"]
+
+    def test_the_paid_a800_package_costs_the_log_cleaning_nothing_new(self, demo):
+        team2 = Team.objects.get(slug="borealis")
+        _, out = evaluation(team2, "Log cleaning, 2 TB at Ulanqab")
+        package = Offer.objects.get(team=team2, name="8× A800 80GB annual package (paid)")
+        option = next(o for o in out["options"] if o["offer"] == str(package.pk))
+        # 4 h ÷ 0.6 = 6.667 h on one 8-GPU machine = 53.33 GPU-hours, within the 8,760 × 8 =
+        # 70,080 the paid package holds: compute 0 (2.2: 53.33 × 420,000 ÷ (8,760 × 8 × 0.7) =
+        # 53.33 × 8.5616 = 456.62 CNY, as if it were new).
+        assert option["compute_cost"] == 0.0 and option["effective_price"] == 0.0
+        assert out["chosen"]["offer"] == str(package.pk)  # next to the data, and already paid
+        (paid,) = [f for f in findings(out, "T") if f["key"] == "T.paid"]
+        assert paid["data"]["paid_gpu_hours"] == pytest.approx(8 * 4 / 0.6)
+        assert "already paid" in paid["message"]
