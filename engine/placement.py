@@ -15,7 +15,6 @@ from .run_losses import (
     preempted_before_done,
     preemption_hours,
     preemption_rate,
-    rerun_hours,
 )
 from .schema import (
     KIND_ORDER,
@@ -252,11 +251,12 @@ def _option(
     gpus = planned_gpus(inp, offer, sized)
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
-    if preempted_before_done(task, preemption_rate(offer, gpus), _hours_on(task, offer)):
+    rate = preemption_rate(offer, gpus)  # SPEC 7.3: λ, preemptions an hour
+    if preempted_before_done(task, rate, _hours_on(task, offer)):
         reasons.append("preempted_before_done")  # SPEC 7.3
     reasons += plan.reasons
     option = _priced(inp, plan, offer, reasons, gpus, billed, staged)
-    _run_losses(inp, option, records)
+    _run_losses(inp, option, records, rate)
     return option
 
 
@@ -327,17 +327,21 @@ def _priced(
     return option
 
 
-def _run_losses(inp: EngineInput, option: PlacementOption, records: OfferRecords | None) -> None:
-    """SPEC 7.2 and 7.3: the run's expected preemption and rerun losses and its migration line,
-    then its totals (total_cost is the whole bill) and whether it meets every budget."""
+def _run_losses(
+    inp: EngineInput, option: PlacementOption, records: OfferRecords | None, rate: float
+) -> None:
+    """SPEC 7.2 and 7.3: the run's expected preemption (at `rate` preemptions an hour) and rerun
+    losses and its migration line, then its totals (total_cost is the whole bill) and whether it
+    meets every budget."""
     task = inp.task
     offer = option.offer
-    burn = option.hourly_burn
+    burn = option.billed_gpus * option.effective_price  # the hourly burn
     hours = option.compute_hours
-    lost = preemption_hours(task, preemption_rate(offer, option.gpus), hours)
+    lost = preemption_hours(task, rate, hours)
     option.preemption_hours = lost
-    rate, per_failure = failure_terms(inp, records)
-    option.rerun_hours = rerun_hours(rate, per_failure, option.billed_gpus, hours)
+    # SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each.
+    failures, per_failure = failure_terms(inp, records)
+    option.rerun_hours = failures * option.billed_gpus * hours * per_failure
     option.rerun_cost = option.rerun_hours * burn
     option.migration_effort_hours, option.migration_cost = migration_line(inp, offer, records)
     if lost is None or not math.isfinite(lost * burn):

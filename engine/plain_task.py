@@ -1,34 +1,38 @@
 """The task read at once when plain (see plain_records): every field a plain value in range, and
 no model shape, staged plan or allowed sites (those are read field by field). Engine speed,
-issue 13. SPEC 7.9: every field but the sites, budget and team is read as its row of the field
-table says (plain_records.plain_plan)."""
+issue 13. SPEC 7.9: every field but the sites is read as its row of the field table says
+(plain_records.plain_plan, built into one function by plain_builder)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .fields import BUDGET_FIELDS, TASK_FIELDS, TEAM_FIELDS
-from .plain_records import NotPlain, _code, plain_plan, plain_values
+from .plain_records import NotPlain, _code, plain_builder, plain_plan
 from .schema import SHAPE_KEYS, STAGED_FIELDS, LatencyBudget, Task, Team
 
 _NOT_PLAIN_TASK = SHAPE_KEYS.union(STAGED_FIELDS)  # read field by field when given
-_TASK = plain_plan(
-    "task",
+_TASK = plain_builder(
     Task,
-    frozenset(
-        {
-            "home_site",
-            "data_site",
-            "result_site",
-            "allowed_sites",
-            "latency_budget_hours",
-            "team",
-        }
+    plain_plan(
+        "task",
+        Task,
+        frozenset(
+            {
+                "home_site",
+                "data_site",
+                "result_site",
+                "allowed_sites",
+                "latency_budget_hours",
+                "team",
+            }
+        ),
+        # plain_task takes only tasks without a model shape or a staged plan.
+        absent=_NOT_PLAIN_TASK,
     ),
 )
-_BUDGET = plain_plan("task.latency_budget_hours", LatencyBudget)
-_TEAM = plain_plan("task.team", Team)
-_NO_HAND: dict[str, Any] = {}
+_BUDGET = plain_builder(LatencyBudget, plain_plan("task.latency_budget_hours", LatencyBudget))
+_TEAM = plain_builder(Team, plain_plan("task.team", Team))
 
 
 def plain_task(t: Any, site_codes: set[str]) -> Task | None:
@@ -44,15 +48,15 @@ def plain_task(t: Any, site_codes: set[str]) -> Task | None:
     get = t.get
     try:
         home = _code(get("home_site"), site_codes)
-        hand = {
-            "home_site": home,
-            "data_site": _site_or(get("data_site"), home, site_codes),
-            "result_site": _site_or(get("result_site"), home, site_codes),
-            "allowed_sites": (),
-            "latency_budget_hours": _budget(get("latency_budget_hours")),
-            "team": _team(get("team")),
-        }
-        return Task(*plain_values(get, _TASK, hand))
+        return _TASK(  # the hand fields in Task's order
+            get,
+            home,  # home_site
+            _site_or(get("data_site"), home, site_codes),
+            _site_or(get("result_site"), home, site_codes),
+            _budget(get("latency_budget_hours")),
+            (),  # allowed_sites
+            _team(get("team")),
+        )
     except (NotPlain, KeyError, TypeError):  # KeyError, TypeError: not a known choice
         return None
 
@@ -69,7 +73,7 @@ def _budget(raw: Any) -> LatencyBudget:
         return LatencyBudget()
     if type(raw) is not dict or not BUDGET_FIELDS.issuperset(raw):
         raise NotPlain
-    return LatencyBudget(*plain_values(raw.get, _BUDGET, _NO_HAND))
+    return _BUDGET(raw.get)
 
 
 def _team(raw: Any) -> Team:
@@ -77,7 +81,7 @@ def _team(raw: Any) -> Team:
         return Team()
     if type(raw) is not dict or not TEAM_FIELDS.issuperset(raw):
         raise NotPlain
-    values = plain_values(raw.get, _TEAM, _NO_HAND)
-    if "same_site" not in values[-1]:
-        values[-1] = ("same_site", *values[-1])  # same_site is always validated
-    return Team(*values)
+    team = _TEAM(raw.get)
+    if "same_site" not in team.validated_tiers:
+        team.validated_tiers = ("same_site", *team.validated_tiers)  # always validated
+    return team

@@ -32,16 +32,19 @@ def offer_records(inp: EngineInput) -> dict[str, OfferRecords]:
     largest pilot migration effort."""
     records: dict[str, OfferRecords] = {}
     for b in inp.benchmarks:
-        if b.offer is None:
+        offer = b.offer
+        if offer is None:
             continue
-        row = records.get(b.offer)
+        row = records.get(offer)
         if row is None:
-            row = records[b.offer] = OfferRecords()
-        if b.kind == "single" or b.kind == "multi":
+            row = records[offer] = OfferRecords()
+        kind = b.kind
+        if kind == "single" or kind == "multi":
             row.gpu_hours += b.nodes * b.gpus_per_node * b.e2e_hours
-            row.failures += b.failure_reruns
-            row.lost_hours += b.failure_reruns * b.hours_lost_per_rerun
-        elif b.kind == "pilot_migration" and b.migration_effort_hours:
+            reruns = b.failure_reruns
+            row.failures += reruns
+            row.lost_hours += reruns * b.hours_lost_per_rerun
+        elif kind == "pilot_migration" and b.migration_effort_hours:
             row.pilot_effort = max(row.pilot_effort or 0.0, b.migration_effort_hours)
     return records
 
@@ -70,12 +73,6 @@ def failure_terms(inp: EngineInput, records: OfferRecords | None) -> tuple[float
     else:
         lost = task.interruption_cost_hours
     return rate, lost
-
-
-def rerun_hours(rate: float, lost: float, billed: int, compute_hours: float) -> float:
-    """SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each;
-    × the hourly burn it is the option's `rerun_cost`."""
-    return rate * billed * compute_hours * lost
 
 
 def preemption_rate(offer: Offer, gpus: int) -> float:

@@ -57,10 +57,10 @@ def _solve(
     option i's; with them (SPEC 7.8) line j is a variant (raw or staged) of option owners[j],
     and an option's objective is the least of its lines: its lower envelope. With `reciprocal`
     the coordinate is 1 / the input (low > 0 then, so 1 / x is finite)."""
-    if owners is None:
-        owners = list(range(len(everyone)))
+    if owners is None:  # the commonest case: one line an option, line j option j's
+        return _solve_lines(everyone, gaps, x0, slopes, low, high, reciprocal)
     mine = [j for j, owner in enumerate(owners) if owner == 0]  # the chosen option's lines
-    one = len(mine) == 1  # the commonest case: the chosen option has one plan
+    one = len(mine) == 1  # the chosen option has one plan
     gap0, slope0 = gaps[mine[0]], slopes[mine[0]]
     current = 1.0 / x0 if reciprocal else x0
     best_at: float | None = None
@@ -93,6 +93,45 @@ def _solve(
             crossing = [(slopes[j], everyone[owner])]
         elif distance == best_distance and up == best_up:
             crossing.append((slopes[j], everyone[owner]))
+    if best_at is None:
+        return None, None, False
+    # In the coordinate 1 / the input, a step up is the input going down.
+    return best_at, _past(crossing, best_up), best_up != reciprocal
+
+
+def _solve_lines(
+    everyone: list[PlacementOption],
+    gaps: list[float],
+    x0: float,
+    slopes: list[float],
+    low: float,
+    high: float,
+    reciprocal: bool,
+) -> tuple[float | None, PlacementOption | None, bool]:
+    """_solve when every option has one line (line i is option i's, gaps[0] = 0): the first
+    crossing below the chosen option's line, as _solve finds it."""
+    slope0 = slopes[0]
+    current = 1.0 / x0 if reciprocal else x0
+    best_at: float | None = None
+    best_distance = 0.0
+    best_up = False
+    crossing: list[tuple[float, PlacementOption]] = []
+    for i in range(1, len(gaps)):
+        # Below the chosen line: from the crossing on, on the side where line i falls faster.
+        closing = slopes[i] - slope0
+        if closing == 0:
+            continue  # parallel: never crosses (below it everywhere cannot be: gaps ≥ 0)
+        x = x0 - gaps[i] / closing
+        if not low <= x <= high or x - x != 0:  # out of range, or infinite
+            continue
+        up = closing < 0
+        at = 1.0 / x if reciprocal else x
+        distance = abs(at - current)
+        if best_at is None or distance < best_distance:
+            best_at, best_distance, best_up = at, distance, up
+            crossing = [(slopes[i], everyone[i])]
+        elif distance == best_distance and up == best_up:
+            crossing.append((slopes[i], everyone[i]))
     if best_at is None:
         return None, None, False
     # In the coordinate 1 / the input, a step up is the input going down.

@@ -13,7 +13,7 @@ import pytest
 from engine import DEFAULT_THRESHOLDS, EngineInputError, parse_input
 from engine.field import F
 from engine.fields import OBJECTS
-from engine.plain_records import NotPlain, _plain_step, plain_plan, plain_values
+from engine.plain_records import NotPlain, _plain_step, plain_builder, plain_plan, plain_values
 from engine.reader import MISSING, Reader
 from engine.schema import Benchmark, LatencyBudget, Link, Offer, Site, Task, Team
 from engine.table_read import (
@@ -156,3 +156,18 @@ class RowDrivesTheReadingTests:
                     with pytest.raises(EngineInputError) as refused:
                         parse_input(make_input(task(**{name: below})))
                     assert f"task.{name}" in {e["field"] for e in refused.value.errors}, name
+
+
+def test_the_built_function_reads_as_the_steps_do():
+    # plain_builder writes the plan's calls out once; each field read by its own row.
+    plan = plain_plan("sites[]", Site, frozenset({"code", "index"}))
+    build = plain_builder(Site, plan)
+    record = {"code": "x", "datacenter": "dc", "queue_hours": 2, "storage_tb": 1.5}
+    assert build(record.get, "x", 3) == Site(*plain_values(
+        record.get, plan, {"code": "x", "index": 3}
+    ))
+    assert build(record.get, "x", 3) == Site(
+        "x", "dc", None, None, 2.0, 1.5, None, 3
+    )
+    with pytest.raises(NotPlain):
+        build({"queue_hours": -1}.get, "x", 0)
