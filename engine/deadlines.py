@@ -13,7 +13,7 @@ from .placement import (
     package_bill,
     tie_key,
 )
-from .run_losses import OfferRecords, failure_terms, rerun_hours
+from .run_losses import OfferRecords, failure_terms
 from .schema import EngineInput
 from .sizing import Sizing
 
@@ -132,7 +132,8 @@ def _plan(
         compute_cost, burn_price = package.compute_cost, package.burn_price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     rate, per_failure = failure_terms(inp, records)
-    rerun_cost = rerun_hours(rate, per_failure, billed, hours) * billed * burn_price
+    # SPEC 7.2: expected failures (rate × billed GPUs × hours) × hours lost by each, at the burn.
+    rerun_cost = rate * billed * hours * per_failure * billed * burn_price
     total = (
         compute_cost
         + scheduling_cost

@@ -335,7 +335,9 @@ def _run_losses(
     meets every budget."""
     task = inp.task
     offer = option.offer
-    burn = option.billed_gpus * option.effective_price  # the hourly burn
+    # The hourly burn; SPEC 7.10: a package's is 0 while the run fits it (burn_price).
+    price = option.effective_price if option.burn_price is None else option.burn_price
+    burn = option.billed_gpus * price
     hours = option.compute_hours
     lost = preemption_hours(task, rate, hours)
     option.preemption_hours = lost

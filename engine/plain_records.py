@@ -257,8 +257,9 @@ _BENCHMARK_HAND = frozenset(
 )
 _BENCHMARK = plain_builder(Benchmark, plain_plan("benchmarks[]", Benchmark, _BENCHMARK_HAND))
 _OFFER_HAND = frozenset({"id", "kind", "site", "billing_basis", "index"})
-# plain_offer takes only offers without a currency or preemption field of their own.
-_OFFER_ABSENT = frozenset({"currency", "preemptible", "preemptions_per_day"})
+# plain_offer takes only offers without a currency or preemption field of their own, and
+# without contract_paid (SPEC 7.6: read by hand, it is refused off a contract).
+_OFFER_ABSENT = frozenset({"currency", "preemptible", "preemptions_per_day", "contract_paid"})
 _OFFER = plain_builder(Offer, plain_plan("offers[]", Offer, _OFFER_HAND, absent=_OFFER_ABSENT))
 # SPEC P: contract prices need the package hours and the expected utilisation.
 _CONTRACT_OFFER = plain_builder(
