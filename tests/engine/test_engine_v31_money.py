@@ -338,3 +338,19 @@ def test_a_deadline_plan_always_meets_the_compute_budget_it_was_made_for(data, b
         row = next(s for s in out["sizing"]["offers"] if s["offer"] == plan["offer"])
         assert plan["gpus"] == row["gpus_for_budget"]
         assert plan["billed_gpus"] >= plan["gpus"]
+
+
+def test_M3_names_both_the_alternative_and_the_cheapest_deadline_plan():
+    """c-fast is four times as fast at 10 a GPU-hour: 40 ÷ 4 = 10 h within the budget, 8 × 10 ×
+    10 = 800, objective 800 + 10 queue + 10 h = 820 against a-pool's 690, so a-pool stays
+    chosen; M3.alternative names c-fast (+800 − 640 = +160) and the plan on b-big (+160)."""
+    data = _two_pools()
+    data["offers"].append(offer("c-fast", price=10, relative_speed=4))
+    out = evaluate(data)
+    assert out["chosen"]["offer"] == "a-pool"
+    [m3] = findings_of(out, "M3")
+    assert m3["key"] == "M3.alternative.deadline"
+    assert (m3["data"]["offer"], m3["data"]["extra_cost"]) == ("c-fast", 160.0)
+    assert (m3["data"]["plan_offer"], m3["data"]["plan_gpus"]) == ("b-big", 40)
+    assert m3["message"].endswith("Meet the compute budget on b-big with 40 GPUs: +160.")
+    assert "在 b-big 上用 40 张卡,多花 160" in m3["message_zh"]

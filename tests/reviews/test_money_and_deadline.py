@@ -44,6 +44,8 @@ class OfferContractPaidTests:
         assert offer_input(saved)["contract_paid"] is True
         detail = client.get(reverse("catalog:offer_detail", args=[saved.pk]), **ZH)
         assert "合同已付费" in detail.content.decode()
+        listing = client.get(reverse("catalog:offer_list"), **ZH).content.decode()
+        assert 'data-testid="contract-paid"' in listing and "包段已付费" in listing
 
     def test_an_unpaid_offer_sends_no_key(self, team):
         assert "contract_paid" not in offer_input(make_offer(team))
