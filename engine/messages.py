@@ -96,16 +96,17 @@ _NONE = {"en": "none", "zh_Hans": "无"}
 
 
 def show_number(value: float) -> str:
-    """Short human form: at most three decimals, trailing zeros dropped."""
+    """Short human form: at most three decimals, trailing zeros dropped, thousands grouped by
+    "," in both languages (8,686.2), as the pages' own figures are (config/formats, issue 39)."""
     if type(value) is int:
-        return str(value)
+        return f"{value:,}"
     if value != value:  # NaN never reaches here, but never print it either
         return "?"
     if value.is_integer() and -1e15 < value < 1e15:
-        return str(int(value))  # the commonest figure (8 GPUs, 12 h): no rounding to undo
+        return f"{int(value):,}"  # the commonest figure (8 GPUs, 12 h): no rounding to undo
     if value and abs(value) < 0.01:
         return f"{value:.2g}"
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    text = f"{value:,.3f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
 
 

@@ -27,7 +27,9 @@ def _env(**extra: str) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SITE_URL", "PORT"}
+        # as on a fresh clone: no DJANGO_ENV (development, emails to the console), no services
+        if key
+        not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SITE_URL", "PORT", "DJANGO_ENV"}
     }
     env.update(extra)
     return env
@@ -88,6 +90,18 @@ def test_make_run_prints_the_address_within_40_lines_and_serves(tmp_path):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)  # polling the server's start, bounded by the deadline
+        # The demo's notification emails (kept in var/run/demo.log) link to the port served on.
+        mails = (ROOT / "var" / "run" / "demo.log").read_text(encoding="utf-8")
+        links = [word for word in mails.split() if word.startswith("http://localhost:")]
+        assert links and all(link.startswith(f"http://localhost:{port}/") for link in links)
+        # An invitation printed under PORT=8123 (the first owner's, by bootstrap) points there.
+        invited = subprocess.run(
+            [sys.executable, "manage.py", "bootstrap", "--team", "Port check",
+             "--owner", "lead@corp.example"],
+            cwd=ROOT, env={**env, "PORT": "8123"}, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert invited.returncode == 0, invited.stderr
+        assert "the link: http://localhost:8123/accounts/invitations/accept/" in invited.stdout
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

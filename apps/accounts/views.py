@@ -9,10 +9,10 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from .access import membership_for
 from .middleware import SESSION_TEAM_KEY
@@ -22,8 +22,14 @@ class LoginView(AllauthLoginView):
     """allauth's sign-in under the existing name `accounts:login` (templates/account/login.html)."""
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def logout_view(request: HttpRequest) -> HttpResponse:
+    """POST signs out. GET (a typed or bookmarked address) asks first, on allauth's sign-out page
+    in the site's words (templates/account/logout.html), and signs no one out."""
+    if request.method == "GET":
+        if not request.user.is_authenticated:
+            return redirect("accounts:login")
+        return render(request, "account/logout.html")
     logout(request)
     messages.info(request, _("You are signed out."))
     return redirect("accounts:login")

@@ -12,7 +12,9 @@ from django.db.models import F, Func, Subquery
 from .selectors import unread
 
 
-def unread_count_subquery(user):
-    """The user's unread count as an expression, to be read in another query."""
-    rows = unread(user=user).order_by().annotate(n=Func(F("pk"), function="COUNT"))
+def unread_count_subquery(user, team_ids: list[int] | None = None):
+    """The user's unread count as an expression, to be read in another query (`team_ids`: the
+    user's teams, when known)."""
+    rows = unread(user=user, team_ids=team_ids).order_by()
+    rows = rows.annotate(n=Func(F("pk"), function="COUNT"))
     return Subquery(rows.values("n"))

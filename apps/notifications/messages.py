@@ -14,6 +14,9 @@ def notification_text(kind: str, params: dict) -> str:
         "quarter": params.get("quarter", ""),
         "team": params.get("team", ""),
         "url": params.get("url", ""),
+        "excerpt": params.get("excerpt", ""),
+        "offer": params.get("offer", ""),
+        "mentioned": ", ".join(params.get("mentioned") or []) or _("someone"),
     }
     if kind == Kind.REVIEW_SUBMITTED:
         return _("%(actor)s submitted “%(review)s” for your decision.") % values
@@ -39,6 +42,19 @@ def notification_text(kind: str, params: dict) -> str:
                 "The webhook %(url)s of %(team)s failed for a day and is paused: resume it once "
                 "it answers."
             )
+            % values
+        )
+    if kind == Kind.COMMENT_MENTION:
+        if values["offer"]:
+            return (
+                _(
+                    "%(actor)s mentioned %(mentioned)s about %(offer)s in “%(review)s”: "
+                    "“%(excerpt)s”"
+                )
+                % values
+            )
+        return (
+            _("%(actor)s mentioned %(mentioned)s in the discussion of “%(review)s”: “%(excerpt)s”")
             % values
         )
     return _("Something happened in %(team)s.") % values

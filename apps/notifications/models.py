@@ -20,6 +20,7 @@ class Kind(models.TextChoices):
     SNAPSHOT_STALE = "snapshot_stale", _("A submitted review's figures changed before sign-off")
     QUARTERLY_READY = "quarterly_ready", _("A quarterly cost review is ready")
     WEBHOOK_PAUSED = "webhook_paused", _("A webhook of your team failed for a day and is paused")
+    COMMENT_MENTION = "comment_mention", _("Someone mentions you in a review's discussion")
 
 
 # What a webhook endpoint may subscribe to: the team's events (a paused webhook is told to its
@@ -30,6 +31,7 @@ WEBHOOK_EVENTS = [
     Kind.CHANGES_REQUESTED,
     Kind.SNAPSHOT_STALE,
     Kind.QUARTERLY_READY,
+    Kind.COMMENT_MENTION,
 ]
 
 

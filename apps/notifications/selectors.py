@@ -25,10 +25,10 @@ def inbox(*, user) -> QuerySet:
     )
 
 
-def unread(*, user) -> QuerySet:
-    return Notification.objects.filter(
-        recipient=user, read_at__isnull=True, team_id__in=_team_ids(user)
-    )
+def unread(*, user, team_ids: list[int] | None = None) -> QuerySet:
+    """`team_ids`: the user's teams, when the caller has their memberships at hand."""
+    teams = _team_ids(user) if team_ids is None else team_ids
+    return Notification.objects.filter(recipient=user, read_at__isnull=True, team_id__in=teams)
 
 
 def unread_count(*, user) -> int:

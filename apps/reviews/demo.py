@@ -5,7 +5,8 @@ ctx.objects["profiles"]); a review whose profile or offers are missing is skippe
 Idempotent: a review is looked up by (team, title) and left alone when it exists.
 
 Team Aurora: a draft with answers missing (alice), one submitted and waiting for bob (alice), one
-approved with two sign-offs (bob and erin; it required two), one with changes requested, one
+approved with two sign-offs (bob and erin; it required two) and a discussion after it (alice's
+follow-up, bob's question on a candidate mentioning erin), one with changes requested, one
 rejected. Team Borealis: carol's review waiting for dave.
 
 Method 2.0 (V2_REVIEWS): alice's draft comparing the team's self-hosted Ray pool with the managed
@@ -36,6 +37,7 @@ from apps.accounts.models import Membership, Role
 from apps.reviews import services
 from apps.reviews.checklists.models import AnswerStatus, Question
 from apps.reviews.checklists.services import checklist_answer_save
+from apps.reviews.comments.services import comment_post
 from apps.reviews.models import Review
 from apps.reviews.snapshots.services import snapshot_compute
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
@@ -94,6 +96,17 @@ REVIEWS = [
         "decisions": [
             ("bob", "approve", "Cheapest total bill and no transfer: fine."),
             ("erin", "approve", "Budget checked against the quarter's plan. Approved."),
+        ],
+        # Its discussion (issue 40), open after the signature: a follow-up on the review, a
+        # question on a candidate with a link and a mention.
+        "discussion": [
+            ("alice", None, "First nightly run on the plan finished 40 minutes early."),
+            (
+                "bob",
+                "sched-bj-a",
+                "@erin the scheduler pool's queue times are at "
+                "https://grafana.example.com/d/queues: worth a look next quarter?",
+            ),
         ],
     },
     {
@@ -261,7 +274,18 @@ def _build(ctx: DemoContext, spec: dict) -> Review | None:
             comment=comment,
             snapshot_id=snapshot.pk,
         )
+    _discussion(ctx, review, spec, offers)
     return review
+
+
+def _discussion(ctx: DemoContext, review: Review, spec: dict, offers: dict) -> None:
+    """The review's comments, each through the service (audit entry, mention told)."""
+    review.refresh_from_db()
+    for username, offer_key, text in spec.get("discussion", []):
+        candidate = None
+        if offer_key is not None:
+            candidate = review.candidates.select_related("offer").get(offer=offers[offer_key])
+        comment_post(review=review, actor=ctx.users[username], text=text, candidate=candidate)
 
 
 def load(ctx: DemoContext) -> None:

@@ -13,6 +13,7 @@ from apps.catalog.models import NetworkLink, Offer
 from apps.profiles.forms import TaskProfileForm
 from apps.profiles.models import TaskProfile
 from apps.web.search import MAX_QUERY
+from apps.web.typeahead import TypeAheadField
 
 from .models import Candidate, Decision, ReviewState
 
@@ -46,25 +47,13 @@ class ReviewFilterForm(forms.Form):
         choices=[("", _("All states")), *ReviewState.choices],
         widget=forms.Select(attrs={"data-autosubmit": ""}),
     )
-    task = forms.TypedChoiceField(
-        label=_("Task"),
-        required=False,
-        coerce=int,
-        empty_value=None,
-        widget=FastSelect(attrs={"data-autosubmit": ""}),
+    # Type-ahead boxes, not a <select> of every task and author (apps.web.typeahead).
+    task = TypeAheadField(
+        label=_("Task"), options_url="reviews:filter_options", placeholder=_("All tasks")
     )
-    author = forms.TypedChoiceField(
-        label=_("Author"),
-        required=False,
-        coerce=int,
-        empty_value=None,
-        widget=FastSelect(attrs={"data-autosubmit": ""}),
+    author = TypeAheadField(
+        label=_("Author"), options_url="reviews:filter_options", placeholder=_("All authors")
     )
-
-    def __init__(self, *args, tasks=(), authors=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["task"].choices = [("", _("All tasks")), *tasks]
-        self.fields["author"].choices = [("", _("All authors")), *authors]
 
 
 class ReviewCreateForm(forms.Form):

@@ -12,9 +12,11 @@ from apps.accounts.models import Team, TeamScopedQuerySet
 from apps.catalog.models import Offer, non_finite_errors, raise_if
 from apps.profiles.models import TaskProfile
 
-# The checklist answers of a review's candidates and the snapshots computed on a review are models
-# of this app, each topic in a package of its own: imported here, Django registers them.
+# The checklist answers of a review's candidates, the snapshots computed on a review and the
+# comments of its discussion are models of this app, each topic in a package of its own: imported
+# here, Django registers them.
 from apps.reviews.checklists.models import ChecklistAnswer  # noqa: F401
+from apps.reviews.comments.models import Comment  # noqa: F401
 from apps.reviews.snapshots.models import EvaluationSnapshot, SnapshotJob  # noqa: F401
 
 

@@ -14,8 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
 from apps.profiles.models import TaskProfile
-from apps.web.forms import only_ids
 from apps.web.search import search_queryset, term_filter
+from apps.web.typeahead import TypeAhead
 
 from .models import AuditEvent, Candidate, Decision, Review, ReviewState, SignOff
 
@@ -74,19 +74,20 @@ def review_list(
     *,
     team,
     state: str | None = None,
-    task_id: int | None = None,
-    author_id: int | None = None,
+    task_ids: Iterable[int] | QuerySet | None = None,
+    author_ids: Iterable[int] | QuerySet | None = None,
     q: str | None = None,
 ) -> QuerySet[Review]:
     """The team's reviews, filtered, newest change first: their ids (a page's rows are read by
-    `review_rows`, apps.web.paging)."""
+    `review_rows`, apps.web.paging). `task_ids`, `author_ids`: what a type-ahead filter named
+    (apps.web.typeahead); None filters nothing."""
     reviews = Review.objects.for_team(team)
     if state:
         reviews = reviews.filter(state=state)
-    if task_id:
-        reviews = reviews.filter(task_id=task_id)
-    if author_id:
-        reviews = reviews.filter(author_id=author_id)
+    if task_ids is not None:
+        reviews = reviews.filter(task_id__in=task_ids)
+    if author_ids is not None:
+        reviews = reviews.filter(author_id__in=author_ids)
     if q:
         reviews = search_queryset(reviews, q, REVIEW_SEARCH_FIELDS, extra=_with_offer_matching)
     return reviews.order_by("-updated_at", "-id")
@@ -114,36 +115,46 @@ def _as_rows(reviews: QuerySet[Review]) -> QuerySet[Review]:
     return _with_round_approvals(rows)
 
 
-def review_filter_tasks(team, ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
-    """The team's tasks to filter its reviews by, (id, name) by name; given `ids`, only those."""
-    tasks = only_ids(TaskProfile.objects.filter(team=team), ids)
-    return list(tasks.order_by("name").values_list("pk", "name"))
+def review_filter_typeaheads(team) -> dict[str, TypeAhead]:
+    """The list's type-ahead filters (apps.web.typeahead): the team's tasks by name, and who
+    wrote the team's reviews by username."""
+    authors = get_user_model().objects.filter(authored_reviews__team=team).distinct()
+    return {
+        "task": TypeAhead(
+            rows=lambda: TaskProfile.objects.filter(team=team),
+            names=("name",),
+            label=lambda row: row["name"],
+            missing=_("No task of this team is called or contains “%(text)s”."),
+        ),
+        "author": TypeAhead(
+            rows=lambda: authors,
+            names=("username",),
+            label=lambda row: row["username"],
+            missing=_("No author of this team's reviews is called or contains “%(text)s”."),
+        ),
+    }
 
 
-def review_filter_authors(team, ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
-    """Who wrote the team's reviews, (id, username) by username; given `ids`, only those."""
-    authors = only_ids(get_user_model().objects.filter(authored_reviews__team=team), ids)
-    return list(authors.distinct().order_by("username").values_list("pk", "username"))
-
-
-def _waiting_for(user) -> QuerySet[Review]:
+def _waiting_for(user, team_ids: Iterable[int] | None = None) -> QuerySet[Review]:
     """Submitted reviews of teams where `user` decides, not authored by them, without their
-    decision in the current round."""
+    decision in the current round. `team_ids`: the teams where they decide, when the caller
+    has their memberships at hand (the navigation: a plainer query, cheaper to build)."""
     decided = SignOff.objects.filter(review=OuterRef("pk"), reviewer=user, round=OuterRef("round"))
-    return (
-        Review.objects.filter(
+    if team_ids is None:
+        reviews = Review.objects.filter(
             state=ReviewState.SUBMITTED,
             team__memberships__user=user,
             team__memberships__role__in=DECIDER_ROLES,
         )
-        .exclude(author=user)
-        .exclude(Exists(decided))
-    )
+    else:
+        reviews = Review.objects.filter(state=ReviewState.SUBMITTED, team_id__in=list(team_ids))
+    return reviews.exclude(author=user).exclude(Exists(decided))
 
 
-def approvals_waiting(user) -> QuerySet[Review]:
-    """The reviews the navigation badge counts (unordered: to count, or to count in a subquery)."""
-    return _waiting_for(user)
+def approvals_waiting(user, team_ids: Iterable[int] | None = None) -> QuerySet[Review]:
+    """The reviews the navigation badge counts (unordered: to count, or to count in a subquery);
+    `team_ids`: the teams where `user` decides, if known."""
+    return _waiting_for(user, team_ids)
 
 
 def approvals_queue(user) -> QuerySet[Review]:
@@ -183,6 +194,9 @@ ACTION_LABELS = {
     "changes_requested": _("— changes are requested"),
     "rejected": _("— the review is rejected"),
     "cloned": _("cloned the review"),
+    "comment_posted": _("commented"),
+    "comment_edited": _("edited a comment"),
+    "comment_deleted": _("deleted a comment"),
 }
 
 FIELD_LABELS = {

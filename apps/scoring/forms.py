@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.widgets import FastSelect
 from apps.reviews.models import Decision, ReviewState
 from apps.web.search import MAX_QUERY
+from apps.web.typeahead import TypeAheadField
 
 from .history_list import HistoryFilters
 
@@ -24,8 +25,9 @@ class HistoryFilterForm(forms.Form):
     team = forms.TypedChoiceField(
         label=_("Team"), required=False, coerce=int, empty_value=None, widget=FastSelect
     )
-    task = forms.TypedChoiceField(
-        label=_("Task"), required=False, coerce=int, empty_value=None, widget=FastSelect
+    # Type-ahead boxes, not a <select> of every task and reviewer (apps.web.typeahead).
+    task = TypeAheadField(
+        label=_("Task"), options_url="scoring:history_options", placeholder=_("All")
     )
     state = forms.ChoiceField(
         label=_("Review state"),
@@ -35,8 +37,8 @@ class HistoryFilterForm(forms.Form):
     decision = forms.ChoiceField(
         label=_("Decision"), required=False, help_text=_("A sign-off with this decision.")
     )
-    reviewer = forms.TypedChoiceField(
-        label=_("Reviewer"), required=False, coerce=int, empty_value=None, widget=FastSelect,
+    reviewer = TypeAheadField(
+        label=_("Reviewer"), options_url="scoring:history_options", placeholder=_("All"),
         help_text=_("Who signed off."),
     )
     date_from = forms.DateField(
@@ -46,18 +48,12 @@ class HistoryFilterForm(forms.Form):
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
 
-    def __init__(self, *args, memberships=(), tasks=(), reviewers=(), **kwargs):
+    def __init__(self, *args, memberships=(), **kwargs):
         super().__init__(*args, **kwargs)
         anything = [("", _("All"))]
         self.fields["team"].choices = anything + [(m.team_id, m.team.name) for m in memberships]
-        several_teams = len(memberships) > 1
-        self.fields["task"].choices = anything + [
-            (pk, f"{name} · {team_name}" if several_teams else name)
-            for pk, name, team_name in tasks
-        ]
         self.fields["state"].choices = anything + list(ReviewState.choices)
         self.fields["decision"].choices = anything + list(Decision.choices)
-        self.fields["reviewer"].choices = anything + list(reviewers)  # (pk, name)
 
     def clean(self):
         cleaned = super().clean()
@@ -66,16 +62,17 @@ class HistoryFilterForm(forms.Form):
             self.add_error("date_to", _("The end date is before the start date."))
         return cleaned
 
-    def filters(self) -> HistoryFilters:
-        """The valid filters; a field with an error does not filter."""
+    def filters(self, named: dict) -> HistoryFilters:
+        """The valid filters; a field with an error does not filter. `named`: the rows each
+        type-ahead box named (apps.web.typeahead)."""
         data = getattr(self, "cleaned_data", {}) if self.is_bound else {}
         valid = {k: v for k, v in data.items() if k not in self.errors}
         return HistoryFilters(
             team=valid.get("team"),
-            task=valid.get("task"),
+            tasks=named.get("task"),
             state=valid.get("state") or "",
             decision=valid.get("decision") or "",
-            reviewer=valid.get("reviewer"),
+            reviewers=named.get("reviewer"),
             date_from=valid.get("date_from"),
             date_to=valid.get("date_to") if "date_to" not in self.errors else None,
             q=(valid.get("q") or "").strip(),

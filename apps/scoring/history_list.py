@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet
 from django.db.models.functions import Cast
+from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.access import scoped
 from apps.accounts.models import team_ids_for
 from apps.reviews.models import ReviewState, SignOff
 from apps.reviews.snapshots.models import EvaluationSnapshot
-from apps.web.forms import only_ids
 from apps.web.search import search_queryset, term_filter
+from apps.web.typeahead import TypeAhead
 
 # What a row of the history shows: not the JSON documents, nor the other columns of the review,
 # the task and the team (reading them cost more than drawing the row), whose few fields shown
@@ -57,10 +59,10 @@ HISTORY_SEARCH_FIELDS = (
 @dataclass(frozen=True)
 class HistoryFilters:
     team: int | None = None
-    task: int | None = None
+    tasks: Any = None  # ids the type-ahead box named, a list or a subquery (None: no filter)
     state: str = ""
     decision: str = ""
-    reviewer: int | None = None
+    reviewers: Any = None
     date_from: date | None = None
     date_to: date | None = None
     q: str = ""
@@ -75,16 +77,16 @@ def history_snapshots(user, filters: HistoryFilters) -> QuerySet[EvaluationSnaps
     qs = scoped(EvaluationSnapshot, user).order_by("-created_at", "-id")
     if filters.team:
         qs = qs.filter(team_id=filters.team)
-    if filters.task:
-        qs = qs.filter(task_id=filters.task)
+    if filters.tasks is not None:
+        qs = qs.filter(task_id__in=filters.tasks)
     if filters.state:
         qs = qs.filter(review__state=filters.state)
-    if filters.decision or filters.reviewer:
+    if filters.decision or filters.reviewers is not None:
         signoffs = SignOff.objects.filter(review=OuterRef("review_id"))
         if filters.decision:
             signoffs = signoffs.filter(decision=filters.decision)
-        if filters.reviewer:
-            signoffs = signoffs.filter(reviewer_id=filters.reviewer)
+        if filters.reviewers is not None:
+            signoffs = signoffs.filter(reviewer_id__in=filters.reviewers)
         qs = qs.filter(Exists(signoffs))
     if filters.date_from:
         qs = qs.filter(created_at__date__gte=filters.date_from)
@@ -128,24 +130,27 @@ def label_rows(snapshots) -> None:
         snapshot.review_state_label = str(ReviewState(snapshot.review_status).label)
 
 
-def history_tasks(user, ids: Iterable[int] | None = None) -> list[tuple[int, str, str]]:
-    """The tasks to filter by, (id, name, team name) by name; given `ids`, only those (what a
-    submitted filter is checked against: reading a thousand tasks to check one cost ~10 ms)."""
+def history_typeaheads(user, several_teams: bool) -> dict[str, TypeAhead]:
+    """The history's type-ahead filters (apps.web.typeahead): the tasks of the user's teams by
+    name (labelled with the team when they have several), and who signed off a review of their
+    teams by username or name."""
     from apps.profiles.models import TaskProfile
 
-    # Plain tuples: a team may have thousands of tasks, and model instances cost ~20 µs each.
-    tasks = only_ids(scoped(TaskProfile, user), ids)
-    return list(tasks.order_by("name", "id").values_list("id", "name", "team__name"))
-
-
-def history_reviewers(user, ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
-    """Who signed off a review of the user's teams, (id, name) by username; given `ids`, only
-    those."""
-    signed = get_user_model().objects.filter(signoffs__review__team_id__in=team_ids_for(user))
-    reviewers = only_ids(signed, ids)
-    rows = (
-        reviewers.distinct()
-        .order_by("username")
-        .values_list("id", "first_name", "last_name", "username")
-    )
-    return [(pk, f"{first} {last}".strip() or username) for pk, first, last, username in rows]
+    reviewers = get_user_model().objects.filter(
+        signoffs__review__team_id__in=team_ids_for(user)
+    ).distinct()
+    return {
+        "task": TypeAhead(
+            rows=lambda: scoped(TaskProfile, user),
+            names=("name",),
+            label_fields=("team__name",),
+            label=lambda r: f"{r['name']} · {r['team__name']}" if several_teams else r["name"],
+            missing=_("No task of your teams is called or contains “%(text)s”."),
+        ),
+        "reviewer": TypeAhead(
+            rows=lambda: reviewers,
+            names=("username", "first_name", "last_name"),
+            label=lambda r: f"{r['first_name']} {r['last_name']}".strip() or r["username"],
+            missing=_("No one who signed off is called or contains “%(text)s”."),
+        ),
+    }

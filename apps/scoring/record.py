@@ -2,7 +2,8 @@
 
 The profile and candidates as the engine saw them (frozen once approved), every checklist answer,
 the figures (the signed snapshot's; before a signature the current one, labelled "not signed"),
-the findings, the sign-offs with their comments and the audit trail. It lives in the scoring app
+the findings, the sign-offs with their comments, the audit trail and, as its appendix, the review's
+discussion. It lives in the scoring app
 because it shows a snapshot; it reads the review, its checklists and its snapshot through their
 own selectors, so its query count does not grow with candidates, answers, sign-offs or events.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from apps.profiles.summary import task_summary
 from apps.reviews import selectors as review_selectors
 from apps.reviews.checklists.selectors import review_candidates
+from apps.reviews.comments.selectors import record_threads
 from apps.reviews.models import Review, ReviewState
 from apps.reviews.snapshots import selectors
 
@@ -45,4 +47,6 @@ def decision_record(review: Review) -> dict:
         "reserved_links": reserved,
         "signoffs": review_selectors.review_signoffs(review),
         "timeline": review_selectors.timeline_entries(review_selectors.review_timeline(review)),
+        # The appendix: the review's discussion, every comment of every thread.
+        "discussion": record_threads(review),
     }

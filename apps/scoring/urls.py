@@ -12,6 +12,7 @@ urlpatterns = [
     ),
     path("reviews/<int:review_id>/record/", views.review_record, name="review_record"),
     path("history/", views.history, name="history"),
+    path("history/filter-options/", views.history_options, name="history_options"),
     path("snapshots/<int:pk>/", views.snapshot_detail, name="snapshot_detail"),
     path("snapshots/<int:pk>/comparison.csv", views.snapshot_csv, name="snapshot_csv"),
     path("snapshots/<int:pk>/comparison.xlsx", views.snapshot_xlsx, name="snapshot_xlsx"),

@@ -4,6 +4,8 @@ review."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -13,12 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET, require_POST
 
 from apps.accounts.access import get_scoped_or_404, require_current_team
+from apps.reviews.comments.selectors import with_comment_count
 from apps.reviews.models import Review
 from apps.reviews.snapshots import selectors as snapshot_selectors
-from apps.web.forms import submitted_ids
 from apps.web.fragments import cached_fragments, page_etag
 from apps.web.htmx import render_shape, render_shared, vary, wants_fragment
 from apps.web.paging import page_by_ids
+from apps.web.typeahead import options_response
 
 from . import exports, history_list, launch, record, selectors
 from .forms import HistoryFilterForm
@@ -64,7 +67,7 @@ def review_evaluation(request: HttpRequest, review_id: int) -> HttpResponse:
 def review_record(request: HttpRequest, review_id: int) -> HttpResponse:
     """The review's decision record: one page to print or save as PDF (apps.scoring.record)."""
     review = get_scoped_or_404(
-        Review.objects.select_related(
+        with_comment_count(Review.objects).select_related(
             "team", "author", "task", "task__home_site", "task__data_site", "task__result_site"
         ),
         request.user,
@@ -74,22 +77,20 @@ def review_record(request: HttpRequest, review_id: int) -> HttpResponse:
     return render(request, "scoring/record.html", context)
 
 
-def _history_form(request: HttpRequest, *, tasks, reviewers) -> HistoryFilterForm:
-    form = HistoryFilterForm(
-        request.GET or None, memberships=request.memberships, tasks=tasks, reviewers=reviewers
-    )
-    if form.is_bound:
-        form.is_valid()
-    return form
-
-
-def _checked_filters(request: HttpRequest) -> history_list.HistoryFilters:
-    """The history's filters as submitted, the task and the reviewer checked against the
-    submitted ones alone (reading every choice to check one cost ~10 ms a cold page)."""
-    user, data = request.user, request.GET
-    tasks = history_list.history_tasks(user, submitted_ids(data, "task"))
-    reviewers = history_list.history_reviewers(user, submitted_ids(data, "reviewer"))
-    return _history_form(request, tasks=tasks, reviewers=reviewers).filters()
+def _history_filters(request: HttpRequest) -> tuple[HistoryFilterForm, history_list.HistoryFilters]:
+    """The filter form as submitted and its valid filters: the task and the reviewer as named in
+    their type-ahead boxes (apps.web.typeahead), read only when given."""
+    form = HistoryFilterForm(request.GET or None, memberships=request.memberships)
+    if not form.is_bound:
+        return form, history_list.HistoryFilters()
+    form.is_valid()
+    named = {}
+    typeaheads = history_list.history_typeaheads(request.user, len(request.memberships) > 1)
+    for name, typeahead in typeaheads.items():
+        found = typeahead.resolve(form.cleaned_data.get(name))
+        typeahead.apply(form, name, found)
+        named[name] = found.ids
+    return form, form.filters(named)
 
 
 @login_required
@@ -105,15 +106,13 @@ def history(request: HttpRequest) -> HttpResponse:
     }
 
     page = "scoring/history.html"
+    filtered = cache(lambda: _history_filters(request))
 
-    def filters() -> str:  # every task and reviewer: read only to draw the form
-        tasks = history_list.history_tasks(request.user)
-        reviewers = history_list.history_reviewers(request.user)
-        form = _history_form(request, tasks=tasks, reviewers=reviewers)
-        return render_shared(request, page, "history-filters", {**common, "form": form})
+    def filters() -> str:
+        return render_shared(request, page, "history-filters", {**common, "form": filtered()[0]})
 
     def results() -> str:
-        filters = _checked_filters(request) if common["filtered"] else history_list.HistoryFilters()
+        filters = filtered()[1] if common["filtered"] else history_list.HistoryFilters()
         snapshots = history_list.history_snapshots(request.user, filters)
         rows = page_by_ids(
             snapshots, request.GET.get("page"), PAGE_SIZE, rows=history_list.history_rows
@@ -130,6 +129,20 @@ def history(request: HttpRequest) -> HttpResponse:
     )
     context = {"filters_html": html["filters"], "results_html": html["results"]}
     return render_shape(request, page, "history-results", context)
+
+
+@login_required
+@require_GET
+def history_options(request: HttpRequest) -> HttpResponse:
+    """The options of the history's type-ahead box being typed in (?task=… or ?reviewer=…): at
+    most twenty of the tasks of the user's teams, or of those who signed off, holding the text."""
+    typeaheads = history_list.history_typeaheads(request.user, len(request.memberships) > 1)
+    name = next((n for n in typeaheads if n in request.GET), None)
+    if name is None:
+        return HttpResponse(
+            _("Give task or reviewer."), status=422, content_type="text/plain; charset=utf-8"
+        )
+    return options_response(typeaheads[name].options(request.GET.get(name)))
 
 
 @login_required

@@ -11,12 +11,17 @@ def nav_counts_of(user, memberships) -> tuple[int, int]:
     from apps.notifications.bell import unread_count_subquery
     from apps.reviews.selectors import approvals_waiting
 
+    # The teams as the request already read them: plain id lists, no join to memberships again
+    # (building the joined query cost more than running it).
+    deciding = [m.team_id for m in memberships if m.can_review]
     waiting = Value(0)
-    if any(m.can_review for m in memberships):
-        rows = approvals_waiting(user).order_by().annotate(n=Func(F("pk"), function="COUNT"))
-        waiting = Subquery(rows.values("n"))
+    if deciding:
+        rows = approvals_waiting(user, deciding).order_by()
+        waiting = Subquery(rows.annotate(n=Func(F("pk"), function="COUNT")).values("n"))
+    team_ids = [m.team_id for m in memberships]
+    unread = unread_count_subquery(user, team_ids) if team_ids else Value(0)
     counts = get_user_model().objects.filter(pk=user.pk)
-    counts = counts.annotate(waiting=waiting, unread=unread_count_subquery(user))
+    counts = counts.annotate(waiting=waiting, unread=unread)
     return counts.values_list("waiting", "unread").get()
 
 

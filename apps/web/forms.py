@@ -1,15 +1,13 @@
-"""Form helpers shared by every app: the one finite-number field, service errors on a form, and
-the ids a filter form was given."""
+"""Form helpers shared by every app: the one finite-number field and service errors on a form
+(type-ahead filter fields: apps/web/typeahead.py)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import QuerySet
 from django.forms import BaseForm
 from django.utils.translation import gettext_lazy as _
 
@@ -58,16 +56,3 @@ def attach_errors(form: BaseForm, exc: ValidationError) -> None:
     for field, errors in exc.error_dict.items():
         form.add_error(field if field in form.fields else None, errors)
 
-
-def submitted_ids(data, *names: str) -> list[int]:
-    """The ids submitted in the fields `names` of a filter form's data (ASCII digits only): the
-    choices a submitted filter is checked against, without reading every choice. Anything else is
-    no id, and the form says the choice is not valid."""
-    values = (data.get(name, "") for name in names)
-    return [int(v) for v in values if v.isascii() and v.isdigit() and len(v) <= 18]
-
-
-def only_ids(rows: QuerySet, ids: Iterable[int] | None) -> QuerySet:
-    """`rows`, or given `ids` (submitted_ids) only those: what a submitted filter is checked
-    against. No ids, no rows, and no query (Django answers `pk__in=[]` without one)."""
-    return rows if ids is None else rows.filter(pk__in=list(ids))

@@ -8,6 +8,8 @@ actual costs, provider bills) through apps/web/csv_file.py, the JSON API through
 - Time: an import that has spent `MAX_SECONDS` reading and checking stops there, refused.
 - Errors: at most `MAX_ERRORS` are listed, then how many more.
 - Magnitude: no figure above `MAX_MAGNITUDE` (the engine's own limit) on any path.
+- Comments (a review's discussion, apps/reviews/comments): at most `MAX_COMMENT_CHARS` characters,
+  `MAX_MENTIONS` people told of one comment, `THREAD_PAGE` comments shown per page of a thread.
 - One import running per person (`one_import_at_a_time`): a second is answered 429 while the first
   runs; the lock lapses after `IMPORT_LOCK_SECONDS` should a worker die holding it.
 """
@@ -30,12 +32,15 @@ from engine.reader import MAX_MAGNITUDE
 __all__ = [
     "IMPORT_LOCK_SECONDS",
     "MAX_BYTES",
+    "MAX_COMMENT_CHARS",
     "MAX_COLUMNS",
     "MAX_ERRORS",
     "MAX_LINE_CHARS",
     "MAX_MAGNITUDE",
+    "MAX_MENTIONS",
     "MAX_ROWS",
     "MAX_SECONDS",
+    "THREAD_PAGE",
     "Deadline",
     "ImportBusy",
     "busy_response",
@@ -50,6 +55,9 @@ MAX_LINE_CHARS = 20_000
 MAX_SECONDS = 10.0
 MAX_ERRORS = 100  # SPEC 6.2: "at most 100 errors reported (then '… and N more')"
 IMPORT_LOCK_SECONDS = 120
+MAX_COMMENT_CHARS = 4000  # a comment of a review's discussion, in characters
+MAX_MENTIONS = 20  # people a comment may @mention (and so notify)
+THREAD_PAGE = 20  # comments per page of a thread, the latest first shown
 
 
 class Deadline:

@@ -168,6 +168,9 @@ def world(db):
         team=bare, offer=offer, price_before=2.0, price_after=1.5, source="catalog test"
     )
     _webhook_rows(bare, author)
+    from apps.reviews.comments.services import comment_post
+
+    comment_post(review=review, actor=author, text="a comment of the bare team")
     make_team("Empty", "empty")  # a team nothing protects
     return Team.objects.get(slug="aurora")
 

@@ -41,7 +41,10 @@ class LoginTests:
 
     def test_logout_is_a_post(self, client, member):
         client.force_login(member)
-        assert client.get(reverse("accounts:logout")).status_code == 405
+        # A GET asks first (the sign-out page) and signs no one out.
+        response = client.get(reverse("accounts:logout"))
+        assert response.status_code == 200 and b"Sign out of this browser?" in response.content
+        assert client.session["_auth_user_id"] == str(member.pk)
         response = client.post(reverse("accounts:logout"))
         assert response.status_code == 302
         assert "_auth_user_id" not in client.session

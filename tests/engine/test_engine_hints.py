@@ -168,7 +168,7 @@ class TestD3Larger:
         [f] = _larger(evaluate(staged_input(processed_gb=5000)))
         assert (f["severity"], f["data"]) == ("warn", {"processed_gb": 5000.0, "input_gb": 5000.0})
         assert f["message"] == (
-            "The processed version (5000 GB) is not smaller than the raw input (5000 GB): "
+            "The processed version (5,000 GB) is not smaller than the raw input (5,000 GB): "
             "shipping it can only cost more; check processed_gb."
         )
 

@@ -42,8 +42,12 @@ class TestShowNumber:
             (0.0099, "0.0099"),  # under 0.01: two significant digits
             (0.001234, "0.0012"),
             (-0.005, "-0.005"),
-            (1e15, "1000000000000000"),
-            (123456.0004, "123456"),
+            (1e15, "1,000,000,000,000,000"),  # thousands grouped by "," in both languages
+            (123456.0004, "123,456"),
+            (8686.2, "8,686.2"),  # issue 39: "total 8,686.2" beside "8,686.20 USD"
+            (1234, "1,234"),
+            (-1234.5678, "-1,234.568"),
+            (999.9996, "1,000"),  # rounds up across the group boundary
         ],
     )
     def test_numbers(self, value, shown):

@@ -408,7 +408,7 @@ class TestD2RepeatedFullScan:
         assert d2["key"] == "D2.staged"
         assert d2["data"]["site"] == "home"
         assert d2["data"]["input_gb"] == 1000.0
-        assert "home" in d2["message"] and "1000 GB" in d2["message"]
+        assert "home" in d2["message"] and "1,000 GB" in d2["message"]
 
     def test_D2_no_room_anywhere(self):
         out = evaluate(self._input(0.5, 0.5))

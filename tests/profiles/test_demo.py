@@ -243,7 +243,7 @@ class MethodTwoDemoTests:
         assert chosen["transfer_cost"] == pytest.approx(1500)
         (d2,) = findings(out, "D2")
         assert d2["key"] == "D2.staged"
-        assert "stage the data next to the compute once (30000 GB at bj-a)" in d2["message"]
+        assert "stage the data next to the compute once (30,000 GB at bj-a)" in d2["message"]
 
     def test_m3_names_the_dearer_option_that_meets_the_queue_budget(self, demo):
         _, out = evaluation(demo, "Fraud model")

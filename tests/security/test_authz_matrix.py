@@ -126,6 +126,21 @@ def webhook_of(w: TeamWorld):
 WEBHOOK = lambda w: {"pk": webhook_of(w).pk}  # noqa: E731 - a table entry
 
 
+def comment_of(w: TeamWorld):
+    """A comment of the team's member (the review's author) on the review's candidate."""
+    from apps.reviews.comments.services import comment_post
+
+    if "comment" not in w.extra:
+        w.extra["comment"] = comment_post(
+            review=w.review, actor=w.member, text="matrix", candidate=w.candidate
+        )
+    return w.extra["comment"]
+
+
+COMMENT = lambda w: {"comment_id": comment_of(w).pk}  # noqa: E731 - a table entry
+AUTHOR = frozenset({MEMBER})  # only a comment's author edits or deletes it
+
+
 def actual_of(w: TeamWorld):
     return w.extra["actual"]  # tests/security/helpers.py: one per team
 
@@ -167,7 +182,7 @@ MATRIX: dict[str, Route] = {
     "ping": Route(public=True),
     # Accounts and team settings
     "accounts:login": Route(methods=BOTH, public=True),
-    "accounts:logout": Route(methods=POST, public=True, logs_out=True),
+    "accounts:logout": Route(methods=BOTH, public=True, logs_out=True),  # GET only asks
     "accounts:team_switch": Route(methods=POST, data=lambda w: {"team": w.team.pk}),
     # Old addresses of the team pages: a permanent redirect for everyone, no data.
     "accounts:settings_moved": Route(fixed=301),
@@ -186,7 +201,7 @@ MATRIX: dict[str, Route] = {
     ),
     # django-allauth's pages (same /accounts/login/ and /accounts/logout/ as above)
     "account_login": Route(methods=BOTH, public=True),
-    "account_logout": Route(methods=POST, public=True, logs_out=True),
+    "account_logout": Route(methods=BOTH, public=True, logs_out=True),
     "account_signup": Route(methods=BOTH, public=True),  # closed without an invitation
     "account_inactive": Route(public=True),
     "account_email_verification_sent": Route(public=True),
@@ -284,6 +299,7 @@ MATRIX: dict[str, Route] = {
     "reviews:list": Route(),
     "reviews:create": Route(methods=BOTH),
     "reviews:approvals": Route(),
+    "reviews:filter_options": Route(query=lambda w: {"task": ""}, htmx=True),
     "reviews:detail": Route(obj=pk("review")),
     "reviews:edit": Route(methods=BOTH, obj=pk("review")),
     "reviews:candidates": Route(methods=BOTH, obj=pk("review")),
@@ -294,6 +310,19 @@ MATRIX: dict[str, Route] = {
     "reviews:reserve_plan": Route(methods=POST, obj=pk("review")),
     "reviews:confirm_readiness": Route(methods=POST, obj=pk("review")),
     "reviews:fix_profile_field": Route(methods=POST, obj=pk("review")),
+    # The discussion: every member reads and writes the threads; only a comment's author (the
+    # member, here) edits or deletes it (a teammate: 403); another team's: 404, never 403.
+    "reviews:comments": Route(
+        methods=BOTH, obj=pk("review"), data=lambda w: {"review-text": "matrix post"}
+    ),
+    "reviews:candidate_comments": Route(
+        methods=BOTH, obj=lambda w: {"pk": w.review.pk, "candidate_id": w.candidate.pk},
+        data=lambda w: {f"candidate-{w.candidate.pk}-text": ""},
+    ),
+    "reviews:comment_edit": Route(
+        AUTHOR, BOTH, obj=COMMENT, data=lambda w: {f"comment-{comment_of(w).pk}-text": "edited"}
+    ),
+    "reviews:comment_delete": Route(AUTHOR, POST, obj=COMMENT),
     "checklists:review": Route(obj=pk("review", "review_id")),
     "checklists:open_questions": Route(
         obj=lambda w: {"review_id": w.review.pk, "offer_id": w.candidate.offer_id}
@@ -305,6 +334,7 @@ MATRIX: dict[str, Route] = {
     "scoring:review_evaluation": Route(obj=pk("review", "review_id"), htmx=True),
     "scoring:review_record": Route(obj=pk("review", "review_id")),
     "scoring:history": Route(),
+    "scoring:history_options": Route(query=lambda w: {"task": ""}, htmx=True),
     "scoring:snapshot_detail": Route(obj=pk("snapshot")),
     "scoring:snapshot_csv": Route(obj=pk("snapshot")),
     "scoring:snapshot_xlsx": Route(obj=pk("snapshot")),
@@ -547,6 +577,11 @@ class AuthorizationMatrixTests:
         assert expected(own, OWNER, "A") == 404  # a teammate's notification does not exist
         assert expected(own, OUTSIDER, "A") == 404
         assert expected(own, ANON, "A") == LOGIN
+        edit = MATRIX["reviews:comment_edit"]
+        assert expected(edit, MEMBER, "A") == OK  # the author
+        assert expected(edit, OWNER, "A") == 403  # a teammate, even the owner
+        assert expected(edit, OUTSIDER, "A") == 404
+        assert expected(edit, MEMBER, "B") == 404
 
 
 class AdminTests:
@@ -680,12 +715,16 @@ def plant_markers(a: TeamWorld) -> list[str]:
         "profile": f"{MARK}-profile",
         "review": f"{MARK}-review",
         "notes": f"{MARK}-benchmark-notes",
+        "comment": f"{MARK}-comment",
     }
     Site.objects.filter(pk=a.home.pk).update(name=marks["site"])
     Offer.objects.filter(pk=a.offer.pk).update(name=marks["offer"])
     TaskProfile.objects.filter(pk=a.profile.pk).update(name=marks["profile"])
     Review.objects.filter(pk=a.review.pk).update(title=marks["review"])
     BenchmarkRecord.objects.filter(team=a.team).update(notes=marks["notes"])
+    from apps.reviews.comments.services import comment_post
+
+    comment_post(review=a.review, actor=a.member, text=marks["comment"], candidate=a.candidate)
     a.snapshot = snapshot_compute(review_id=a.review.pk)  # its input now names the markers
     cache.clear()
     return sorted(marks.values())
@@ -747,6 +786,7 @@ class ContentTests:
                 reverse("profiles:list"),
                 reverse("reviews:list"),
                 reverse("benchmarks:detail", kwargs={"pk": world.a.single.pk}),
+                reverse("reviews:detail", kwargs={"pk": world.a.review.pk}),
             )
             for m in world.markers
             if m in owner.get(path).content.decode()

@@ -84,6 +84,10 @@ class EscapingTests:
         ApiToken.objects.filter(team=a.team).update(name=hostile)
         Review.objects.filter(team=a.team).update(title=hostile)
         ChecklistAnswer.objects.filter(candidate__review__team=a.team).update(text=hostile)
+        from apps.reviews.comments.services import comment_post
+
+        comment_post(review=a.review, actor=a.member, text=f"{hostile} https://e.com/{hostile}")
+        comment_post(review=a.review, actor=a.member, text=hostile, candidate=a.candidate)
         for user in (a.owner, a.member, a.reviewer):
             type(user).objects.filter(pk=user.pk).update(first_name=hostile, last_name=hostile)
         snapshot_compute(review_id=a.review.pk)  # figures and charts carry the new names
@@ -109,5 +113,6 @@ class EscapingTests:
         for expected in ("catalog:site_list", "catalog:offer_detail", "profiles:detail",
                          "benchmarks:detail", "reviews:detail", "checklists:review",
                          "benchmarks:tokens", "home", "scoring:snapshot_detail",
-                         "scoring:review_record"):
+                         "scoring:review_record", "reviews:comments",
+                         "reviews:candidate_comments"):
             assert expected in shown, expected

@@ -4,7 +4,8 @@ Its head and body are the same for every member of the team, and its plan agains
 every member with the same right to record actuals: all three come from one read of the cache
 under the team's generation (apps/web/fragments.py), so a new actual cost or anything else the
 team writes shows at the next view. The actions carry the viewer's CSRF token and are drawn per
-view, as is the rest of the page around them.
+view, as is the rest of the page around them, and so is the discussion, whose forms carry the token
+too: a new comment shows at the next view.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from django.template import engines
 import engine
 from apps.accounts.access import membership_for
 from apps.accounts.models import Role
+from apps.reviews.comments.forms import CommentForm
+from apps.reviews.comments.selectors import review_threads
 from apps.reviews.models import Review
 from apps.web.fragments import cached_fragments
 from apps.web.htmx import render_shared
@@ -56,5 +59,23 @@ def approved_page(
         "cached_head": html["head"],
         "cached_body": html["body"],
         "plan_html": html["plan"],
+        # The candidates of the body's context when it was drawn now (else read once).
+        **discussion(
+            request, review, context()["answer_cards"] if context.cache_info().currsize else None
+        ),
     }
     return render(request, PAGE, page)
+
+
+def discussion(request: HttpRequest, review: Review, cards=None) -> dict:
+    """The review's threads with their forms, drawn per view (never cached: the forms carry the
+    viewer's CSRF token; the threads are a few indexed reads). `cards`: the page's checklist
+    cards, whose candidates it reuses (else read once)."""
+    candidates = [card.candidate for card in cards] if cards is not None else None
+    threads = review_threads(review, request.user, candidates=candidates)
+    for thread in threads:
+        thread.form = CommentForm(prefix=thread.key)
+    return {
+        "threads": threads,
+        "can_comment": membership_for(request, review.team_id) is not None,
+    }

@@ -7,16 +7,19 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from apps.accounts.access import get_scoped_or_404
+from apps.reviews.comments.selectors import with_comment_count
 from apps.reviews.forms import VersionForm
 from apps.reviews.models import Review
 
 PAGE_SIZE = 25
 
 
-def get_review_for_user(request: HttpRequest, pk: int) -> Review:
-    """The review if it belongs to one of the user's teams; else 404."""
+def get_review_for_user(request: HttpRequest, pk: int, *, comments: bool = False) -> Review:
+    """The review if it belongs to one of the user's teams; else 404. `comments`: with its
+    `comment_count` (for a page that shows the discussion)."""
+    reviews = with_comment_count(Review.objects) if comments else Review.objects
     return get_scoped_or_404(
-        Review.objects.select_related(
+        reviews.select_related(
             "team", "author", "task", "task__home_site", "task__data_site", "task__result_site"
         ),
         request.user,

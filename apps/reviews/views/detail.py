@@ -31,7 +31,7 @@ from apps.web.fragments import page_etag
 from apps.web.htmx import conflict, go, render_shape, vary, wants_fragment
 
 from . import page
-from .approved_page import approved_page
+from .approved_page import approved_page, discussion
 from .responses import reason_texts
 
 
@@ -66,7 +66,7 @@ def _review(request: HttpRequest, pk: int) -> Review:
     """The review, read once per request: its ETag and its page both need it."""
     review = getattr(request, "review_shown", None)
     if review is None or review.pk != pk:
-        review = request.review_shown = get_review_for_user(request, pk)
+        review = request.review_shown = get_review_for_user(request, pk, comments=True)
     return review
 
 
@@ -85,6 +85,8 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if review.state == ReviewState.APPROVED and not wants_fragment(request):
         return approved_page(request, review, lambda: _detail_context(request, review))
     context = _detail_context(request, review)
+    if not wants_fragment(request):
+        context.update(discussion(request, review, context["answer_cards"]))
     return render_shape(request, "reviews/detail.html", "decision-panel", context)
 
 
@@ -144,6 +146,8 @@ def review_decide(request: HttpRequest, pk: int) -> HttpResponse:
             return go(request, detail_url(review))
     review.refresh_from_db()
     context = _detail_context(request, review, form=form, refusal=refusal)
+    if not wants_fragment(request):
+        context.update(discussion(request, review, context["answer_cards"]))
     status = 200 if wants_fragment(request) else (409 if refusal else 400)
     return render_shape(request, "reviews/detail.html", "decision-panel", context, status=status)
 

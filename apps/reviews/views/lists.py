@@ -6,37 +6,39 @@ htmx: the list answers a GET with htmx with its results fragment (`review-result
 
 from __future__ import annotations
 
+from functools import cache
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
 from apps.accounts.access import require_current_team
 from apps.reviews import selectors
 from apps.reviews.forms import ReviewFilterForm
-from apps.web.forms import submitted_ids
 from apps.web.fragments import cached_fragments, page_etag
 from apps.web.htmx import render_shape, render_shared
 from apps.web.paging import page_by_ids
+from apps.web.typeahead import options_response
 
 from .common import PAGE_SIZE
 
 
-def _filter_form(request: HttpRequest, tasks, authors) -> ReviewFilterForm:
-    form = ReviewFilterForm(request.GET, tasks=tasks, authors=authors)
+def _filters(request: HttpRequest, team) -> tuple[ReviewFilterForm, dict]:
+    """The filter form as submitted and its valid filters: the task and the author as named in
+    their type-ahead boxes (apps.web.typeahead), read only when given."""
+    form = ReviewFilterForm(request.GET)
     form.is_valid()  # an invalid filter is dropped; the valid ones still apply
-    return form
-
-
-def _checked_filters(request: HttpRequest, team) -> dict:
-    """The list's valid filters, the task and the author checked against the submitted ones
-    alone (reading every choice to check one cost ~10 ms a cold page)."""
-    tasks = selectors.review_filter_tasks(team, submitted_ids(request.GET, "task"))
-    authors = selectors.review_filter_authors(team, submitted_ids(request.GET, "author"))
-    return _filter_form(request, tasks, authors).cleaned_data
+    data = form.cleaned_data
+    filters = {"state": data.get("state") or None, "q": (data.get("q") or "").strip() or None}
+    for name, typeahead in selectors.review_filter_typeaheads(team).items():
+        found = typeahead.resolve(data.get(name))
+        typeahead.apply(form, name, found)
+        filters[f"{name}_ids"] = found.ids
+    return form, filters
 
 
 @login_required
@@ -47,21 +49,14 @@ def review_list(request: HttpRequest) -> HttpResponse:
     kept = {k: v for k, v in request.GET.items() if k != "page" and v}
     common = {"filtered": bool(kept), "querystring_base": urlencode(kept) + "&" if kept else ""}
     page = "reviews/list.html"
+    filtered = cache(lambda: _filters(request, team))
 
-    def filters() -> str:  # every task and author: read only to draw the form
-        tasks, authors = selectors.review_filter_tasks(team), selectors.review_filter_authors(team)
-        form = _filter_form(request, tasks, authors)
+    def filters() -> str:
+        form = filtered()[0]
         return render_shared(request, page, "review-filters", {**common, "form": form})
 
     def results() -> str:
-        filters = _checked_filters(request, team) if kept else {}
-        reviews = selectors.review_list(
-            team=team,
-            state=filters.get("state") or None,
-            task_id=filters.get("task"),
-            author_id=filters.get("author"),
-            q=(filters.get("q") or "").strip() or None,
-        )
+        reviews = selectors.review_list(team=team, **(filtered()[1] if kept else {}))
         rows = page_by_ids(reviews, request.GET.get("page"), PAGE_SIZE, rows=selectors.review_rows)
         context = {**common, "page_obj": rows, "reviews": rows.object_list}
         return render_shared(request, page, "review-results", context)
@@ -75,6 +70,21 @@ def review_list(request: HttpRequest) -> HttpResponse:
     )
     context = {"filters_html": html["filters"], "results_html": html["results"]}
     return render_shape(request, page, "review-results", context)
+
+
+@login_required
+@require_GET
+def filter_options(request: HttpRequest) -> HttpResponse:
+    """The options of the list's type-ahead box being typed in (?task=… or ?author=…): at most
+    twenty names of the current team's tasks or authors containing the text."""
+    team = require_current_team(request)
+    typeaheads = selectors.review_filter_typeaheads(team)
+    name = next((n for n in typeaheads if n in request.GET), None)
+    if name is None:
+        return HttpResponse(
+            _("Give task or author."), status=422, content_type="text/plain; charset=utf-8"
+        )
+    return options_response(typeaheads[name].options(request.GET.get(name)))
 
 
 @login_required

@@ -44,11 +44,14 @@ class ApprovedReviewPageTests:
         assert first.status_code == second.status_code == 200
         body = first.content.decode()
         assert "Timeline" in body and "review-evaluation" in body
-        # Same body, read from the cache: a handful of queries instead of the whole page.
-        assert (
-            second.content.decode().split('id="main"')[1].split("Clone as a new draft")[1]
-            == (body.split('id="main"')[1].split("Clone as a new draft")[1])
-        )
+        # Same body, read from the cache: a handful of queries instead of the whole page. (The
+        # discussion after it is drawn per view: its forms carry a freshly masked CSRF token.)
+
+        def cached_part(html: str) -> str:
+            after = html.split('id="main"')[1].split("Clone as a new draft")[1]
+            return after.split('id="discussion"')[0]
+
+        assert cached_part(second.content.decode()) == cached_part(body)
         assert second_queries < first_queries
         assert second_queries <= 6
 
