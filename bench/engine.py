@@ -32,8 +32,9 @@ The current engine is measured twice: as ``evaluate`` runs by default, with SPEC
 values (``sensitivity``), and with ``with_sensitivity=False``. The table shows both, their ratio
 (what the sensitivity costs: the issue allows at most 3×) and the default's ratio to 1.1.0.
 
-A measurement, not a test: it exits 0 whatever the ratio, and prints "v2 slower than 1.1.0 on
-<input>" when the current engine (with sensitivity) is slower, and "sensitivity costs more than
+A measurement, not a test: it exits 0 whatever the ratio, and prints "<current version> slower
+than <baseline version> on <input>" (e.g. "3.0.0 slower than 2.2.0 on typical") when the current
+engine (with sensitivity) is slower, and "sensitivity costs more than
 3×" when it does. An engine that refuses an input (or fails on it) has
 its errors printed and that input measured for the other engine only.
 
@@ -537,10 +538,12 @@ def slower_lines(results: dict[str, Any]) -> list[str]:
         f"{results[name]['sensitivity_cost']:.3f}×"
         for name in results.get("sensitivity_too_dear", [])
     ]
+    cur = results["current"]["engine_version"] or "current"
+    base = results["baseline"]["engine_version"] or BASELINE_VERSION
     for name in results["slower"]:
         r = results[name]
         lines.append(
-            f"v2 slower than {BASELINE_VERSION} on {name}: {r['ratio']:.3f}× "
+            f"{cur} slower than {base} on {name}: {r['ratio']:.3f}× "
             f"({r['per_second']:.1f} vs {r['baseline_per_second']:.1f} evaluations/s"
             + (
                 "; some rounds were not slower, so this may be noise)"

@@ -252,17 +252,13 @@ def _option(
     billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
     rate = preemption_rate(offer, gpus)  # SPEC 7.3: λ, preemptions an hour
-    if preempted_before_done(task, rate, _hours_on(task, offer)):
+    compute_hours = task.compute_hours / offer.relative_speed  # SPEC P: at the offer's speed
+    if preempted_before_done(task, rate, compute_hours):
         reasons.append("preempted_before_done")  # SPEC 7.3
     reasons += plan.reasons
-    option = _priced(inp, plan, offer, reasons, gpus, billed, staged)
+    option = _priced(inp, plan, offer, reasons, gpus, billed, staged, compute_hours)
     _run_losses(inp, option, records, rate)
     return option
-
-
-def _hours_on(task: Task, offer: Offer) -> float:
-    """SPEC P: the task's compute hours at the offer's speed."""
-    return task.compute_hours / offer.relative_speed
 
 
 def _priced(
@@ -273,6 +269,7 @@ def _priced(
     gpus: int,
     billed: int,
     staged: bool,
+    compute_hours: float,
 ) -> PlacementOption:
     """The option of one offer under one site plan: its time segments, bill and objective."""
     task = inp.task
@@ -280,7 +277,6 @@ def _priced(
     price = offer_price(offer)
     # SPEC 6.1: boot time counts in the queue segment.
     queue_hours = inp.sites[site].queue_hours + offer.boot_hours
-    compute_hours = _hours_on(task, offer)
     compute_cost = billed * compute_hours * price
     package = package_bill(task, offer, gpus, billed, compute_hours, offer.price)
     if package is not None:
@@ -345,23 +341,25 @@ def _run_losses(
     failures, per_failure = failure_terms(inp, records)
     option.rerun_hours = failures * option.billed_gpus * hours * per_failure
     option.rerun_cost = option.rerun_hours * burn
-    option.migration_effort_hours, option.migration_cost = migration_line(inp, offer, records)
+    option.migration_effort_hours, migration = migration_line(inp, offer, records)
+    option.migration_cost = migration
     if lost is None or not math.isfinite(lost * burn):
         option.preemption_hours = None  # beyond any finite figure: infeasible by λT > 2
         return
-    option.preemption_cost = lost * burn
-    if option.transfer_hours is None or option.transfer_cost is None:
+    option.preemption_cost = preemption = lost * burn
+    transfer_hours, transfer_cost = option.transfer_hours, option.transfer_cost
+    if transfer_hours is None or transfer_cost is None:
         return  # unknown transfer: the sums are unknown too, never guessed
     # The preprocessing hours are a fourth time segment, waited like the queue (SPEC 6.4).
-    total_hours = option.transfer_hours + (option.queue_hours + option.preprocess_hours) + hours
+    total_hours = transfer_hours + (option.queue_hours + option.preprocess_hours) + hours
     total_hours += lost
     total_cost = (
         option.compute_cost
         + option.scheduling_cost
-        + option.transfer_cost
+        + transfer_cost
         + option.preprocess_cost
-        + option.preemption_cost
-        + option.migration_cost
+        + preemption
+        + migration
         + option.rerun_cost
     )
     objective = total_cost + task.delay_cost_per_hour * total_hours

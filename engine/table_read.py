@@ -131,17 +131,11 @@ def read_fields(
     }
 
 
-_ONE: dict[tuple[str, str], tuple[str, str, dict[str, Any]]] = {}
-
-
 def read_field(
     r: Reader, data: dict[str, Any], obj: str, name: str, path: str, **context: Any
 ) -> Any:
     """One field read as its row says; `context` overrides what another field decides (a
     contract's hours are required: nullable=False)."""
-    step = _ONE.get((obj, name))
-    if step is None:
-        row = next(row for row in OBJECTS[obj] if name in row.names)
-        step = _ONE[(obj, name)] = _reader_step(row, name, by_context=True)
-    _, method, kw = step
-    return getattr(r, method)(data, name, path, **(kw | context if context else kw))
+    row = next(row for row in OBJECTS[obj] if name in row.names)
+    _, method, kw = _reader_step(row, name, by_context=True)
+    return getattr(r, method)(data, name, path, **(kw | context))

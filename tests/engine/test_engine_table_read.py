@@ -171,3 +171,116 @@ def test_the_built_function_reads_as_the_steps_do():
     )
     with pytest.raises(NotPlain):
         build({"queue_hours": -1}.get, "x", 0)
+
+
+class ReaderPlanTests:
+    """reader_plan's steps, written out by hand from the rows (the plans the reader uses are
+    built when the engine is imported; these build them again under the test)."""
+
+    def test_a_budget_is_three_nullable_numbers_at_least_0(self):
+        step = {"default": None, "nullable": True, "minimum": 0.0, "maximum": None}
+        assert reader_plan("task.latency_budget_hours") == (
+            ("transfer", "number", step),
+            ("queue", "number", step),
+            ("compute", "number", step),
+        )
+
+    def test_a_team_reads_its_tiers_flags_and_pain_from_their_rows(self):
+        plan = dict((name, (method, kw)) for name, method, kw in reader_plan("task.team"))
+        assert plan["validated_tiers"] == (
+            "choices",
+            {
+                "allowed": ("same_site", "same_datacenter", "same_city", "cross_hub"),
+                "default": ("same_site",),
+            },
+        )
+        assert plan["has_machines"] == ("boolean", {"default": False})
+        assert plan["pain"] == (
+            "choice",
+            {"allowed": ("none", "slow", "queueing"), "default": "none", "nullable": False},
+        )
+        assert list(plan)[0] == "validated_tiers"  # the table's order: errors are named so
+
+    def test_first_and_last_cut_the_tables_order_and_skip_leaves_out(self):
+        names = [name for name, _, _ in reader_plan("offers[]", first="kind", last="price")]
+        assert names == ["kind", "gpu_mem_gb", "gpus_per_machine", "max_machines", "price"]
+        names = [name for name, _, _ in reader_plan("offers[]", first="migration_effort_hours")]
+        assert names == ["migration_effort_hours", "gpu_model"]
+        names = [name for name, _, _ in reader_plan("sites[]", skip=frozenset({"code", "hub"}))]
+        assert names == ["name", "storage_tb", "datacenter", "city", "queue_hours"]
+        gpu = reader_plan("offers[]", first="gpus_per_machine", last="gpus_per_machine")
+        assert gpu == (
+            (
+                "gpus_per_machine",
+                "number",
+                {
+                    "default": MISSING,
+                    "nullable": False,
+                    "minimum": 1,
+                    "maximum": None,
+                    "integer": True,
+                },
+            ),
+        )
+
+    def test_an_object_field_is_read_by_its_nested_reader(self):
+        def budget(r, data, name, path):
+            return (name, path, data.get(name))
+
+        plan = reader_plan(
+            "task", first="latency_budget_hours", last="latency_budget_hours",
+            nested={"latency_budget_hours": budget},
+        )
+        assert plan == (("latency_budget_hours", budget, {}),)
+        assert read_fields(Reader(), {"latency_budget_hours": 7}, plan, "task") == {
+            "latency_budget_hours": ("latency_budget_hours", "task", 7)
+        }
+        with pytest.raises(ValueError):
+            reader_plan("task", first="team", last="team")  # an object needs its reader
+
+    def test_a_texts_required_flag_is_its_rows(self):
+        assert reader_plan("sites[]", last="name") == (
+            ("code", "text", {"required": True}),
+            ("name", "text", {"required": False}),
+        )
+
+
+class DefaultOfTests:
+    """default_of on rows written for the test: each form the default column takes."""
+
+    def test_required_and_a_required_key(self):
+        assert default_of(_row(kind="number", default_doc="required")) is MISSING
+        gpus = next(r for r in OBJECTS["task"] if r.names == ("gpus",))
+        assert gpus.default_doc.startswith("**required key**")
+        assert default_of(gpus) is MISSING  # nullable, yet its key is required
+
+    def test_literals_of_each_kind(self):
+        assert default_of(_row(kind="number", default_doc="`null`")) is None
+        assert default_of(_row(kind="boolean", default_doc="`true`")) is True
+        assert default_of(_row(kind="boolean", default_doc="`false`")) is False
+        two = default_of(_row(kind="integer", default_doc="`2`"))
+        assert (two, type(two)) == (2, int)
+        half = default_of(_row(kind="number", default_doc="`0.5`"))
+        assert (half, type(half)) == (0.5, float)
+        assert default_of(_row(kind="choices", default_doc='`["a"]`')) == ("a",)
+        assert default_of(_row(kind="choice", default_doc="`b`", choices=("a", "b"))) == "b"
+
+    def test_what_is_not_one_literal_is_the_contexts(self):
+        # Two literals, or one with text around it: the context's (None when nullable).
+        twice = _row(kind="choice", default_doc="`a` or `b`", choices=("a` or `b",))
+        assert default_of(twice) is CONTEXT
+        around = _row(kind="choice", default_doc="`a` x", choices=("a` ",))
+        assert default_of(around) is CONTEXT
+        # Another field's name, for a kind that is not a choice, whatever its choices.
+        assert default_of(_row(kind="string", default_doc="`x`", choices=("x",))) is CONTEXT
+        assert default_of(_row(kind="number", default_doc="`heads`", nullable=True)) is None
+
+    def test_read_field_of_a_contextual_default_is_required_unless_told(self):
+        r = Reader()
+        assert read_field(r, {}, "benchmarks[]", "e2e_hours", "b") is None
+        assert r.errors == [{"field": "b.e2e_hours", "message": "is required"}]
+        assert read_field(r, {}, "benchmarks[]", "e2e_hours", "b", default=0.0) == 0.0
+
+    def test_a_field_of_another_kind_is_refused_by_name(self):
+        with pytest.raises(ValueError, match="home_site: a site field .* is read by hand"):
+            read_field(Reader(), {}, "task", "home_site", "task")
