@@ -153,3 +153,12 @@ class ReviewPageTests:
         assert 'data-testid="deadline-plan"' in html and plan_text in html
         assert "+200" in html  # 1,000 − 800
         assert 'data-glance="cost-budget"' in html and money_text in html
+
+    def test_the_comparison_table_marks_an_option_over_the_cost_budget(self, team, owner):
+        from apps.reviews.snapshots.tables import _option_verdict
+
+        chosen = {"kind": "wait_local", "site": "one", "offer": "1"}
+        other = {"kind": "wait_local", "site": "one", "offer": "2", "feasible": True,
+                 "within_budget": True, "within_cost_budget": False}  # fmt: skip
+        assert _option_verdict(other, chosen) == "over_cost_budget"
+        assert _option_verdict(dict(other, within_cost_budget=None), chosen) == "feasible"
