@@ -44,7 +44,17 @@ def total_bill(
     rerun and migration lines are the option's, so the choice and T read the same numbers)."""
     rows = [_bill_row(option) for option in options]
     ranked = _rank(rows)
-    return rows, _bill_findings(ranked)
+    return rows, _bill_findings(ranked) + _paid_packages(options)
+
+
+def _paid_packages(options: list[PlacementOption]) -> list[Finding]:
+    """SPEC 7.6 T.paid: a feasible option run (in part) on a package already paid costs only
+    what it displaces (the other work those package hours would have done)."""
+    return [
+        finding("T", "info", "T.paid", {"offer": o.offer.id, "paid_gpu_hours": o.paid_gpu_hours})
+        for o in options
+        if o.feasible and o.paid_gpu_hours > 0
+    ]
 
 
 def _bill_row(option: PlacementOption) -> BillRow:

@@ -17,6 +17,7 @@ from .bench_verdicts import (
 from .bill import total_bill
 from .checklist import checklist_gates
 from .cross_domain import CrossDomain, judge_cross_domain, preemption_warnings
+from .deadlines import cost_budget_finding, deadline_plans
 from .findings import Finding, finding, ordered, render_messages
 from .hints import spread_hint, staged_plan_hint, staging_hint
 from .indicators import indicators
@@ -25,7 +26,7 @@ from .output import EngineOutput
 from .placement import SIZE_REASONS, PlacementOption, build_option, choose_option
 from .platform import PlatformChoice, choose_platform
 from .rollout import rollout
-from .run_losses import offer_records
+from .run_losses import OfferRecords, offer_records
 from .scheduler_ops import scheduler_ops_cost, self_hosting_note
 from .schema import ENGINE_VERSION, EngineInput
 from .sensitivity import sensitivity, tell
@@ -42,19 +43,22 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
     found += cross.findings
     found += preemption_warnings(inp)
 
-    options, chosen, placed = _place(inp, sizing, cross)
+    options, chosen, placed, records = _place(inp, sizing, cross)
     platform, verdict, verdicts, more = _platform_and_benchmarks(inp, sizing, chosen)
     # SPEC 7.11: a self-hosted distributed layer prices its upkeep on the distributed
     # candidates, and the choice is made again with it (the layer itself was decided above).
     ops = scheduler_ops_cost(inp, platform)
     if ops > 0 and any(o.offer.kind == "distributed" for o in options):
-        options, chosen, placed = _place(inp, sizing, cross, ops)
+        options, chosen, placed, records = _place(inp, sizing, cross, ops)
         more += self_hosting_note(inp, options, ops, platform)
     found += placed
     found.append(sizing_note(inp.task, sizing, sum(1 for o in options if _fits(o))))
     found += more
 
-    metrics, more = indicators(inp, options, chosen, cross.eligible)
+    # SPEC 7.7: what meeting the compute budget costs on each offer that misses it.
+    plans = deadline_plans(inp, sizing, options, chosen, records)
+
+    metrics, more = indicators(inp, options, chosen, cross.eligible, plans)
     found += more
     readiness, more = rollout(inp, chosen)
     found += more
@@ -83,6 +87,7 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
         offer_ids=[o.id for o in inp.offers],
         runner_up=second,
         sensitivity=flips,
+        deadline_plans=plans,
     )
 
 
@@ -93,9 +98,10 @@ def _fits(option: PlacementOption) -> bool:
 
 def _place(
     inp: EngineInput, sizing: Sizing, cross: CrossDomain, ops: float = 0.0
-) -> tuple[list[PlacementOption], PlacementOption | None, list[Finding]]:
-    """P placement of every offer, the chosen option, then the D2, K2 and K3 hints. `ops`:
-    SPEC 7.11's scheduler operations a run, added to the distributed candidates."""
+) -> tuple[list[PlacementOption], PlacementOption | None, list[Finding], dict[str, OfferRecords]]:
+    """P placement of every offer, the chosen option, P4, then the D2, K2 and K3 hints; and the
+    offers' records (SPEC 7.7's deadline plans read them again). `ops`: SPEC 7.11's scheduler
+    operations a run, added to the distributed candidates."""
     net = Network(inp.sites, inp.links)
     plans: dict = {}
     records = offer_records(inp)
@@ -112,7 +118,8 @@ def _place(
         )
         for offer in inp.offers
     ]
-    chosen, found = choose_option(options)
+    chosen, found = choose_option(options, inp.task.cost_budget)
+    found += cost_budget_finding(inp, options, chosen)  # SPEC 7.7 P4
     if chosen is None:
         found += too_few_gpus(inp, sizing, options)
     elif chosen.fabric_unconfirmed:
@@ -126,7 +133,7 @@ def _place(
     found += staging_hint(inp, options, chosen)
     found += staged_plan_hint(inp, options, chosen)
     found += spread_hint(inp, net, cross, options)
-    return options, chosen, found
+    return options, chosen, found, records
 
 
 def too_few_gpus(inp: EngineInput, sizing: Sizing, options: list[PlacementOption]) -> list[Finding]:
@@ -151,7 +158,10 @@ def _platform_and_benchmarks(
     # SPEC 6.1: like-for-like pairs per offer; the reported one breaks ties by the chosen offer.
     pairs = find_pairs(inp)
     pair = reported_pair(pairs, chosen.offer.id if chosen is not None else None)
-    size_for_budget(inp, sizing, pair.scaling_efficiency if pair is not None else None)
+    if pair is None:
+        size_for_budget(inp, sizing, None)
+    else:
+        size_for_budget(inp, sizing, pair.scaling_efficiency, pair.multi.gpus)
     platform, found = choose_platform(inp, sizing, pair, chosen)
     verdicts = [pair_verdict(p) for p in pairs]
     by_offer = {v.offer: v for v in verdicts}  # the reported pair's verdict is among them

@@ -150,6 +150,10 @@ TASK: tuple[F, ...] = (
       "`streamed` reads it over the link while the job computes, so the input leg overlaps "
       "compute (`input_overlapped`); a streamed repeated scan is streamed whatever this says, "
       "a staged copy ships in bulk", version="3.1", choices=INPUT_DELIVERIES),
+    F(("cost_budget",), "number", "number or null", "`null`", "≥ 0",
+      "3.1 (SPEC 7.7): the money one run may cost, in the input's currency; options gain "
+      "`within_cost_budget`, P4 warns when the chosen option's total_cost exceeds it and P1 "
+      "counts it with the time budgets; blank = none", version="3.1", nullable=True, minimum=0.0),
 )
 
 # task.latency_budget_hours (blank = no limit; budgets guide the choice, they do not veto it)

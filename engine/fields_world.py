@@ -105,6 +105,9 @@ OFFER: tuple[F, ...] = (
     F(("expected_utilization",), "number", "number", "required for `contract`, else `null`",
       "(0, 1]",
       "share of the package expected to be used", nullable=True, above=0.0, maximum=1.0),
+    F(("contract_paid",), "boolean", "boolean", "`false`", "only with `billing_basis: contract`",
+      "3.1 (SPEC 7.6): the package is already paid (sunk): the run's GPU-hours that fit it cost "
+      "nothing (T.paid); beyond it, the pro-rated price", version="3.1"),
     F(("scheduling_fee_pct",), "number", "number", "`0`", "≥ 0",
       "调度开销 billed, % of compute cost", minimum=0.0),
     F(("parallelism",), "choices", "list of choices", "`[]`",

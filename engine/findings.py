@@ -50,6 +50,7 @@ RULE_ORDER = (
     "P1",
     "P2",
     "P3",
+    "P4",
     "M1",
     "M2",
     "M3",
@@ -86,6 +87,9 @@ def render_messages(findings: list[Finding], names: dict[str, str]) -> list[Find
         offer_id = f.data.get("offer")
         name = names.get(offer_id) if type(offer_id) is str else None
         shown = dict(f.data, offer=f"{name} (#{offer_id})") if name else f.data
+        plan_offer = f.data.get("plan_offer")  # SPEC 7.7: M3's deadline plan names its offer
+        if type(plan_offer) is str and names.get(plan_offer):
+            shown = dict(shown, plan_offer=f"{names[plan_offer]} (#{plan_offer})")
         f.message, f.message_zh = render(f.key, shown)
     return findings
 

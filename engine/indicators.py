@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .deadlines import DeadlinePlan, cheapest_plan
 from .findings import Finding, finding
 from .placement import PlacementOption, cheapest_within_budget, over_budget
 from .schema import EngineInput
@@ -31,14 +32,16 @@ def indicators(
     options: list[PlacementOption],
     chosen: PlacementOption | None,
     eligible: bool = True,
+    plans: list[DeadlinePlan] | None = None,
 ) -> tuple[Metrics, list[Finding]]:
-    """SPEC M: the four indicators; `eligible`: the task may move (SPEC X), which M1 reads."""
+    """SPEC M: the four indicators; `eligible`: the task may move (SPEC X), which M1 reads;
+    `plans`: SPEC 7.7's deadline plans, whose cheapest M3 names."""
     metrics = Metrics()
     found = _data_compute_ratio(inp, metrics, eligible)
     if chosen is None:
         return metrics, found
     found += _interruption_vs_scheduling(inp, options, chosen, metrics)
-    found += _over_budget(inp, options, chosen, metrics)
+    found += _over_budget(inp, options, chosen, metrics, plans or [])
     found += _network_cost_share(inp, chosen, metrics)
     return metrics, found
 
@@ -78,10 +81,15 @@ def _interruption_vs_scheduling(
 
 
 def _over_budget(
-    inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption, metrics: Metrics
+    inp: EngineInput,
+    options: list[PlacementOption],
+    chosen: PlacementOption,
+    metrics: Metrics,
+    plans: list[DeadlinePlan],
 ) -> list[Finding]:
     """SPEC M3 / 6.1: each segment of the chosen option over its budget, with the cheapest
-    feasible option that meets every budget and what it costs more."""
+    feasible option that meets every budget and what it costs more; SPEC 7.7: the compute
+    segment's warning also names the cheapest deadline plan."""
     found: list[Finding] = []
     metrics.over_budget = over_budget(inp, chosen)
     budget = inp.task.latency_budget_hours
@@ -101,6 +109,10 @@ def _over_budget(
                 offer=alternative.offer.id,
                 extra_cost=alternative.total_cost - (chosen.total_cost or 0.0),
             )
+        plan = cheapest_plan(plans) if segment == "compute" else None
+        if plan is not None:
+            key += ".deadline"
+            data.update(plan_offer=plan.offer, plan_gpus=plan.gpus, plan_extra_cost=plan.extra_cost)
         found.append(finding("M3", "warn", key, data))
     return found
 

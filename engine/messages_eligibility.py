@@ -138,11 +138,32 @@ ELIGIBILITY_MESSAGES: dict[str, dict[str, str]] = {
         "zh_Hans": "没有哪个可行方案能满足全部时延预算({options} 个可行方案):按总代价选了最"
         "划算的;超预算的段见 M3。",
     },
+    "P1.cost": {
+        "en": "No feasible option meets every time budget and the cost budget of "
+        "{cost_budget} together ({options} feasible options): the cheapest overall is chosen; "
+        "see M3 and P4.",
+        "zh_Hans": "没有哪个可行方案能同时满足全部时间预算和 {cost_budget} 的费用预算({options}"
+        " 个可行方案):按总代价选了最划算的;见 M3 和 P4。",
+    },
     "P2": {
         "en": "No feasible placement: none of the {options} options passes capacity, "
         "parallelism, compliance, eligibility and link checks.",
         "zh_Hans": "没有可行的放置方案:{options} 个方案都没通过容量、并行方式、合规、跨域资"
         "格或链路检查。",
+    },
+    "P4": {
+        "en": "The chosen option costs {total_cost} a run, over the cost budget of "
+        "{cost_budget}. Within it: {kind} at {site} ({offer}), total {alternative_cost}, "
+        "{extra_hours} h more.",
+        "zh_Hans": "所选方案每次运行花费 {total_cost},超出费用预算 {cost_budget}。预算内的方案:"
+        "{kind},站点 {site}({offer}),总计 {alternative_cost},多用 {extra_hours} 小时。",
+    },
+    "P4.none": {
+        "en": "The chosen option costs {total_cost} a run, over the cost budget of "
+        "{cost_budget}, and no feasible option is within it: raise the budget or shrink the "
+        "job.",
+        "zh_Hans": "所选方案每次运行花费 {total_cost},超出费用预算 {cost_budget},且没有可行"
+        "方案在预算内:提高预算或缩小任务。",
     },
     "P3": {
         "en": "No planned GPU count: compute hours are measured on a GPU count, so costs "
@@ -184,6 +205,22 @@ ELIGIBILITY_MESSAGES: dict[str, dict[str, str]] = {
         "} 小时。要满足全部预算:{kind},站点 {site}({offer}),多"
         "花 {extra_cost}。",
     },
+    "M3.deadline": {
+        "en": "The {segment} segment of the chosen option takes {hours} h, over its budget of "
+        "{budget} h. Meet the compute budget on {plan_offer} with {plan_gpus} GPUs: "
+        "+{plan_extra_cost}.",
+        "zh_Hans": "所选方案的{segment}段需 {hours} 小时,超过预算 {budget} 小时。要按时算完:"
+        "在 {plan_offer} 上用 {plan_gpus} 张卡,多花 {plan_extra_cost}。",
+    },
+    "M3.alternative.deadline": {
+        "en": "The {segment} segment of the chosen option takes {hours} h, over its budget "
+        "of {budget} h. To meet every budget: {kind} at {site} ({offer}), "
+        "+{extra_cost}. Meet the compute budget on {plan_offer} with {plan_gpus} GPUs: "
+        "+{plan_extra_cost}.",
+        "zh_Hans": "所选方案的{segment}段需 {hours} 小时,超过预算 {budget} 小时。要满足全部预算:"
+        "{kind},站点 {site}({offer}),多花 {extra_cost}。要按时算完:在 {plan_offer} 上用 "
+        "{plan_gpus} 张卡,多花 {plan_extra_cost}。",
+    },
     "M4": {
         "en": "Network cost share {share_pct}% > {limit_pct}%: rethink: compress the data, move "
         "compute, or find nearer resources.",
@@ -212,5 +249,12 @@ ELIGIBILITY_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cheapest total bill: offer {offer}, total {total} (unit price {unit_price} per "
         "GPU-hour).",
         "zh_Hans": "总账最低:报价 {offer},总计 {total}(每卡时单价 {unit_price})。",
+    },
+    "T.paid": {
+        "en": "{offer} is a package already paid: {paid_gpu_hours} GPU-hours of this run are "
+        "package hours and cost no new money; it costs only what it displaces (the work those "
+        "hours would otherwise do).",
+        "zh_Hans": "{offer} 是已付费的包段:本次运行的 {paid_gpu_hours} 卡时用的是包内时长,"
+        "不再花新钱;它的代价只是挤掉的其他工作。",
     },
 }

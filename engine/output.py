@@ -9,6 +9,7 @@ from .bench_verdicts import BenchmarkVerdict
 from .bill import BillRow
 from .checklist import ChecklistGate
 from .cross_domain import CrossDomain
+from .deadlines import DeadlinePlan
 from .findings import Finding
 from .indicators import Metrics
 from .placement import Leg, PlacementOption
@@ -117,6 +118,7 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "total_cost": num(o.total_cost),
         "objective": num(o.objective),
         "within_budget": o.within_budget,
+        "within_cost_budget": o.within_cost_budget,  # SPEC 7.7
         "legs": shown,
     }
 
@@ -212,6 +214,25 @@ def _bill_row(row: BillRow, option: dict[str, Any]) -> dict[str, Any]:
         "total": option["total_cost"],  # SPEC 7.2: the option's total_cost, the same figure
         "rank_unit": row.rank_unit,
         "rank_total": row.rank_total,
+    }
+
+
+def _deadline_plan(p: DeadlinePlan) -> dict[str, Any]:
+    """SPEC 7.7: one offer's plan to meet the compute budget (or why it has none)."""
+    return {
+        "offer": p.offer,
+        "reason": p.reason,
+        "gpus": p.gpus,
+        "billed_gpus": p.billed_gpus,
+        "compute_hours": num(p.compute_hours),
+        "compute_cost": num(p.compute_cost),
+        "scheduling_cost": num(p.scheduling_cost),
+        "rerun_cost": num(p.rerun_cost),
+        "total_cost": num(p.total_cost),
+        "extra_cost": num(p.extra_cost),
+        "efficiency": num(p.efficiency),
+        "efficiency_source": p.efficiency_source,
+        "extrapolated": p.extrapolated,
     }
 
 
@@ -315,6 +336,7 @@ class EngineOutput:
     offer_ids: list[str]
     runner_up: PlacementOption | None = None  # SPEC 6.3: what the sensitivity compares against
     sensitivity: list[Flip] = field(default_factory=list)
+    deadline_plans: list[DeadlinePlan] = field(default_factory=list)  # SPEC 7.7
 
     def to_dict(self) -> dict[str, Any]:
         findings = [_finding(f) for f in self.findings]
@@ -346,4 +368,5 @@ class EngineOutput:
             "runner_up": _pick(self.runner_up),
             "sensitivity": [_flip(f) for f in self.sensitivity],
             "signoff": _signoff(findings, self.offer_ids),
+            "deadline_plans": [_deadline_plan(p) for p in self.deadline_plans],
         }

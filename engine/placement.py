@@ -68,6 +68,53 @@ def effective_gpu_hour_price(
 
 
 @dataclass(slots=True)
+class PackageBill:
+    """SPEC 7.6 and 7.10: what a run pays on a contract package that is paid (sunk) or new for a
+    one-off task: the compute cost, the price of a billed GPU-hour lost to reruns and
+    preemptions (0 while the run fits the package: those hours are package hours, not money)
+    and the GPU-hours the paid package covers."""
+
+    compute_cost: float
+    burn_price: float
+    paid_gpu_hours: float
+    package_gpu_hours: float
+
+
+def package_bill(
+    task: Task, offer: Offer, gpus: int, billed: int, hours: float, price: float
+) -> PackageBill | None:
+    """SPEC 7.6: None unless the offer is a contract package that is paid, or new and the task
+    is one-off (a recurring task keeps section 3's pro-rating by expected_utilization).
+
+    Paid: the package holds contract_hours × gpus_per_machine GPU-hours per machine, times
+    max_machines (or the machines used when it is null); the run's GPU-hours that fit cost
+    nothing. New and one-off: the whole package, `price` × machines billed, holding
+    contract_hours × gpus_per_machine GPU-hours per machine billed. GPU-hours beyond either are
+    billed at the pro-rated price. `price` is the offer's price (1.0 for a slope)."""
+    if offer.billing_basis != "contract" or not (offer.contract_paid or task.cadence == "one_off"):
+        return None
+    per_machine = offer.gpus_per_machine
+    prorated = effective_gpu_hour_price(
+        "contract", price, per_machine, offer.contract_hours, offer.expected_utilization
+    )
+    machines_billed = -(-billed // per_machine)
+    if offer.contract_paid:
+        machines_used = -(-gpus // per_machine)
+        # An option beyond the pool (pool_too_small) is refused; its figures still count the
+        # machines it would use, so a paid package never holds less than a new one would.
+        held = max(offer.max_machines or 0, machines_used)
+        whole = 0.0
+    else:
+        held = machines_billed
+        whole = price * machines_billed
+    package = offer.contract_hours * per_machine * held  # type: ignore[operator]
+    run = billed * hours
+    beyond = run - package if run > package else 0.0
+    paid = (run - beyond) if offer.contract_paid else 0.0
+    return PackageBill(whole + beyond * prorated, prorated if beyond > 0 else 0.0, paid, package)
+
+
+@dataclass(slots=True)
 class PlacementOption:
     kind: str
     site: str
@@ -115,10 +162,17 @@ class PlacementOption:
     fabric_unconfirmed: bool = False
     # SPEC 7.11: engineer time of running the distributed layer oneself, per run.
     scheduler_ops_cost: float = 0.0
+    # SPEC 7.6: the price of a billed GPU-hour lost to reruns and preemptions when it is not the
+    # unit price (a package's: 0 while the run fits it), and the GPU-hours a paid package covers.
+    burn_price: float | None = None
+    paid_gpu_hours: float = 0.0
+    # SPEC 7.7: total_cost within the task's cost_budget (None without one or without a total).
+    within_cost_budget: bool | None = None
 
     @property
     def hourly_burn(self) -> float:
-        return self.billed_gpus * self.effective_price
+        price = self.effective_price if self.burn_price is None else self.burn_price
+        return self.billed_gpus * price
 
     @property
     def run_hours(self) -> float | None:
@@ -240,6 +294,13 @@ def _priced(
     # SPEC 6.1: boot time counts in the queue segment.
     queue_hours = inp.sites[site].queue_hours + offer.boot_hours
     compute_cost = billed * compute_hours * price
+    package = package_bill(task, offer, gpus, billed, compute_hours, offer.price)
+    if package is not None:
+        # SPEC 7.6: what the run really pays, and the unit price T and J3 read (what it pays
+        # per GPU-hour; the pro-rated price when it runs no GPU-hours).
+        compute_cost = package.compute_cost
+        if billed * compute_hours > 0:
+            price = compute_cost / (billed * compute_hours)
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     preprocess_hours, preprocess_cost = preprocessing(task, staged)
     transfer_hours, overlapped = transfer_segment(task, plan, staged, compute_hours)  # SPEC 7.5
@@ -274,6 +335,9 @@ def _priced(
         preprocess_cost,
     )
     option.input_overlapped = overlapped
+    if package is not None:
+        option.burn_price = package.burn_price
+        option.paid_gpu_hours = package.paid_gpu_hours
     return option
 
 
@@ -285,7 +349,9 @@ def _run_losses(
     meets every budget."""
     task = inp.task
     offer = option.offer
-    burn = option.billed_gpus * option.effective_price  # the hourly burn
+    # The hourly burn; SPEC 7.10: a package's is 0 while the run fits it (burn_price).
+    price = option.effective_price if option.burn_price is None else option.burn_price
+    burn = option.billed_gpus * price
     hours = option.compute_hours
     lost = preemption_hours(task, rate, hours)
     option.preemption_hours = lost
@@ -319,6 +385,8 @@ def _run_losses(
     if math.isfinite(objective):
         option.total_hours, option.total_cost, option.objective = total_hours, total_cost, objective
         option.within_budget = not over_budget(inp, option)
+        if task.cost_budget is not None:
+            option.within_cost_budget = total_cost <= task.cost_budget  # SPEC 7.7
 
 
 def _offer_reasons(task: Task, offer: Offer, sized: OfferSizing, gpus: int) -> list[str]:
@@ -365,20 +433,31 @@ def tie_key(option: PlacementOption) -> tuple[int, str, str]:
 
 
 def choose_option(
-    options: list[PlacementOption],
+    options: list[PlacementOption], cost_budget: float | None = None
 ) -> tuple[PlacementOption | None, list[Finding]]:
     """SPEC 6.1 (budgets guide, they do not veto): the least objective among all feasible
-    options; P1 when none meets every budget; P2 when none is feasible."""
+    options; P1 when none meets every budget (SPEC 7.7: the cost budget with the time
+    budgets); P2 when none is feasible."""
     feasible = [o for o in options if o.feasible]
     if not feasible:
         # SPEC P2: no feasible placement at all.
         return None, [finding("P2", "block", "P2", {"options": len(options)})]
     chosen = min(feasible, key=lambda o: (o.objective, *tie_key(o)))
     found: list[Finding] = []
-    if not any(o.within_budget for o in feasible):
-        # SPEC 6.1 P1: no feasible option meets every latency budget.
-        found.append(finding("P1", "warn", "P1", {"options": len(feasible)}))
+    if not any(meets_budgets(o) for o in feasible):
+        # SPEC 6.1 P1: no feasible option meets every latency budget; SPEC 7.7: and the cost
+        # budget together, when there is one.
+        if cost_budget is None:
+            found.append(finding("P1", "warn", "P1", {"options": len(feasible)}))
+        else:
+            data = {"options": len(feasible), "cost_budget": cost_budget}
+            found.append(finding("P1", "warn", "P1.cost", data))
     return chosen, found
+
+
+def meets_budgets(option: PlacementOption) -> bool:
+    """SPEC 7.7: within every time budget and the cost budget (when there is one)."""
+    return bool(option.within_budget) and option.within_cost_budget is not False
 
 
 def cheapest_within_budget(options: list[PlacementOption]) -> PlacementOption | None:

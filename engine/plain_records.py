@@ -251,8 +251,9 @@ _BENCHMARK_HAND = frozenset(
     {"index", "kind", "offer", "e2e_hours", "compute_hours", "tier", "succeeded", "id"}
 )
 _OFFER_HAND = frozenset({"id", "kind", "site", "billing_basis", "index"})
-# plain_offer takes only offers without a currency or preemption field of their own.
-_OFFER_ABSENT = frozenset({"currency", "preemptible", "preemptions_per_day"})
+# plain_offer takes only offers without a currency or preemption field of their own, and
+# without contract_paid (SPEC 7.6: read by hand, it is refused off a contract).
+_OFFER_ABSENT = frozenset({"currency", "preemptible", "preemptions_per_day", "contract_paid"})
 
 
 def builders() -> dict[str, Any]:
@@ -374,6 +375,7 @@ def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | 
         or "currency" in d
         or "preemptible" in d
         or "preemptions_per_day" in d
+        or "contract_paid" in d
     ):
         return None
     get = d.get

@@ -186,6 +186,8 @@ class Task:
     restart_hours: float = 0.0
     # SPEC 7.5: bulk (copied before compute) or streamed (read over the link while computing).
     input_delivery: str = "bulk"
+    # SPEC 7.7: the money one run may cost, in the input's currency (None: no cost budget).
+    cost_budget: float | None = None
 
     @property
     def has_architecture(self) -> bool:
@@ -245,6 +247,8 @@ class Offer:
     index: int = -1  # position in the input's offers list (SPEC 6.3 sensitivity names it)
     # SPEC 7.4: infiniband | roce | ethernet, or None when unknown.
     interconnect: str | None = None
+    # SPEC 7.6: a contract package already paid (sunk); only with billing_basis contract.
+    contract_paid: bool = False
 
 
 @dataclass(slots=True)

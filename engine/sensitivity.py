@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .messages import render_shown, show_number, term
-from .placement import PlacementOption, effective_gpu_hour_price, tie_key
+from .placement import PlacementOption, effective_gpu_hour_price, package_bill, tie_key
 from .reader import MAX_MAGNITUDE
 from .schema import EngineInput, Link
 from .sensitivity_bends import Kink, slopes_of, solve_bent
@@ -337,8 +337,16 @@ def _price_flips(
         # scheduling costs, and the hours lost to preemptions and failures at the burn (SPEC
         # 7.2, 7.3); the migration line does not depend on it.
         lost = (option.preemption_hours or 0.0) + option.rerun_hours
-        run = option.compute_hours * (1 + offer.scheduling_fee_pct / 100) + lost
-        per_unit = unit * option.billed_gpus * run
+        package = package_bill(
+            inp.task, offer, option.gpus, option.billed_gpus, option.compute_hours, 1.0
+        )
+        if package is None:
+            run = option.compute_hours * (1 + offer.scheduling_fee_pct / 100) + lost
+            per_unit = unit * option.billed_gpus * run
+        else:
+            # SPEC 7.6: a package's compute cost and burn at a price of one (both linear in it).
+            fee = 1 + offer.scheduling_fee_pct / 100
+            per_unit = package.compute_cost * fee + package.burn_price * option.billed_gpus * lost
         slopes = [0.0] * flips.count
         for line in flips.lines_of(at):  # SPEC 7.8: both of its plans bill the same compute
             slopes[line] = per_unit

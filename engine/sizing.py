@@ -56,6 +56,9 @@ class Sizing:
     # SPEC 6.3 deadline sizing: the scaling efficiency counted beyond one machine, and whence.
     budget_efficiency: float | None = None
     budget_efficiency_source: str | None = None  # measured | threshold
+    # SPEC 7.7 and 7.10: the GPUs of the multi run that measured it (a plan beyond is
+    # extrapolated).
+    budget_measured_gpus: int | None = None
 
     @property
     def any_fits_single_machine(self) -> bool:
@@ -171,13 +174,17 @@ def gpus_for_budget(inp: EngineInput, offer: Offer, efficiency: float) -> int | 
     return gpus
 
 
-def size_for_budget(inp: EngineInput, sizing: Sizing, measured: float | None) -> None:
+def size_for_budget(
+    inp: EngineInput, sizing: Sizing, measured: float | None, measured_gpus: int | None = None
+) -> None:
     """SPEC 6.3: sets gpus_for_budget on every offer's row, with the reported pair's measured
-    scaling efficiency when there is one, else the multi_machine_efficiency threshold."""
+    scaling efficiency when there is one (measured on `measured_gpus` GPUs), else the
+    multi_machine_efficiency threshold."""
     if inp.task.latency_budget_hours.compute is None:
         return
     if measured is not None:
         sizing.budget_efficiency, sizing.budget_efficiency_source = measured, "measured"
+        sizing.budget_measured_gpus = measured_gpus
     else:
         sizing.budget_efficiency = inp.thresholds["multi_machine_efficiency"]
         sizing.budget_efficiency_source = "threshold"

@@ -184,6 +184,7 @@ def _offer(
     need = {"nullable": False, "default": MISSING} if contract else {}
     contract_hours = read_field(r, d, "offers[]", "contract_hours", p, **need)
     utilization = read_field(r, d, "offers[]", "expected_utilization", p, **need)
+    paid = _contract_paid(r, d, p, contract)
     return Offer(
         id=oid or "",
         site=site or "",
@@ -196,7 +197,21 @@ def _offer(
         index=i,
         **values,
         **read_fields(r, d, _OFFER_REST, p),  # scheduling_fee_pct … gpu_model
+        contract_paid=paid,
     )
+
+
+def _contract_paid(r: Reader, d: dict[str, Any], p: str, contract: bool) -> bool:
+    """SPEC 7.6: only a contract package can be already paid (on any other basis the flag is a
+    slip that would silently price the offer at nothing)."""
+    paid = read_field(r, d, "offers[]", "contract_paid", p)
+    if paid and not contract:
+        r.error(
+            f"{p}.contract_paid",
+            "only a contract offer can be already paid (set billing_basis: contract)",
+        )
+        return False
+    return paid
 
 
 def _preemption(r: Reader, d: dict[str, Any], p: str) -> tuple[bool, float]:

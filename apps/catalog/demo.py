@@ -223,6 +223,30 @@ BOREALIS_OFFERS = [
         "boot_hours": 0.1,
         "exit_path": "",
     },
+    {
+        # SPEC 7.6: a package already paid (sunk). One A800 machine for the year at Ulanqab:
+        # 8,760 h × 8 GPUs = 70,080 GPU-hours bought up front. Runs that fit it cost no new
+        # money, only the work they displace (T.paid); 2.2 priced it as if it were new.
+        "key": "a800-pkg-wlcb-a",
+        "provider": "Domestic GPU cloud",
+        "name": "8× A800 80GB annual package (paid)",
+        "kind": "compute",
+        "site": "wlcb-a",
+        "gpu_model": "A800 80GB",
+        "gpu_mem_gb": 80.0,
+        "gpus_per_machine": 8,
+        "max_machines": 1,
+        "billing_basis": "contract",
+        "price": 420000.0,  # one machine for a year
+        "contract_hours": 8760.0,
+        "expected_utilization": 0.7,
+        "contract_paid": True,
+        "parallelism": ALL,
+        "checkpoint_resume": True,
+        "relative_speed": 0.6,
+        "boot_hours": 0.0,
+        "exit_path": "Data on the team's own object storage at Ulanqab.",
+    },
 ]
 
 

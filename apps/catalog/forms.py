@@ -11,7 +11,7 @@ from apps.accounts.models import Team
 from apps.web.concurrency import VersionedFormMixin
 from apps.web.forms import finite_formfield
 
-from .models import NetworkLink, Offer, Parallelism, Site
+from .models import PAID_WITHOUT_CONTRACT, NetworkLink, Offer, Parallelism, Site
 
 
 def require_at_least(field: forms.Field, minimum: float, *, above: bool = False) -> None:
@@ -136,6 +136,7 @@ class OfferForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
             "price",
             "contract_hours",
             "expected_utilization",
+            "contract_paid",
             "scheduling_fee_pct",
             "preemptible",
             "preemptions_per_day",
@@ -197,6 +198,9 @@ class OfferForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
             # The contract terms mean nothing on other bases; do not keep stale ones.
             data["contract_hours"] = None
             data["expected_utilization"] = None
+            if data.get("contract_paid"):
+                # SPEC 7.6: said on the field, never silently dropped.
+                self.add_error("contract_paid", PAID_WITHOUT_CONTRACT)
         return data
 
 

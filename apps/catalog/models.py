@@ -188,6 +188,8 @@ PREEMPTIONS_WITHOUT_SPOT = _(
     "this blank."
 )
 PREEMPTIONS_NEGATIVE = _("Preemptions per day cannot be negative.")
+# SPEC 7.6: the engine's own rule (a paid flag on another basis would price the offer at nothing).
+PAID_WITHOUT_CONTRACT = _("Only a contract package can be already paid.")
 
 
 class Offer(models.Model):
@@ -210,6 +212,16 @@ class Offer(models.Model):
     )
     contract_hours = models.FloatField(_("contract hours"), null=True, blank=True)
     expected_utilization = models.FloatField(_("expected utilization"), null=True, blank=True)
+    # SPEC 7.6: a package already paid is sunk: the runs it covers cost only what they displace.
+    contract_paid = models.BooleanField(
+        _("contract already paid"),
+        default=False,
+        help_text=_(
+            "Contract only: the package is already paid. Runs that fit its hours cost no new "
+            "money (they cost only the work they displace); hours beyond it are billed at the "
+            "pro-rated price. Unpaid, a one-off job pays the whole package."
+        ),
+    )
     scheduling_fee_pct = models.FloatField(_("scheduling fee (%)"), default=0)
     parallelism = models.JSONField(_("parallelism supported"), default=list, blank=True)
     checkpoint_resume = models.BooleanField(_("checkpoint resume"), default=False)
@@ -291,6 +303,10 @@ class Offer(models.Model):
                 | (Q(preemptible=False) & Q(preemptions_per_day__isnull=True)),
                 name="offer_preemption_terms",
             ),
+            models.CheckConstraint(
+                condition=Q(contract_paid=False) | Q(billing_basis="contract"),
+                name="offer_paid_is_contract",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -345,6 +361,8 @@ class Offer(models.Model):
             add("preemptions_per_day", PREEMPTIONS_REQUIRED, "preemptible_needs_rate")
         if not self.preemptible and ok("preemptions_per_day"):
             add("preemptions_per_day", PREEMPTIONS_WITHOUT_SPOT, "not_preemptible")
+        if self.contract_paid and self.billing_basis != BillingBasis.CONTRACT:
+            add("contract_paid", PAID_WITHOUT_CONTRACT, "not_contract")
         parallelism = self.parallelism if isinstance(self.parallelism, list) else None
         if parallelism is None or not set(parallelism) <= set(Parallelism.values):
             add("parallelism", PARALLELISM_CHOICE_ERROR, "invalid_choice")

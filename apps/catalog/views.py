@@ -139,6 +139,7 @@ OFFERS = Kind(
                 "price",
                 "contract_hours",
                 "expected_utilization",
+                "contract_paid",
                 "scheduling_fee_pct",
                 "preemptible",
                 "preemptions_per_day",

@@ -131,6 +131,9 @@ def _given_only(profile: TaskProfile) -> dict:
     # SPEC 7.5: sent only when streamed (bulk is the engine's default; fingerprints stay).
     if profile.input_delivery and profile.input_delivery != "bulk":
         data["input_delivery"] = str(profile.input_delivery)
+    # SPEC 7.7: the money budget only when given.
+    if profile.cost_budget is not None:
+        data["cost_budget"] = float(profile.cost_budget)
     # SPEC 6.4: a staged plan only when the processed size is given.
     if profile.processed_gb is not None:
         data["processed_gb"] = float(profile.processed_gb)
@@ -198,6 +201,9 @@ def offer_input(
     if offer.billing_basis == "contract":
         data["contract_hours"] = _num(offer.contract_hours)
         data["expected_utilization"] = _num(offer.expected_utilization)
+        if offer.contract_paid:
+            # SPEC 7.6: sent only when paid, so unpaid packages' inputs stay as they were.
+            data["contract_paid"] = True
     if machines is not None:
         data["machines"] = machines
     if migration_effort_hours is not None:

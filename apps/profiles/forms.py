@@ -104,6 +104,10 @@ HELP_TEXTS = {
     "budget_transfer_hours": _("Longest acceptable transfer time. Blank = no limit; 0 = none."),
     "budget_queue_hours": _("Longest acceptable wait for capacity. Blank = no limit."),
     "budget_compute_hours": _("Longest acceptable compute time. Blank = no limit."),
+    "cost_budget": _(
+        "Most one run may cost, in the team's currency, the whole bill (compute, scheduling, "
+        "transfer, losses). Over it, P4 names the cheapest option within it. Blank = no limit."
+    ),
     "delay_cost_per_hour": _(
         "Value of one hour of waiting, in the team's currency; 0 = time costs nothing."
     ),
@@ -198,6 +202,7 @@ class TaskProfileForm(VersionedFormMixin, TeamSitesMixin, forms.ModelForm):
             "budget_transfer_hours",
             "budget_queue_hours",
             "budget_compute_hours",
+            "cost_budget",
             "delay_cost_per_hour",
             "interruption_cost_hours",
         ):

@@ -173,6 +173,10 @@ class TaskProfile(models.Model):
     delay_cost_per_hour = models.FloatField(
         _("delay cost per hour"), default=0, validators=[MinValueValidator(0)]
     )
+    # SPEC 7.7: the money one run may cost (P4, P1); blank = no money budget.
+    cost_budget = models.FloatField(
+        _("cost budget per run"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
 
     # Fault tolerance
     resumable = models.BooleanField(_("resumable"), default=False)

@@ -68,6 +68,7 @@ SECTIONS: tuple[tuple[str, object, tuple[str, ...]], ...] = (
             "budget_transfer_hours",
             "budget_queue_hours",
             "budget_compute_hours",
+            "cost_budget",
             "delay_cost_per_hour",
         ),
     ),
@@ -154,7 +155,7 @@ _UNITS = {
     "processed_gb": "GB",
     "preprocess_hours": "h",
 }
-_BUDGETS = {"budget_transfer_hours", "budget_queue_hours", "budget_compute_hours"}
+_BUDGETS = {"budget_transfer_hours", "budget_queue_hours", "budget_compute_hours", "cost_budget"}
 
 
 def _number(value: float) -> str:
@@ -194,6 +195,8 @@ def shown_value(profile, name: str, currency: str) -> str:
         return "—"
     if name == "delay_cost_per_hour":
         return f"{_number(value)} {currency}/h"
+    if name == "cost_budget":
+        return f"{_number(value)} {currency}"  # SPEC 7.7: per run
     if isinstance(value, float):
         unit = _UNITS.get(name)
         return f"{_number(value)} {unit}" if unit else _number(value)

@@ -51,6 +51,7 @@ VERDICTS = {
     "feasible": _("feasible"),
     "infeasible": _("not feasible"),
     "over_budget": _("over the latency budget"),
+    "over_cost_budget": _("over the cost budget"),
     "net_gain": _("net gain"),
     "no_net_gain": _("no net gain"),
     "baseline": _("baseline"),

@@ -103,9 +103,12 @@ def three_way_input(**task_overrides: Any) -> dict[str, Any]:
     A 500 GB data-processing job whose data sits at `data` (same city as `home`), results go
     home. Offers: L at home (gpu_hour 2.0), M at data (machine_hour 16 / 8 GPUs, twice as fast,
     10 % scheduling fee), D at far (contract 10000 / (500 h × 8 × 0.5) = 5.0 per GPU-hour).
+    The job recurs (SPEC 7.6: a recurring job's package share is pro-rated by
+    expected_utilization; a one-off job would pay D's whole package).
     """
     t = task(
         workload="data_processing",
+        cadence="recurring",
         params_b=None,
         input_gb=500,
         result_gb=20,
@@ -349,6 +352,7 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         if basis == "contract":
             item["contract_hours"] = draw(st.floats(min_value=1, max_value=2000))
             item["expected_utilization"] = draw(st.floats(min_value=0.1, max_value=1))
+            item["contract_paid"] = draw(st.booleans())  # SPEC 7.6
         # SPEC 7.4: what joins the machines (absent = unknown)
         fabric = draw(st.sampled_from([None, "infiniband", "roce", "ethernet", "absent"]))
         if fabric != "absent":
@@ -398,6 +402,8 @@ def engine_inputs(draw: st.DrawFn, *, min_offers: int = 1) -> dict[str, Any]:
         "checkpoint_interval_hours": draw(st.floats(min_value=0, max_value=4)),
         # SPEC 7.5
         "input_delivery": draw(st.sampled_from(["bulk", "streamed"])),
+        # SPEC 7.7: a money budget per run, often none
+        "cost_budget": draw(_maybe(st.floats(min_value=0, max_value=5000))),
     }
     permissive = ("resumable", "env_simple", "image_packaged", "offsite_allowed")
     for flag in (*permissive, "resume_verified", "env_aligned"):

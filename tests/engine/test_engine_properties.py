@@ -238,6 +238,10 @@ def _losses_by_hand(data, o):
     hours = t["compute_hours"] / offer["relative_speed"]
     billed = o["billed_gpus"]
     burn = billed * _price_by_hand(offer)
+    compute = billed * hours * _price_by_hand(offer)
+    package = _package_by_hand(t, offer, o["gpus"], billed, hours)
+    if package is not None:
+        compute, burn = package[0], billed * package[1]
     runs = [
         b
         for b in data["benchmarks"]
@@ -272,7 +276,25 @@ def _losses_by_hand(data, o):
         effort = max(pilots, default=0.0)
     spread = 1 if t["cadence"] == "one_off" else max(1, t["runs_per_quarter"] * 4)
     migration = effort * limits["engineer_hour_cost"] / spread
-    return billed * hours * _price_by_hand(offer), rerun, preempted, migration
+    return compute, rerun, preempted, migration
+
+
+def _package_by_hand(t, offer, gpus, billed, hours):
+    """SPEC 7.6 and 7.10 written out again: (compute cost, price of a lost GPU-hour) on a
+    contract package that is paid, or new for a one-off task; None otherwise."""
+    paid = offer.get("contract_paid", False)
+    if offer["billing_basis"] != "contract" or not (paid or t["cadence"] == "one_off"):
+        return None
+    per_machine = offer["gpus_per_machine"]
+    machines = math.ceil(billed / per_machine)
+    if paid:
+        held = max(offer.get("max_machines") or 0, math.ceil(gpus / per_machine))
+    else:
+        held = machines
+    beyond = max(0.0, billed * hours - offer["contract_hours"] * per_machine * held)
+    whole = 0.0 if paid else offer["price"] * machines
+    prorated = _price_by_hand(offer)
+    return whole + beyond * prorated, prorated if beyond > 0 else 0.0
 
 
 def _near(a, b):

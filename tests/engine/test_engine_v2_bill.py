@@ -38,7 +38,8 @@ from .engine_fixtures import (
 
 class TestWholeMachineBilling:
     def _out(self, gpus: int, bench=None, **offer_overrides: Any) -> dict[str, Any]:
-        t = task(gpus=gpus, interruption_cost_hours=1)
+        # Recurring: a contract's share is pro-rated (SPEC 7.6; a one-off job pays it whole).
+        t = task(gpus=gpus, interruption_cost_hours=1, cadence="recurring")
         return evaluate(
             make_input(t, offers=[offer("o", **offer_overrides)], benchmarks=bench or [])
         )

@@ -103,8 +103,9 @@ class EffectivePriceTests:
 
     def test_a_contract_at_the_limit_is_accepted(self):
         # 1e12 ÷ (1 h × 8 × 0.125) = 1e12 per GPU-hour: the largest figure an input may state.
-        data = make_input(task(), offers=[offer("a", billing_basis="contract", price=1e12,
-                          contract_hours=1, expected_utilization=0.125)])  # fmt: skip
+        # Recurring: its share is pro-rated (SPEC 7.6; a one-off job would pay it whole).
+        data = make_input(task(cadence="recurring"), offers=[offer("a", billing_basis="contract",
+                          price=1e12, contract_hours=1, expected_utilization=0.125)])  # fmt: skip
         out = evaluate(data)
         assert out["options"][0]["effective_price"] == 1e12
 

@@ -106,14 +106,16 @@ class CatalogDemoTests:
         assert links.filter(from_site__code="gz-a", to_site__code="bj-a").exists()
         # Six v1 stories, eight of method 2.0, one profile imported from v1, one of engine 2.1
         # (lora-8b-spot), one of 2.2 (tokens-14b-staged), two of 3.0 (finetune-70b-8gpus,
-        # scans-stay-gz) and two of 3.1 (pretrain-70b-tight-32, docs-7b-streamed).
-        assert TaskProfile.objects.filter(team=demo).count() == 21
+        # scans-stay-gz) and three of 3.1 (pretrain-70b-tight-32, docs-7b-streamed,
+        # eval-sweep-deadline).
+        assert TaskProfile.objects.filter(team=demo).count() == 22
 
     def test_the_second_team_has_its_own_smaller_set_in_cny(self, demo):
         team2 = Team.objects.get(slug="borealis")
         assert team2.currency == "CNY"
         assert Site.objects.filter(team=team2).count() == 2
-        assert Offer.objects.filter(team=team2, site__team=team2).count() == 2
+        # Two offers, and the annual A800 package already paid (SPEC 7.6).
+        assert Offer.objects.filter(team=team2, site__team=team2).count() == 3
         assert TaskProfile.objects.filter(team=team2).count() == 2
 
 
@@ -395,3 +397,48 @@ class EngineThreeDemoTests:
         assert out["cross_domain"]["home_domain_only"] is False
         assert out["chosen"]["kind"] == "move_compute"
         assert out["chosen"]["site"] == "gz-a"
+
+
+
+class EngineThreeOneDemoTests:
+    """SPEC 7.6 and 7.7 in the demo (apps.profiles.demo.method31)."""
+
+    def test_the_eval_sweep_shows_deadline_plans_m3_naming_the_cheapest_and_p4(self, demo):
+        _, out = evaluation(demo, "Release-candidate eval sweep")
+        h100, spot, h200, a100_ray = (
+            offer_id(demo, key) for key in ("h100-bj-a", "h100-spot-sh-a", "h200-sh-a", "sched-bj-a")
+        )
+        # 8 GPUs × 48 h = 384 GPU-hours; within 12 h: 384 ÷ 12 = 32 GPUs at perfect scaling,
+        # beyond one machine at 0.8: ⌈32 ÷ 0.8⌉ = 40 GPUs, 384 ÷ (40 × 0.8) = 12 h, and
+        # 40 × 12 × 2.99 = 1,435.20 on the H100 pool.
+        plans = {p["offer"]: p for p in out["deadline_plans"]}
+        assert (plans[h100]["gpus"], plans[h100]["compute_hours"]) == (40, 12.0)
+        assert plans[h100]["total_cost"] == pytest.approx(1435.2)
+        assert plans[h100]["extrapolated"] is True
+        assert plans[spot]["reason"] == "preemptible"  # spot hours are not its to promise
+        # SPEC 7.6: one-off on the H200 quarterly contract pays the whole package, 52,000 USD
+        # for its one machine (2.2 charged a pro-rated share).
+        assert next(o for o in out["options"] if o["offer"] == h200)["compute_cost"] == 52000.0
+        # The spot H100 is chosen (least objective at 12 USD an hour of waiting) and costs more
+        # than the 950 USD budget; the own A100 pool is within it.
+        assert out["chosen"]["offer"] == spot
+        (p4,) = findings(out, "P4")
+        assert p4["data"]["offer"] == a100_ray and p4["data"]["cost_budget"] == 950
+        (m3,) = findings(out, "M3")
+        assert m3["key"] == "M3.deadline" and m3["data"]["plan_offer"] == h100
+        assert "8× H100 SXM 80GB on demand" in m3["message"]
+        assert [f["key"] for f in findings(out, "P1")] == ["P1.cost"]
+
+    def test_the_paid_a800_package_costs_the_log_cleaning_nothing_new(self, demo):
+        team2 = Team.objects.get(slug="borealis")
+        _, out = evaluation(team2, "Log cleaning, 2 TB at Ulanqab")
+        package = Offer.objects.get(team=team2, name="8× A800 80GB annual package (paid)")
+        option = next(o for o in out["options"] if o["offer"] == str(package.pk))
+        # 4 h ÷ 0.6 = 6.667 h on one 8-GPU machine = 53.33 GPU-hours, within the 8,760 × 8 =
+        # 70,080 the paid package holds: compute 0 (2.2: 53.33 × 420,000 ÷ (8,760 × 8 × 0.7) =
+        # 53.33 × 8.5616 = 456.62 CNY, as if it were new).
+        assert option["compute_cost"] == 0.0 and option["effective_price"] == 0.0
+        assert out["chosen"]["offer"] == str(package.pk)  # next to the data, and already paid
+        (paid,) = [f for f in findings(out, "T") if f["key"] == "T.paid"]
+        assert paid["data"]["paid_gpu_hours"] == pytest.approx(8 * 4 / 0.6)
+        assert "already paid" in paid["message"]

@@ -170,4 +170,29 @@ GLOSSARY: tuple[Term, ...] = (
             "information explains the decision."
         ),
     ),
+    Term(
+        "contract-paid",
+        _("Package already paid"),
+        _(
+            "A contract package bought up front: the runs that fit its hours cost no new money, "
+            "only the work they displace (T.paid). Unpaid, a one-off job pays the whole package "
+            "and a recurring one its share at the expected utilization."
+        ),
+    ),
+    Term(
+        "cost-budget",
+        _("Cost budget per run"),
+        _(
+            "The most one run may cost, read against the whole bill; over it, P4 names the "
+            "option within it and the hours it adds."
+        ),
+    ),
+    Term(
+        "deadline-plan",
+        _("Deadline plan"),
+        _(
+            "What meeting the compute budget would cost on an offer that misses it: the GPUs "
+            "that meet it, in whole machines, and the total against the chosen option (M3)."
+        ),
+    ),
 )

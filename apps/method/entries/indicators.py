@@ -74,9 +74,17 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         formula=_(
             "Each segment of the chosen option over its budget → warning; M3.alternative names "
-            "the cheapest option that meets every budget and what it costs more."
+            "the cheapest option that meets every budget and what it costs more. When the "
+            "compute segment is over, each offer that misses it gets a deadline plan: "
+            "the GPUs that meet it, in whole machines, with the scheduling fee and rerun cost "
+            "worked out again at that size, its total and its extra cost against the chosen "
+            "option, marked extrapolated beyond the measured multi-machine run; spot offers get "
+            "none (their hours are not theirs to promise). M3.deadline names the cheapest plan."
         ),
-        fix=_("Adjust that segment's plan, or take the named alternative."),
+        fix=_(
+            "Adjust that segment's plan, take the named alternative, or plan the GPUs of the "
+            "named deadline plan on its offer."
+        ),
         passages=(
             Passage(
                 "b6",

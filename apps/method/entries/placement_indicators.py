@@ -267,7 +267,9 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         formula=_(
             "Feasible options exist but none is within every latency budget → warning; the "
-            "option with the least objective is still chosen."
+            "option with the least objective is still chosen. With a cost budget per run, "
+            "an option counts only when it meets every time budget and the cost budget "
+            "together (P1.cost)."
         ),
         fix=_(
             "Adjust the segment that is over (see M3): a faster link, a shorter queue, more "
@@ -319,6 +321,40 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         fix=_("Enter the GPU count on the task profile."),
         note=_("A later addition to the method (version 2), not taken from the seed articles."),
+    ),
+    Entry(
+        "P4",
+        "placement",
+        "warn",
+        title=_("Over the cost budget"),
+        checks=_(
+            "Whether the chosen option's whole bill for one run stays within the task profile's "
+            "cost budget per run."
+        ),
+        formula=_(
+            "Chosen option's total cost > cost budget → warning. P4 names the feasible "
+            "option of least objective within the budget, its total and the hours it adds; "
+            "P4.none when no feasible option is within it. Every option says whether it is "
+            "within the cost budget."
+        ),
+        fix=_(
+            "Take the named option and accept its hours, shrink the job, or raise the budget. "
+            "The budget is read against the whole bill, not the unit price."
+        ),
+        passages=(
+            Passage(
+                "a_misjudge",
+                "误判三:只比单价不比总账。调度开销、数据搬运、失败重跑带来的损耗,都要算进总成本里",
+                (
+                    "Misjudgement three: comparing unit prices, not the total bill. Scheduling "
+                    "overhead, data movement and rerun losses all belong in the total cost."
+                ),
+            ),
+        ),
+        note=_(
+            "A later addition to the method (version 3.1): the seeds weigh the total bill; a "
+            "money budget per run is how teams state the limit they hold it to."
+        ),
     ),
     Entry(
         "F",

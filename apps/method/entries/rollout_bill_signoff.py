@@ -189,7 +189,12 @@ ENTRIES: tuple[Entry, ...] = (
             "hourly burn). The rate is the offer's own records' once they hold "
             "%(failure_evidence_gpu_hours)s GPU-hours, else the fleet's "
             "%(failure_rate_per_gpu_hour)s. The chosen option is decided on this same total; "
-            "T names the feasible candidate with the lowest total."
+            "T names the feasible candidate with the lowest total. A contract package: a "
+            "one-off job pays the whole package, price × machines, and its unit price "
+            "is what it really pays per GPU-hour; a recurring job pays its share pro-rated by "
+            "the expected utilization; a package already paid (contract paid) costs nothing for "
+            "the GPU-hours that fit it, only what they displace (T.paid), and hours beyond it "
+            "are billed pro-rated."
         ),
         fix=_(
             "Answer Q5 (migration cost) with hours and set the engineer-hour cost in the team "
@@ -205,6 +210,18 @@ ENTRIES: tuple[Entry, ...] = (
                 "a_checklist",
                 "改造成本经常被低估,要单独列一行",
                 "Retrofit cost is often underestimated: give it its own line.",
+            ),
+            Passage(
+                "a_shapes",
+                "跑一次就扔的临时任务:优先按量租算力平台",
+                "A temporary job run once and thrown away: rent a compute platform on demand "
+                "first.",
+            ),
+            Passage(
+                "a_checklist",
+                "计费口径算力按卡时、按整机还是按合同包段",
+                "Billing basis: is compute billed per GPU-hour, per machine, or per contract "
+                "package?",
             ),
         ),
     ),

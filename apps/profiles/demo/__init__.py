@@ -42,11 +42,13 @@ Engine 3.0 (SPEC 7.8, method30.py):
 - scans-stay-gz: compliance-restricted scans in Guangzhou whose licence forbids running off the
   allowed sites (G1 fails only on offsite_allowed): X4's allowed sites, not the home
   datacenter, limit the options, so the job runs next to its data.
-Engine 3.1 (SPEC 7.4, 7.5, 7.11, method31.py):
+Engine 3.1 (SPEC 7.4, 7.5, 7.7, 7.11, method31.py):
 - pretrain-70b-tight-32: a tight job over 4 machines: the Ethernet A100s are refused
   (no_fast_interconnect), the team's own pool has no interconnect recorded (K3), and its
   self-hosted scheduler's upkeep joins its bill (scheduler_ops_cost, R1e).
 - docs-7b-streamed: 6 TB read from Guangzhou while computing in Beijing (input_overlapped).
+- eval-sweep-deadline: a 12 h compute budget no offer meets on the planned 8 GPUs and a money
+  budget of 950 USD a run: deadline plans per offer, M3 naming the cheapest, P4.
 """
 
 from __future__ import annotations

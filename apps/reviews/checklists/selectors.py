@@ -117,6 +117,9 @@ class CandidateView:
     # "threshold"); budget_source None when the evaluation has no deadline to size for.
     gpus_for_budget: int | None = None
     budget_source: str | None = None
+    # SPEC 7.7: what meeting the compute budget costs on this offer (deadline_plans[]: gpus,
+    # total_cost, extra_cost, extrapolated; reason "preemptible" when it gets none), or None.
+    deadline_plan: dict[str, Any] | None = None
 
     @property
     def gate(self) -> str:
@@ -154,6 +157,7 @@ def review_candidates(
     # gpus_for_budget means something only with a compute budget and a planned GPU count.
     has_plan = (review_input.get("task") or {}).get("gpus") is not None
     budget_source = sizing.get("budget_efficiency_source") if has_plan else None
+    plans = {p["offer"]: p for p in (output or {}).get("deadline_plans", [])}
     views = []
     for c, answered in counted:
         unanswered = QUESTION_COUNT - answered
@@ -167,6 +171,7 @@ def review_candidates(
                 blocked_rules=signoff.get(str(c.offer_id), {}).get("rules", []),
                 gpus_for_budget=budget_rows.get(str(c.offer_id), {}).get("gpus_for_budget"),
                 budget_source=budget_source,
+                deadline_plan=plans.get(str(c.offer_id)),
             )
         )
     return views

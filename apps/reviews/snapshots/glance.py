@@ -34,4 +34,24 @@ def decision_glance(rows: list[dict], excluded: list[dict], output: dict) -> dic
         "runner_hours_delta": _delta(runner, chosen, "total_hours"),
         "excluded": excluded[0] if excluded else None,
         "flips": flips.nearest_flips(output)[:FLIPS_SHOWN],
+        "money": money_budget(output),
     }
+
+
+def money_budget(output: dict) -> dict[str, Any] | None:
+    """SPEC 7.7: the chosen option against the task's cost budget, beside its total: {within,
+    budget, over_by} (budget and over_by from P4 when it is over), or None without a budget."""
+    chosen = output.get("chosen") or {}
+    option = next(
+        (o for o in output.get("options", []) if o.get("offer") == chosen.get("offer")), None
+    )
+    if option is None or option.get("within_cost_budget") is None:
+        return None
+    p4 = next((f for f in output.get("findings", []) if f.get("rule") == "P4"), None)
+    budget = over_by = None
+    if p4 is not None:
+        budget = p4["data"].get("cost_budget")
+        total = p4["data"].get("total_cost")
+        if budget is not None and total is not None:
+            over_by = total - budget
+    return {"within": option["within_cost_budget"], "budget": budget, "over_by": over_by}

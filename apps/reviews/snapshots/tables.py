@@ -81,6 +81,8 @@ def _option_verdict(option: dict, chosen: dict | None) -> str:
         return "infeasible"
     if not option["within_budget"]:
         return "over_budget"
+    if option.get("within_cost_budget") is False:
+        return "over_cost_budget"  # SPEC 7.7 (engine 3.1 output)
     return "feasible"
 
 

@@ -1,0 +1,171 @@
+"""SPEC 7.7: budgets in money (cost_budget, P4) and what meeting the compute budget costs on each
+offer that misses it (deadline_plans[], read by M3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .findings import Finding, finding
+from .placement import (
+    PlacementOption,
+    billed_gpus,
+    offer_price,
+    package_bill,
+    tie_key,
+)
+from .run_losses import OfferRecords, failure_terms
+from .schema import EngineInput
+from .sizing import Sizing
+
+
+@dataclass(slots=True)
+class DeadlinePlan:
+    """One offer's plan to meet the compute budget at `gpus` GPUs (SPEC 7.7), or, with `reason`
+    set, why it gets none (`preemptible`: its hours are not its to promise, 7.10)."""
+
+    offer: str
+    reason: str | None = None
+    gpus: int | None = None
+    billed_gpus: int | None = None
+    compute_hours: float | None = None
+    compute_cost: float | None = None
+    scheduling_cost: float | None = None
+    rerun_cost: float | None = None
+    total_cost: float | None = None
+    extra_cost: float | None = None  # total_cost − the chosen option's total_cost
+    efficiency: float | None = None  # the scaling efficiency counted (1 within one machine)
+    efficiency_source: str | None = None  # measured | threshold, as for gpus_for_budget
+    extrapolated: bool | None = None
+
+
+def cost_budget_finding(
+    inp: EngineInput, options: list[PlacementOption], chosen: PlacementOption | None
+) -> list[Finding]:
+    """SPEC 7.7 P4 (warn): the chosen option's total_cost exceeds the task's cost_budget; names
+    the least-objective feasible option within it and the hours it adds (P4.none: there is
+    none)."""
+    budget = inp.task.cost_budget
+    if budget is None or chosen is None or chosen.within_cost_budget is not False:
+        return []
+    data: dict = {"cost_budget": budget, "total_cost": chosen.total_cost}
+    within = [o for o in options if o.feasible and o.within_cost_budget]
+    if not within:
+        return [finding("P4", "warn", "P4.none", data)]
+    best = min(within, key=lambda o: (o.objective, *tie_key(o)))
+    extra = None
+    if best.total_hours is not None and chosen.total_hours is not None:
+        extra = best.total_hours - chosen.total_hours
+    data.update(
+        kind=best.kind,
+        site=best.site,
+        offer=best.offer.id,
+        alternative_cost=best.total_cost,
+        extra_hours=extra,
+    )
+    return [finding("P4", "warn", "P4", data)]
+
+
+def deadline_plans(
+    inp: EngineInput,
+    sizing: Sizing,
+    options: list[PlacementOption],
+    chosen: PlacementOption | None,
+    records: dict[str, OfferRecords],
+) -> list[DeadlinePlan]:
+    """SPEC 7.7 and 7.10: per offer whose option misses the compute budget (compute + preemption
+    hours) at the planned GPUs: the plan at gpus_for_budget, its compute cost in whole machines
+    as billed (SPEC 6.1, a package as 7.6 bills it), the scheduling fee and rerun cost worked
+    out again at those GPUs, the option's other lines; none for a preemptible offer (reason
+    `preemptible`), nor for an option refused for anything more GPUs do not mend."""
+    task = inp.task
+    budget = task.latency_budget_hours.compute
+    if budget is None or task.gpus is None:
+        return []
+    base = None if chosen is None else chosen.total_cost
+    plans: list[DeadlinePlan] = []
+    for option in options:
+        run = option.run_hours
+        if run is not None and run <= budget:
+            continue  # meets it already
+        offer = option.offer
+        if offer.preemptible:
+            plans.append(DeadlinePlan(offer.id, "preemptible"))
+            continue
+        row = sizing.by_offer[offer.id]
+        gpus = row.gpus_for_budget
+        if gpus is None or option.transfer_cost is None or not _mended(option, gpus, row):
+            continue
+        plans.append(_plan(inp, sizing, option, gpus, records.get(offer.id), base))
+    return plans
+
+
+def _mended(option: PlacementOption, gpus: int, row) -> bool:
+    """More GPUs mend only `too_few_gpus`, once they hold one replica."""
+    for reason in option.reasons:
+        if reason != "too_few_gpus" or gpus < row.gpus_needed:
+            return False
+    return True
+
+
+def _plan(
+    inp: EngineInput,
+    sizing: Sizing,
+    option: PlacementOption,
+    gpus: int,
+    records: OfferRecords | None,
+    base: float | None,
+) -> DeadlinePlan:
+    task = inp.task
+    offer = option.offer
+    per_machine = offer.gpus_per_machine
+    machines = -(-gpus // per_machine)
+    # SPEC 6.3 deadline sizing: every GPU counts at e beyond one machine.
+    efficiency = 1.0 if machines == 1 else (sizing.budget_efficiency or 0.0)
+    work = task.compute_hours * (task.gpus or 0)
+    hours = work / (gpus * efficiency * offer.relative_speed)
+    billed = billed_gpus(offer, gpus)
+    price = offer_price(offer)
+    compute_cost = billed * hours * price
+    burn_price = price
+    package = package_bill(task, offer, gpus, billed, hours, offer.price)
+    if package is not None:
+        compute_cost, burn_price = package.compute_cost, package.burn_price
+    scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
+    rate, per_failure = failure_terms(inp, records)
+    # SPEC 7.2: expected failures (rate × billed GPUs × hours) × hours lost by each, at the burn.
+    rerun_cost = rate * billed * hours * per_failure * billed * burn_price
+    total = (
+        compute_cost
+        + scheduling_cost
+        + (option.transfer_cost or 0.0)
+        + option.preprocess_cost
+        + option.migration_cost
+        + rerun_cost
+    )
+    source = sizing.budget_efficiency_source
+    measured = sizing.budget_measured_gpus
+    # SPEC 7.10: beyond one machine, extrapolated unless measured at that size or larger.
+    extrapolated = machines > 1 and (source != "measured" or measured is None or gpus > measured)
+    return DeadlinePlan(
+        offer.id,
+        None,
+        gpus,
+        billed,
+        hours,
+        compute_cost,
+        scheduling_cost,
+        rerun_cost,
+        total,
+        None if base is None else total - base,
+        efficiency,
+        source,
+        extrapolated,
+    )
+
+
+def cheapest_plan(plans: list[DeadlinePlan]) -> DeadlinePlan | None:
+    """SPEC 7.7 M3: the deadline plan of least total cost (ties: offer order)."""
+    costed = [p for p in plans if p.total_cost is not None]
+    if not costed:
+        return None
+    return min(costed, key=lambda p: p.total_cost or 0.0)
