@@ -53,9 +53,9 @@ class SchedulerOpsTests:
         assert r1e["key"] == "R1e.self_hosted.managed_cheaper"
         assert r1e["data"]["ops_cost"] == approx(2000.0)
         assert r1e["data"]["difference"] == approx(1960.0)  # 2,160 − 200
-        assert "self-hosting costs 2000 a run in engineer time" in r1e["message"]
+        assert "self-hosting costs 2,000 a run in engineer time" in r1e["message"]
         assert "(40 h a month × 100 an hour ÷ 2 runs a month)" in r1e["message"]
-        assert "每次少 1960" in r1e["message_zh"]
+        assert "每次少 1,960" in r1e["message_zh"]
 
     def test_a_one_off_job_carries_a_month(self):
         # one_off: 40 × 100 ÷ 1 = 4,000 on S.
@@ -89,7 +89,7 @@ class SchedulerOpsTests:
         out = evaluate(data)
         [r1e] = findings_of(out, "R1e")
         assert r1e["key"] == "R1e.self_hosted"
-        assert "costs 2000 a run" in r1e["message"]
+        assert "costs 2,000 a run" in r1e["message"]
 
     def test_a_bad_setting_is_named(self):
         data = ops_input(hours=-1.0)
