@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('profiles', '0009_profile_name_once_per_team'),
+        ('profiles', '0010_input_delivery'),
     ]
 
     operations = [

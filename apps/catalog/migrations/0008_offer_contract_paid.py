@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0009_invitation_invited_name'),
-        ('catalog', '0006_offer_region_instance_type'),
+        ('catalog', '0007_offer_interconnect'),
     ]
 
     operations = [
