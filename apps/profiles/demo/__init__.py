@@ -42,7 +42,7 @@ Engine 3.0 (SPEC 7.8, method30.py):
 - scans-stay-gz: compliance-restricted scans in Guangzhou whose licence forbids running off the
   allowed sites (G1 fails only on offsite_allowed): X4's allowed sites, not the home
   datacenter, limit the options, so the job runs next to its data.
-Engine 3.1 (SPEC 7.7, method31.py):
+Engine 3.1 (SPEC 7.7, method31_money.py):
 - eval-sweep-deadline: a 12 h compute budget no offer meets on the planned 8 GPUs and a money
   budget of 950 USD a run: deadline plans per offer, M3 naming the cheapest, P4.
 """
@@ -57,7 +57,7 @@ from .method2 import AURORA_IMPORTED_V1_PROFILES, AURORA_V2_PROFILES
 from .method21 import AURORA_V21_PROFILES
 from .method22 import AURORA_V22_PROFILES
 from .method30 import AURORA_V30_PROFILES
-from .method31 import AURORA_V31_PROFILES
+from .method31_money import AURORA_V31_MONEY_PROFILES
 
 
 def _load_team(ctx: DemoContext, team, specs) -> None:
@@ -86,7 +86,7 @@ def load(ctx: DemoContext) -> None:
         + AURORA_V21_PROFILES
         + AURORA_V22_PROFILES
         + AURORA_V30_PROFILES
-        + AURORA_V31_PROFILES,
+        + AURORA_V31_MONEY_PROFILES,
     )
     _load_team(ctx, ctx.team1, AURORA_IMPORTED_V1_PROFILES)  # straight to the model, as imported
     _load_team(ctx, ctx.team2, BOREALIS_PROFILES)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .method1 import PORTABLE
 
-AURORA_V31_PROFILES = [
+AURORA_V31_MONEY_PROFILES = [
     {
         # A release-candidate evaluation sweep: 8 GPUs × 48 h of work that must be done within
         # 12 h of compute, at most 950 USD a run. On 8 GPUs nothing meets 12 h, so each
