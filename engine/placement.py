@@ -461,8 +461,9 @@ def meets_budgets(option: PlacementOption) -> bool:
 
 
 def cheapest_within_budget(options: list[PlacementOption]) -> PlacementOption | None:
-    """SPEC 6.1 M3: the feasible option of least total cost that meets every budget."""
-    within = [o for o in options if o.feasible and o.within_budget]
+    """SPEC 6.1 M3: the feasible option of least total cost that meets every budget (SPEC 7.7:
+    the cost budget too, when there is one)."""
+    within = [o for o in options if o.feasible and meets_budgets(o)]
     if not within:
         return None
     return min(within, key=lambda o: (o.total_cost, o.objective, *tie_key(o)))

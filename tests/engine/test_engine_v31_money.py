@@ -354,3 +354,16 @@ def test_M3_names_both_the_alternative_and_the_cheapest_deadline_plan():
     assert (m3["data"]["plan_offer"], m3["data"]["plan_gpus"]) == ("b-big", 40)
     assert m3["message"].endswith("Meet the compute budget on b-big with 40 GPUs: +160.")
     assert "在 b-big 上用 40 张卡,多花 160" in m3["message_zh"]
+
+
+def test_M3s_alternative_meets_the_cost_budget_too():
+    """With c-fast (800) the only option within the 10 h budget, a cost budget of 700 leaves no
+    option that meets every budget: M3 names no alternative, only the deadline plan on b-big
+    (800, +160 against a-pool's 640, itself within 700)."""
+    data = _two_pools(cost_budget=700)
+    data["offers"].append(offer("c-fast", price=10, relative_speed=4))
+    out = evaluate(data)
+    assert option_of(out, "c-fast")["within_cost_budget"] is False
+    [m3] = findings_of(out, "M3")
+    assert m3["key"] == "M3.deadline" and m3["data"]["plan_extra_cost"] == 160.0
+    assert "P1" in rules(out)  # nothing meets the time and the cost budgets together

@@ -401,7 +401,7 @@ class EngineThreeDemoTests:
 
 
 class EngineThreeOneDemoTests:
-    """SPEC 7.6 and 7.7 in the demo (apps.profiles.demo.method31)."""
+    """SPEC 7.6 and 7.7 in the demo (apps.profiles.demo.method31_money; the paid package in apps.catalog.demo)."""
 
     def test_the_eval_sweep_shows_deadline_plans_m3_naming_the_cheapest_and_p4(self, demo):
         _, out = evaluation(demo, "Release-candidate eval sweep")

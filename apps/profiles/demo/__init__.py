@@ -42,11 +42,12 @@ Engine 3.0 (SPEC 7.8, method30.py):
 - scans-stay-gz: compliance-restricted scans in Guangzhou whose licence forbids running off the
   allowed sites (G1 fails only on offsite_allowed): X4's allowed sites, not the home
   datacenter, limit the options, so the job runs next to its data.
-Engine 3.1 (SPEC 7.4, 7.5, 7.7, 7.11, method31.py):
+Engine 3.1 (SPEC 7.4, 7.5, 7.11, method31.py):
 - pretrain-70b-tight-32: a tight job over 4 machines: the Ethernet A100s are refused
   (no_fast_interconnect), the team's own pool has no interconnect recorded (K3), and its
   self-hosted scheduler's upkeep joins its bill (scheduler_ops_cost, R1e).
 - docs-7b-streamed: 6 TB read from Guangzhou while computing in Beijing (input_overlapped).
+Engine 3.1 (SPEC 7.6, 7.7, method31_money.py):
 - eval-sweep-deadline: a 12 h compute budget no offer meets on the planned 8 GPUs and a money
   budget of 950 USD a run: deadline plans per offer, M3 naming the cheapest, P4.
 """
@@ -62,6 +63,7 @@ from .method21 import AURORA_V21_PROFILES
 from .method22 import AURORA_V22_PROFILES
 from .method30 import AURORA_V30_PROFILES
 from .method31 import AURORA_V31_PROFILES
+from .method31_money import AURORA_V31_MONEY_PROFILES
 
 
 def _load_team(ctx: DemoContext, team, specs) -> None:
@@ -90,7 +92,8 @@ def load(ctx: DemoContext) -> None:
         + AURORA_V21_PROFILES
         + AURORA_V22_PROFILES
         + AURORA_V30_PROFILES
-        + AURORA_V31_PROFILES,
+        + AURORA_V31_PROFILES
+        + AURORA_V31_MONEY_PROFILES,
     )
     _load_team(ctx, ctx.team1, AURORA_IMPORTED_V1_PROFILES)  # straight to the model, as imported
     _load_team(ctx, ctx.team2, BOREALIS_PROFILES)
