@@ -13,7 +13,7 @@ from .placement import (
     package_bill,
     tie_key,
 )
-from .run_losses import OfferRecords, failure_terms
+from .run_losses import OfferRecords, fabric, failure_terms
 from .schema import EngineInput
 from .sizing import Sizing
 
@@ -76,7 +76,8 @@ def deadline_plans(
     hours) at the planned GPUs: the plan at gpus_for_budget, its compute cost in whole machines
     as billed (SPEC 6.1, a package as 7.6 bills it), the scheduling fee and rerun cost worked
     out again at those GPUs, the option's other lines; none for a preemptible offer (reason
-    `preemptible`), nor for an option refused for anything more GPUs do not mend."""
+    `preemptible`), nor for an option refused for anything more GPUs do not mend, nor where those
+    GPUs would span machines a tight job may not (SPEC 7.4)."""
     task = inp.task
     budget = task.latency_budget_hours.compute
     if budget is None or task.gpus is None:
@@ -95,6 +96,8 @@ def deadline_plans(
         gpus = row.gpus_for_budget
         if gpus is None or option.transfer_cost is None or not _mended(option, gpus, row):
             continue
+        if fabric(task, offer, gpus, records.get(offer.id)) == "refused":
+            continue  # SPEC 7.4: at those GPUs a tight job would span machines joined by ethernet
         plans.append(_plan(inp, sizing, option, gpus, records.get(offer.id), base))
     return plans
 
@@ -140,6 +143,7 @@ def _plan(
         + (option.transfer_cost or 0.0)
         + option.preprocess_cost
         + option.migration_cost
+        + option.scheduler_ops_cost  # SPEC 7.11: a run's upkeep, whatever its GPUs
         + rerun_cost
     )
     source = sizing.budget_efficiency_source
