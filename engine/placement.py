@@ -45,6 +45,11 @@ REASONS = (
 # SPEC 7.8: the reasons that refuse an offer for the task's size (A counts the others as fits).
 SIZE_REASONS = frozenset({"pool_too_small", "no_shared_parallelism", "too_few_gpus"})
 
+# SPEC 6.4's tie: the raw and staged plans work out the same GB by different products
+# (input × passes × ratio, or processed × ratio), which may differ in the last bit; a staged
+# plan must be cheaper by more than that noise (relative, as sizing's _EPS).
+_TIE = 1e-9
+
 
 def effective_gpu_hour_price(
     billing_basis: str,
@@ -229,16 +234,19 @@ def build_option(
     ops_cost: float = 0.0,
 ) -> PlacementOption:
     """SPEC P for one offer; SPEC 6.4: away from the data, when the task has a processed
-    version, the staged variant too, keeping the one of lower objective (the raw one on a tie
-    or when neither can be costed). `records`: the offer's benchmark records (SPEC 7.2);
-    `ops_cost`: SPEC 7.11's scheduler operations a run, for a self-hosted distributed layer."""
+    version, the staged variant too, keeping the one of lower objective (the raw one on a tie,
+    float noise included, or when neither can be costed). `records`: the offer's benchmark
+    records (SPEC 7.2); `ops_cost`: SPEC 7.11's scheduler operations a run, for a self-hosted
+    distributed layer."""
     task = inp.task
     raw = _option(inp, net, cross, offer, sized, plans, False, records, ops_cost)
     if task.processed_gb is None or offer.site == task.data_site:
         return raw
     staged = _option(inp, net, cross, offer, sized, plans, True, records, ops_cost)
     raw.plan = "raw"
-    if staged.objective is not None and (raw.objective is None or staged.objective < raw.objective):
+    if staged.objective is not None and (
+        raw.objective is None or staged.objective < raw.objective - _TIE * max(1.0, raw.objective)
+    ):
         staged.other = raw
         return staged
     raw.other = staged

@@ -23,8 +23,11 @@ from .engine_fixtures import (
     approx,
     engine_inputs,
     findings_of,
+    make_input,
+    offer,
     option_of,
     staged_input,
+    task,
 )
 
 
@@ -168,3 +171,38 @@ def test_a_processed_version_not_smaller_than_what_moves_is_never_chosen(
     t["rounds_per_refresh"] = 1
     out = evaluate(data)
     assert all(o["plan"] != "staged" for o in out["options"])
+
+
+def test_a_tie_within_float_noise_keeps_the_raw_plan():
+    """Found by the property above: a repeated scan streamed 3 times (no room at s1) moves
+    19.337295377981263 × 3 × 0.431640625 GB raw, and a processed version of exactly
+    19.337295377981263 × 3 = 58.01188613394379 GB moves 58.01188613394379 × 0.431640625 GB
+    staged: the same 25.040287 GB at 1.0 a GB, free compute and preprocessing, so the two plans
+    tie (SPEC 6.4: the raw one on a tie). The two products differ in their last bit; the staged
+    plan was kept for being one ulp cheaper."""
+    t = task(
+        access_pattern="repeated_full_scan",
+        data_passes=3,
+        input_gb=19.337295377981263,
+        compress_ratio=0.431640625,
+        result_gb=0,
+        image_gb=0,
+        compute_hours=0,
+        processed_gb=58.01188613394379,
+        preprocess_hours=0,
+        preprocess_cost_per_hour=0,
+        rounds_per_refresh=1,
+    )
+    t["data_site"] = t["result_site"] = "home"
+    data = make_input(
+        t,
+        offers=[offer("far", "far", price=0)],
+        sites=[
+            {"code": "home", "datacenter": "dc1", "city": "bj", "hub": "north"},
+            {"code": "far", "datacenter": "dc1", "city": "bj", "hub": "north", "storage_tb": 0},
+        ],
+        links=[{"from": "far", "to": "home", "bandwidth_gbps": 1, "price_per_gb": 1.0}],
+    )
+    far = option_of(evaluate(data), "far")
+    assert far["plan"] == "raw"
+    assert far["total_cost"] == approx(25.040287)
