@@ -247,30 +247,49 @@ def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
     return scope["build"]
 
 
-# SPEC 7.9: each record's steps, from the field table; the fields read by hand are named.
-_SITE = plain_builder(Site, plain_plan("sites[]", Site, frozenset({"code", "index"})))
-_LINK = plain_builder(
-    Link, plain_plan("links[]", Link, frozenset({"from_site", "to_site", "index"}))
-)
 _BENCHMARK_HAND = frozenset(
     {"index", "kind", "offer", "e2e_hours", "compute_hours", "tier", "succeeded", "id"}
 )
-_BENCHMARK = plain_builder(Benchmark, plain_plan("benchmarks[]", Benchmark, _BENCHMARK_HAND))
 _OFFER_HAND = frozenset({"id", "kind", "site", "billing_basis", "index"})
 # plain_offer takes only offers without a currency or preemption field of their own.
 _OFFER_ABSENT = frozenset({"currency", "preemptible", "preemptions_per_day"})
-_OFFER = plain_builder(Offer, plain_plan("offers[]", Offer, _OFFER_HAND, absent=_OFFER_ABSENT))
-# SPEC P: contract prices need the package hours and the expected utilisation.
-_CONTRACT_OFFER = plain_builder(
-    Offer,
-    plain_plan(
-        "offers[]",
-        Offer,
-        _OFFER_HAND,
-        defaults={"contract_hours": MISSING, "expected_utilization": MISSING},
-        absent=_OFFER_ABSENT,
-    ),
-)
+
+
+def builders() -> dict[str, Any]:
+    """SPEC 7.9: each record kind's built function, from the field table; the fields read by
+    hand are named. Built once when the engine is imported (tests build them again to check
+    what the table makes of each field)."""
+    return {
+        "_SITE": plain_builder(Site, plain_plan("sites[]", Site, frozenset({"code", "index"}))),
+        "_LINK": plain_builder(
+            Link, plain_plan("links[]", Link, frozenset({"from_site", "to_site", "index"}))
+        ),
+        "_BENCHMARK": plain_builder(
+            Benchmark, plain_plan("benchmarks[]", Benchmark, _BENCHMARK_HAND)
+        ),
+        "_OFFER": plain_builder(
+            Offer, plain_plan("offers[]", Offer, _OFFER_HAND, absent=_OFFER_ABSENT)
+        ),
+        # SPEC P: contract prices need the package hours and the expected utilisation.
+        "_CONTRACT_OFFER": plain_builder(
+            Offer,
+            plain_plan(
+                "offers[]",
+                Offer,
+                _OFFER_HAND,
+                defaults={"contract_hours": MISSING, "expected_utilization": MISSING},
+                absent=_OFFER_ABSENT,
+            ),
+        ),
+    }
+
+
+_BUILT = builders()
+_SITE = _BUILT["_SITE"]
+_LINK = _BUILT["_LINK"]
+_BENCHMARK = _BUILT["_BENCHMARK"]
+_OFFER = _BUILT["_OFFER"]
+_CONTRACT_OFFER = _BUILT["_CONTRACT_OFFER"]
 
 
 def plain_site(d: Any, i: int, sites: dict[str, Site]) -> Site | None:

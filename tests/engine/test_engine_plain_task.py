@@ -23,7 +23,17 @@ from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - no Django
     make_input,
 )
-from .test_engine_plain_records import INF, NAN, Amount, Count, Name, Rec, err, typed
+from .test_engine_plain_records import (  # noqa: F401 - the fixture is used by name
+    INF,
+    NAN,
+    Amount,
+    Count,
+    Name,
+    Rec,
+    _built_under_the_test,
+    err,
+    typed,
+)
 
 CODES = {"home", "data", "far"}  # engine_fixtures.SITES
 FLAGS = ("resumable", "resume_verified", "env_aligned", "env_simple", "image_packaged",

@@ -285,3 +285,34 @@ class DefaultOfTests:
     def test_a_field_of_another_kind_is_refused_by_name(self):
         with pytest.raises(ValueError, match="home_site: a site field .* is read by hand"):
             read_field(Reader(), {}, "task", "home_site", "task")
+
+
+class PlainStepTests:
+    """_plain_step picks each row's converter from its bounds, at the bounds themselves."""
+
+    def test_a_number_at_its_bounds(self):
+        from engine.plain_records import _above_zero, _within
+
+        assert _above_zero(1e-12, MISSING) == 1e-12  # SPEC 7.8: at least 1e-12 is above 0
+        assert _within(100, None, 0.01, 100.0) == 100.0  # a speed of 100 is in range
+        speed = next(r for r in OBJECTS["offers[]"] if r.names == ("relative_speed",))
+        _, convert, args = _plain_step(speed, "relative_speed", 1.0)
+        assert (convert, args) == (_within, (1.0, 0.01, 100.0))
+        runs = next(r for r in OBJECTS["task"] if r.names == ("runs_per_quarter",))
+        _, convert, args = _plain_step(runs, "runs_per_quarter", 1.0)
+        assert convert(0, *args) == 0.0 and args == (1.0,)
+        with pytest.raises(NotPlain):
+            convert(-1, *args)
+
+    def test_rows_it_cannot_read_are_refused_by_name(self):
+        cases = [
+            (_row(kind="site", default_doc="required"), "a site field"),
+            (_row(kind="number", default_doc="`1`", above=1.0), "only 0 as an exclusive bound"),
+            (_row(kind="integer", default_doc="`1`", minimum=1, maximum=9), "bounded below only"),
+            (_row(kind="integer", default_doc="`1`", above=0.0), "bounded below only"),
+            (_row(kind="boolean", default_doc="`true`"), "flags that default to false"),
+            (_row(kind="string", default_doc="required"), "a required string"),
+        ]
+        for row, message in cases:
+            with pytest.raises(ValueError, match=f"x: .*{message}"):
+                _plain_step(row, "x", default_of(row))
