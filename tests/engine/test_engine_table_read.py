@@ -303,6 +303,10 @@ class PlainStepTests:
         assert convert(0, *args) == 0.0 and args == (1.0,)
         with pytest.raises(NotPlain):
             convert(-1, *args)
+        # A share (≥ 0, at most 1): a range, not just a number ≥ 0.
+        share = _row(kind="number", default_doc="`0.5`", minimum=0.0, maximum=1.0)
+        _, convert, args = _plain_step(share, "x", 0.5)
+        assert (convert, args) == (_within, (0.5, 0.0, 1.0))
 
     def test_rows_it_cannot_read_are_refused_by_name(self):
         cases = [
