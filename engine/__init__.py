@@ -9,7 +9,7 @@ from .hints import staged_shipment
 from .messages import MESSAGES
 from .network import tier_between
 from .output import EngineOutput
-from .placement import effective_gpu_hour_price
+from .pricing import effective_gpu_hour_price
 from .schema import DEFAULT_THRESHOLDS, ENGINE_VERSION, EngineInput, EngineInputError
 from .signoff import signoff_check
 from .validation import parse_input

@@ -6,13 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .findings import Finding, finding
-from .placement import (
-    PlacementOption,
-    billed_gpus,
-    offer_price,
-    package_bill,
-    tie_key,
-)
+from .placement import PlacementOption, tie_key
+from .pricing import billed_gpus, compute_bill
 from .run_losses import OfferRecords, fabric, failure_terms
 from .schema import EngineInput
 from .sizing import Sizing
@@ -127,12 +122,8 @@ def _plan(
     work = task.compute_hours * (task.gpus or 0)
     hours = work / (gpus * efficiency * offer.relative_speed)
     billed = billed_gpus(offer, gpus)
-    price = offer_price(offer)
-    compute_cost = billed * hours * price
-    burn_price = price
-    package = package_bill(task, offer, gpus, billed, hours, offer.price)
-    if package is not None:
-        compute_cost, burn_price = package.compute_cost, package.burn_price
+    compute_cost, price, package = compute_bill(task, offer, gpus, billed, hours)
+    burn_price = price if package is None else package.burn_price
     scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     rate, per_failure = failure_terms(inp, records)
     # SPEC 7.2: expected failures (rate × billed GPUs × hours) × hours lost by each, at the burn.

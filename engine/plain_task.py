@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from .fields import BUDGET_FIELDS, TASK_FIELDS, TEAM_FIELDS
-from .plain_records import NotPlain, _code, plain_builder, plain_plan
+from .plain_records import plain_builder, plain_plan
+from .plain_values import NotPlain, _code
 from .schema import SHAPE_KEYS, STAGED_FIELDS, LatencyBudget, Task, Team
 
 _NOT_PLAIN_TASK = SHAPE_KEYS.union(STAGED_FIELDS)  # read field by field when given

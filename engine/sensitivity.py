@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .messages import render_shown, show_number, term
-from .placement import PlacementOption, effective_gpu_hour_price, package_bill, tie_key
+from .placement import PlacementOption, tie_key
+from .pricing import effective_gpu_hour_price, package_bill
 from .reader import MAX_MAGNITUDE
 from .schema import EngineInput, Link
 from .sensitivity_bends import Kink, slopes_of, solve_bent

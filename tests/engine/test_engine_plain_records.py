@@ -24,6 +24,12 @@ import pytest
 
 from engine import evaluate
 from engine.plain_records import (
+    plain_benchmark,
+    plain_link,
+    plain_offer,
+    plain_site,
+)
+from engine.plain_values import (
     NotPlain,
     _above_zero,
     _amount,
@@ -34,10 +40,6 @@ from engine.plain_records import (
     _flag,
     _subsets,
     _text,
-    plain_benchmark,
-    plain_link,
-    plain_offer,
-    plain_site,
 )
 from engine.reader import MISSING, Reader
 from engine.schema import Benchmark, Link, Offer, Site

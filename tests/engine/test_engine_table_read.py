@@ -13,7 +13,8 @@ import pytest
 from engine import DEFAULT_THRESHOLDS, EngineInputError, parse_input
 from engine.field import F
 from engine.fields import OBJECTS
-from engine.plain_records import NotPlain, _plain_step, plain_builder, plain_plan, plain_values
+from engine.plain_records import _plain_step, plain_builder, plain_plan, plain_values
+from engine.plain_values import NotPlain
 from engine.reader import MISSING, Reader
 from engine.schema import Benchmark, LatencyBudget, Link, Offer, Site, Task, Team
 from engine.table_read import (
@@ -291,7 +292,7 @@ class PlainStepTests:
     """_plain_step picks each row's converter from its bounds, at the bounds themselves."""
 
     def test_a_number_at_its_bounds(self):
-        from engine.plain_records import _above_zero, _within
+        from engine.plain_values import _above_zero, _within
 
         assert _above_zero(1e-12, MISSING) == 1e-12  # SPEC 7.8: at least 1e-12 is above 0
         assert _within(100, None, 0.01, 100.0) == 100.0  # a speed of 100 is in range
