@@ -248,7 +248,7 @@ def _pause(endpoint: WebhookEndpoint, now) -> None:
     notify(
         kind=Kind.WEBHOOK_PAUSED, team=endpoint.team, recipients=recipients,
         params={"url": endpoint.url, "team": endpoint.team.name},
-        url=reverse("notifications:webhook_detail", args=[endpoint.pk]),
+        url=reverse("teams:webhook_detail", args=[endpoint.pk]),
         event_key=f"webhook-paused:{endpoint.pk}:{now.isoformat()}",
     )  # fmt: skip
 

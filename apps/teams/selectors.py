@@ -147,6 +147,13 @@ def _role_label(role) -> str:
     return str(dict(Role.choices).get(role, role or "—"))
 
 
+WEBHOOK_ACTIONS = {  # the sentence in the user's language, asked for when drawn
+    "team.webhook_added": lambda: _("added the webhook %(url)s"),
+    "team.webhook_resumed": lambda: _("resumed the webhook %(url)s"),
+    "team.webhook_deleted": lambda: _("deleted the webhook %(url)s"),
+}
+
+
 def describe_settings_event(event) -> str:
     """One line, in the user's language, of what a settings change did."""
     changes = event.changes or {}
@@ -185,6 +192,8 @@ def describe_settings_event(event) -> str:
         if action == "team.member_removed":
             return _("removed %(user)s (%(old)s)") % values
         return _("changed the role of %(user)s (%(old)s → %(new)s)") % values
+    if action in WEBHOOK_ACTIONS:
+        return WEBHOOK_ACTIONS[action]() % {"url": event.target}
     if action == "team.settings_updated":
         parts = []
         if "approvals_required" in changes:

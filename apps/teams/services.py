@@ -22,6 +22,11 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.invitations import invitation_for_person
 from apps.accounts.models import Membership, Role, Team
+from apps.notifications.webhooks import (
+    webhook_endpoint_create,
+    webhook_endpoint_delete,
+    webhook_endpoint_resume,
+)
 from apps.reviews.models import AuditEvent
 from apps.web.concurrency import claim
 
@@ -325,3 +330,39 @@ def team_threshold_reset(*, team: Team, actor, key: str) -> Team:
     overrides = dict(locked.thresholds or {})
     overrides.pop(key, None)
     return _save_thresholds(locked, team, actor, overrides, key=key, action="team.threshold_reset")
+
+
+# The team's webhooks: their rows and deliveries live in apps.notifications; adding, resuming or
+# deleting one is a change of the team's settings like any other, so it is audited here (the
+# secret never goes into the audit: only the address and the events).
+
+
+@transaction.atomic
+def team_webhook_add(*, team: Team, actor, url: str, events: list[str], shape: str):
+    endpoint = webhook_endpoint_create(
+        team=team, url=url, events=events, shape=shape, created_by=actor
+    )
+    _audit(
+        team=team, actor=actor, action="team.webhook_added", target=endpoint.url,
+        changes={"events": [[], endpoint.events], "shape": [None, endpoint.shape]},
+    )  # fmt: skip
+    return endpoint
+
+
+@transaction.atomic
+def team_webhook_resume(*, team: Team, actor, endpoint) -> None:
+    webhook_endpoint_resume(endpoint=endpoint)
+    _audit(
+        team=team, actor=actor, action="team.webhook_resumed", target=endpoint.url,
+        changes={"active": [endpoint.active, True]},
+    )  # fmt: skip
+
+
+@transaction.atomic
+def team_webhook_delete(*, team: Team, actor, endpoint) -> None:
+    url, events = endpoint.url, list(endpoint.events)
+    webhook_endpoint_delete(endpoint=endpoint)
+    _audit(
+        team=team, actor=actor, action="team.webhook_deleted", target=url,
+        changes={"events": [events, []]},
+    )  # fmt: skip

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, webhook_views
 
 app_name = "teams"
 
@@ -15,4 +15,16 @@ urlpatterns = [
     path("settings/thresholds/reset", views.threshold_reset, name="threshold_reset"),
     path("calibration/", views.calibration, name="calibration"),
     path("calibration/adopt", views.calibration_adopt, name="calibration_adopt"),
+    # The team's webhooks keep the address they had under notifications/.
+    path("notifications/webhooks/", webhook_views.webhook_list, name="webhooks"),
+    path("notifications/webhooks/<int:pk>/", webhook_views.webhook_detail, name="webhook_detail"),
+    path("notifications/webhooks/<int:pk>/test/", webhook_views.webhook_test, name="webhook_test"),
+    path(
+        "notifications/webhooks/<int:pk>/resume/", webhook_views.webhook_resume,
+        name="webhook_resume",
+    ),
+    path(
+        "notifications/webhooks/<int:pk>/delete/", webhook_views.webhook_delete,
+        name="webhook_delete",
+    ),
 ]

@@ -7,6 +7,7 @@ import pytest
 
 from apps.accounts.middleware import SESSION_TEAM_KEY
 from apps.notifications.models import WebhookEndpoint
+from apps.reviews.models import AuditEvent
 from tests.factories import make_membership
 from tests.receiver import start_receiver
 
@@ -105,3 +106,44 @@ class SettingsLinkTests:
         assert 'href="/notifications/webhooks/"' in client.get("/settings/").content.decode()
         client.force_login(member)
         assert 'href="/notifications/webhooks/"' not in client.get("/settings/").content.decode()
+
+
+class WebhookAuditTests:
+    """Adding, resuming and deleting a webhook are settings changes: each is in the settings'
+    "Recent changes" with who did it, in both languages; the secret never is."""
+
+    def test_each_change_is_audited_without_the_secret(self, client, owner, team, settings):
+        settings.OUTBOUND_ALLOW_PRIVATE = True
+        client.force_login(owner)
+        url = "https://93.184.216.34/ours"  # a public address: no name to resolve offline
+        assert add(client, url).status_code == 200
+        endpoint = WebhookEndpoint.objects.get()
+        WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=False)
+        client.post(f"{LIST}{endpoint.pk}/resume/")
+        client.post(f"{LIST}{endpoint.pk}/delete/")
+        assert not WebhookEndpoint.objects.exists()
+
+        events = AuditEvent.objects.filter(team=team, review=None).order_by("id")
+        assert [(e.action, e.target, e.actor) for e in events] == [
+            ("team.webhook_added", url, owner),
+            ("team.webhook_resumed", url, owner),
+            ("team.webhook_deleted", url, owner),
+        ]
+        assert events[0].changes["events"] == [[], ["review_submitted", "decision_taken"]]
+        assert events[1].changes["active"] == [False, True]
+        assert all(endpoint.secret not in str(e.changes) for e in events)
+
+        page = client.get("/settings/").content.decode()
+        for words in ("added the webhook", "resumed the webhook", "deleted the webhook"):
+            assert f"{words} {url}" in page
+        assert endpoint.secret not in page
+        client.cookies["django_language"] = "zh-hans"
+        page = client.get("/settings/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+        for words in ("添加了 webhook", "恢复了 webhook", "删除了 webhook"):
+            assert f"{words} {url}" in page
+
+    def test_a_refused_address_writes_no_audit(self, client, owner, team, settings):
+        settings.OUTBOUND_ALLOW_PRIVATE = False
+        client.force_login(owner)
+        assert add(client, "http://10.0.0.1/x").status_code == 422
+        assert not AuditEvent.objects.filter(team=team, action__startswith="team.webhook").exists()

@@ -168,13 +168,13 @@ MATRIX: dict[str, Route] = {
     "notifications:inbox": Route(),
     "notifications:preferences": Route(methods=BOTH),
     "notifications:read_all": Route(methods=POST),
-    "notifications:webhooks": Route(
+    "teams:webhooks": Route(
         OWNERS, BOTH, data=lambda w: {"url": "ftp://x", "events": ["review_submitted"]}
     ),
-    "notifications:webhook_detail": Route(OWNERS, obj=WEBHOOK),
-    "notifications:webhook_test": Route(OWNERS, POST, obj=WEBHOOK),
-    "notifications:webhook_resume": Route(OWNERS, POST, obj=WEBHOOK),
-    "notifications:webhook_delete": Route(OWNERS, POST, obj=WEBHOOK),
+    "teams:webhook_detail": Route(OWNERS, obj=WEBHOOK),
+    "teams:webhook_test": Route(OWNERS, POST, obj=WEBHOOK),
+    "teams:webhook_resume": Route(OWNERS, POST, obj=WEBHOOK),
+    "teams:webhook_delete": Route(OWNERS, POST, obj=WEBHOOK),
     "notifications:open": Route(obj=lambda w: {"pk": notification_of(w).pk}, personal=REVIEWER),
     "notifications:read": Route(
         methods=POST, obj=lambda w: {"pk": notification_of(w).pk}, personal=REVIEWER

@@ -1,5 +1,6 @@
 """The team's webhooks (owners only): the list with the form to add one, an endpoint's delivery
-log, "send test", resume and delete. Another team's endpoint is a 404, a lower role a 403."""
+log, "send test", resume and delete. Another team's endpoint is a 404, a lower role a 403.
+Adding, resuming and deleting are settings changes, audited as the others are (`services`)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.accounts.access import require_current_team, require_role
 from apps.accounts.models import Role
+from apps.notifications.forms import WebhookForm
+from apps.notifications.models import WebhookAttempt, WebhookEndpoint
+from apps.notifications.webhooks import webhook_send_test
 from apps.web.forms import attach_errors
 
-from .forms import WebhookForm
-from .models import WebhookAttempt, WebhookEndpoint
-from .webhooks import (
-    webhook_endpoint_create,
-    webhook_endpoint_delete,
-    webhook_endpoint_resume,
-    webhook_send_test,
-)
+from .services import team_webhook_add, team_webhook_delete, team_webhook_resume
 
 LOG_SIZE = 50
 
@@ -45,9 +42,7 @@ def webhook_list(request: HttpRequest) -> HttpResponse:
     status = 200
     if form.is_bound and form.is_valid():
         try:
-            endpoint = webhook_endpoint_create(
-                team=team, created_by=request.user, **form.cleaned_data
-            )
+            endpoint = team_webhook_add(team=team, actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
             attach_errors(form, exc)
         else:
@@ -82,22 +77,22 @@ def webhook_test(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         webhook_send_test(endpoint=endpoint)
         messages.success(request, _("A test delivery is on its way; its answer shows below."))
-    return redirect("notifications:webhook_detail", pk=endpoint.pk)
+    return redirect("teams:webhook_detail", pk=endpoint.pk)
 
 
 @login_required
 @require_POST
 def webhook_resume(request: HttpRequest, pk: int) -> HttpResponse:
     endpoint = _endpoint(request, pk)
-    webhook_endpoint_resume(endpoint=endpoint)
+    team_webhook_resume(team=endpoint.team, actor=request.user, endpoint=endpoint)
     messages.success(request, _("The webhook is active again."))
-    return redirect("notifications:webhook_detail", pk=endpoint.pk)
+    return redirect("teams:webhook_detail", pk=endpoint.pk)
 
 
 @login_required
 @require_POST
 def webhook_delete(request: HttpRequest, pk: int) -> HttpResponse:
     endpoint = _endpoint(request, pk)
-    webhook_endpoint_delete(endpoint=endpoint)
+    team_webhook_delete(team=endpoint.team, actor=request.user, endpoint=endpoint)
     messages.success(request, _("The webhook is deleted."))
-    return redirect("notifications:webhooks")
+    return redirect("teams:webhooks")
