@@ -16,7 +16,6 @@ request.
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -28,8 +27,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from .models import EmailStatus, OutgoingEmail
-
-log = logging.getLogger(__name__)
 
 EMAIL_MAX_ATTEMPTS = 5
 EMAIL_STUCK_AFTER = timedelta(minutes=15)
@@ -74,12 +71,9 @@ def email_queue_rendered(
 
 
 def _publish(email_id: int) -> None:
-    from .tasks import send_email_task
+    from .tasks import publish, send_email_task
 
-    try:
-        send_email_task.delay(email_id)
-    except Exception:  # noqa: BLE001 - the broker is down: the row stays pending for the sweep
-        log.exception("could not publish email %s; the sweep will retry", email_id)
+    publish(send_email_task, email_id, "email")
 
 
 def email_claim(*, email_id: int) -> OutgoingEmail | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import logging
 import secrets
 import time
 from datetime import timedelta
@@ -34,6 +33,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import Role, Team
+from apps.accounts.tasks import publish
 from apps.web import outbound
 
 from .messages import notification_text
@@ -46,8 +46,6 @@ from .models import (
     WebhookEndpoint,
     WebhookShape,
 )
-
-log = logging.getLogger(__name__)
 
 WEBHOOK_MAX_ATTEMPTS = 8
 WEBHOOK_STUCK_AFTER = timedelta(minutes=15)
@@ -154,10 +152,7 @@ def webhook_send_test(*, endpoint: WebhookEndpoint) -> WebhookDelivery:
 def _publish(delivery_id: int) -> None:
     from .tasks import send_webhook_task
 
-    try:
-        send_webhook_task.delay(delivery_id)
-    except Exception:  # noqa: BLE001 - the broker is down: the row stays pending for the sweep
-        log.exception("could not publish webhook delivery %s; the sweep will retry", delivery_id)
+    publish(send_webhook_task, delivery_id, "webhook delivery")
 
 
 def webhook_claim(*, delivery_id: int) -> WebhookDelivery | None:

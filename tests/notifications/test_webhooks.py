@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 from datetime import timedelta
 
 import pytest
@@ -263,3 +264,24 @@ class WebhookEventTests:
         assert [r.path for r in receiver.received] == ["/hook"]
         assert bodies[0]["event"] == "review_submitted" and bodies[0]["team"] == team.slug
         assert "Plan A" in bodies[0]["text"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eager_mode_logs_a_failed_send_as_such_not_as_a_broker_down(owner, team, settings, caplog):
+    """Eager mode (no broker, the embedded default) runs the delivery at publishing: a refused
+    connection is the send failing, said as a warning; "could not publish" is for a broker that
+    is down (tests/scoring/test_broker_down.py)."""
+    settings.OUTBOUND_ALLOWED_NETWORKS = ["127.0.0.1/32"]
+    endpoint = WebhookEndpoint.objects.create(
+        team=team, url="http://127.0.0.1:9/x", events=["review_submitted"],  # port 9: refused
+        secret="whsec_x", created_by=owner,
+    )  # fmt: skip
+    with caplog.at_level(logging.WARNING, logger="apps.accounts.tasks"):
+        delivery = webhook_send_test(endpoint=endpoint)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.PENDING, 1)
+    said = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "apps.accounts.tasks"]
+    assert len(said) == 1 and said[0][0] == "WARNING", said
+    assert f"webhook delivery {delivery.pk}: the attempt failed" in said[0][1]
+    assert "Connection refused" in said[0][1]
+    assert not any("could not publish" in r.getMessage() for r in caplog.records)
