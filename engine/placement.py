@@ -144,9 +144,9 @@ def build_option(
     cross: CrossDomain,
     offer: Offer,
     sized: OfferSizing,
-    plans: dict[tuple[str, bool], SitePlan] | None = None,
-    records: OfferRecords | None = None,
-    ops_cost: float = 0.0,
+    plans: dict[tuple[str, bool], SitePlan],
+    records: OfferRecords | None,
+    ops_cost: float,
 ) -> PlacementOption:
     """SPEC P for one offer; SPEC 6.4: away from the data, when the task has a processed
     version, the staged variant too, keeping the one of lower objective (the raw one on a tie,
@@ -174,10 +174,10 @@ def _option(
     cross: CrossDomain,
     offer: Offer,
     sized: OfferSizing,
-    plans: dict[tuple[str, bool], SitePlan] | None,
+    plans: dict[tuple[str, bool], SitePlan],
     staged: bool,
     records: OfferRecords | None,
-    ops_cost: float = 0.0,
+    ops_cost: float,
 ) -> PlacementOption:
     task = inp.task
     site = offer.site
@@ -281,8 +281,11 @@ def _run_losses(
         return
     option.preemption_cost = preemption = lost * burn
     transfer_hours, transfer_cost = option.transfer_hours, option.transfer_cost
-    if transfer_hours is None or transfer_cost is None:
+    if transfer_cost is None:
         return  # unknown transfer: the sums are unknown too, never guessed
+    # A plan without a link on some leg has neither hours nor cost (site_plan), so the
+    # hours are known with the cost.
+    assert transfer_hours is not None
     # The preprocessing hours are a fourth time segment, waited like the queue (SPEC 6.4).
     total_hours = transfer_hours + (option.queue_hours + option.preprocess_hours) + hours
     total_hours += lost

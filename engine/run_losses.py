@@ -79,15 +79,18 @@ def _proven_fabric(inp: EngineInput, records: dict[str, OfferRecords]) -> None:
             row.fabric_nodes = max(row.fabric_nodes, b.nodes)
 
 
-def fabric(task: Task, offer: Offer, gpus: int, records: OfferRecords | None) -> str:
+def fabric(task: Task, offer: Offer, gpus: int, records: OfferRecords | None) -> str | None:
     """SPEC 7.4: a tight task on more than one machine (⌈GPUs ÷ gpus_per_machine⌉, 7.10) needs
     a fast fabric: `refused` on ethernet, `unconfirmed` when the interconnect is unknown (K3 if
-    chosen), else `ok`. A measured multi run proves the fabric up to its node count."""
+    chosen), else None (no doubt). A measured multi run proves the fabric up to its node
+    count."""
     if task.coupling != "tight" or offer.interconnect in ("infiniband", "roce"):
-        return "ok"
-    machines = -(-gpus // offer.gpus_per_machine)
-    if machines <= 1 or (records is not None and machines <= records.fabric_nodes):
-        return "ok"
+        return None
+    # Machines used ⌈GPUs ÷ gpus_per_machine⌉ ≤ n exactly when GPUs ≤ n × gpus_per_machine
+    # (n whole): one machine, or the proven node count when larger.
+    proven = 1 if records is None else max(1, records.fabric_nodes)
+    if gpus <= offer.gpus_per_machine * proven:
+        return None
     return "refused" if offer.interconnect == "ethernet" else "unconfirmed"
 
 
@@ -97,11 +100,9 @@ def failure_terms(inp: EngineInput, records: OfferRecords | None) -> tuple[float
     `failure_rate_per_gpu_hour`, and a non-resumable task loses `interruption_cost_hours`."""
     task = inp.task
     thresholds = inp.thresholds
-    evidence = (
-        records is not None
-        and records.gpu_hours > 0
-        and records.gpu_hours >= thresholds["failure_evidence_gpu_hours"]
-    )
+    # failure_evidence_gpu_hours is at least 1 (its field's range), so evidence never divides
+    # by zero GPU-hours.
+    evidence = records is not None and records.gpu_hours >= thresholds["failure_evidence_gpu_hours"]
     if evidence:
         assert records is not None
         rate = records.failures / records.gpu_hours

@@ -35,9 +35,7 @@ def input_mode(inp: EngineInput, site: str) -> str | None:
     return "staged" if storage is None or storage * 1000 >= task.input_gb else "streamed"
 
 
-def _legs(
-    inp: EngineInput, net: Network, site: str, mode: str | None, staged: bool = False
-) -> list[Leg]:
+def _legs(inp: EngineInput, net: Network, site: str, mode: str | None, staged: bool) -> list[Leg]:
     task = inp.task
     passes = task.data_passes if mode == "streamed" else 1
     # SPEC 6.4: a staged plan ships the processed version (once, whatever the passes) instead
@@ -81,7 +79,6 @@ class SitePlan:
     tier: str
     input_mode: str | None
     legs: list[Leg]
-    linked: bool
     reasons: list[str]  # the site's own reasons (compliance, eligibility, links), in REASONS order
     transfer_gb: float
     transfer_hours: float | None
@@ -110,7 +107,7 @@ def _compliance_reasons(task: Task, cross: CrossDomain, site: str, legs: list[Le
 
 
 def site_plan(
-    inp: EngineInput, net: Network, cross: CrossDomain, site: str, staged: bool = False
+    inp: EngineInput, net: Network, cross: CrossDomain, site: str, staged: bool
 ) -> SitePlan:
     """The raw plan at `site`, or with `staged` the SPEC 6.4 plan shipping the processed
     version (for a site other than the data site, when the task has processed_gb)."""
@@ -150,7 +147,6 @@ def site_plan(
         tier,
         mode,
         legs,
-        linked,
         reasons,
         sum(leg.gb for leg in legs),
         transfer_hours,
@@ -195,11 +191,12 @@ def overlapped_transfer_hours(legs: list[Leg], compute_hours: float) -> float:
     what of the input leg outlasts compute (max(0, input-leg hours − compute hours))."""
     hours = 0.0
     for leg in legs:
-        if leg.what == "input":
-            hours += max(0.0, leg.hours - compute_hours)  # type: ignore[operator]
-        else:
-            hours += leg.hours  # type: ignore[operator]
-    return hours
+        hours += (
+            max(0.0, leg.hours - compute_hours)  # type: ignore[operator]
+            if leg.what == "input"
+            else leg.hours
+        )
+    return hours  # type: ignore[return-value]
 
 
 def preprocessing(task: Task, staged: bool) -> tuple[float, float]:
@@ -216,12 +213,11 @@ def plan_of_site(
     net: Network,
     cross: CrossDomain,
     site: str,
-    plans: dict[tuple[str, bool], SitePlan] | None,
-    staged: bool = False,
+    plans: dict[tuple[str, bool], SitePlan],
+    staged: bool,
 ) -> SitePlan:
-    """The site's plan (raw or staged), worked out once per site when the caller shares
-    `plans`."""
-    plans = {} if plans is None else plans
+    """The site's plan (raw or staged), worked out once per site and evaluation: `plans` is
+    the evaluation's memo."""
     # Keyed by (site, staged): a suffix on the code could name another site (codes are free text).
     key = (site, bool(staged))
     plan = plans.get(key)

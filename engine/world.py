@@ -50,13 +50,13 @@ def parse_sites(r: Reader, items: list[Any]) -> dict[str, Site]:
         if s is None:
             continue
         code = r.text(s, "code", p, required=True)
-        site = Site(code=code or "", index=i, **read_fields(r, s, _SITE, p))
+        fields = read_fields(r, s, _SITE, p)  # checked whether the code is given or not
         if code is None:
             continue
         if code in sites:
             r.error(f"{p}.code", f"duplicate site code '{code}'")
             continue
-        sites[code] = site
+        sites[code] = Site(code=code, index=i, **fields)
     return sites
 
 
@@ -209,8 +209,7 @@ def _contract_paid(r: Reader, d: dict[str, Any], p: str, contract: bool) -> bool
         r.error(
             f"{p}.contract_paid",
             "only a contract offer can be already paid (set billing_basis: contract)",
-        )
-        return False
+        )  # the input is refused, so the flag is never read
     return paid
 
 
@@ -233,7 +232,7 @@ def _preemption(r: Reader, d: dict[str, Any], p: str) -> tuple[bool, float]:
             "only a preemptible offer has preemptions (set preemptible: true)",
         )
         return False, 0.0
-    rate = read_field(r, d, "offers[]", "preemptions_per_day", p, default=MISSING)
+    rate = read_field(r, d, "offers[]", "preemptions_per_day", p)  # given and not null here
     return True, 0.0 if rate is None else rate
 
 
