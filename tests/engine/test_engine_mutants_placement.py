@@ -50,8 +50,13 @@ class TestCostBudget:
         assert p1["data"] == {"options": 1, "cost_budget": 159.99}
 
 
-def _staged_world(*, price: float = 1.0, link_price: float = 0.02, preprocess: float = 5.0,
-                  bench: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def _staged_world(
+    *,
+    price: float = 1.0,
+    link_price: float = 0.02,
+    preprocess: float = 5.0,
+    bench: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """staged_task (5,000 GB raw at data, 200 GB processed in 2 h) on F alone at far."""
     t = staged_task(preprocess_cost_per_hour=preprocess)
     links = [
