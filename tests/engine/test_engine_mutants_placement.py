@@ -97,6 +97,10 @@ class TestStagedVariant:
         # cheaper by 1.5e-9, beyond the noise 1e-9 × max(1, 1.0) = 1e-9: staged kept.
         out = evaluate(_staged_world(price=0.01, link_price=0.00004, preprocess=0.096 - 7.5e-10))
         assert option_of(out, "F")["plan"] == "staged"
+        # cheaper by exactly the noise (2 h × 5e-10 = 1e-9: staged 0.999999999, the bound
+        # 1.0 − 1e-9 × 1, the same float) is still a tie: raw kept
+        out = evaluate(_staged_world(price=0.01, link_price=0.00004, preprocess=0.096 - 5e-10))
+        assert option_of(out, "F")["plan"] == "raw"
         # by half the noise it is a tie: raw kept
         out = evaluate(_staged_world(price=0.01, link_price=0.00004, preprocess=0.096 - 2.5e-10))
         assert option_of(out, "F")["plan"] == "raw"
