@@ -35,7 +35,7 @@ def _rerun_cost(task_data: dict[str, Any], bench: list[dict[str, Any]], **limits
     return option_of(out, "local")["rerun_cost"]
 
 
-class TestRerunEvidence:
+class RerunEvidenceTests:
     """SPEC 7.2 and 7.10: an offer's own records price its reruns once they hold
     failure_evidence_gpu_hours (default 1,000)."""
 
@@ -87,7 +87,7 @@ def _tight(gpus: int, bench: list[dict[str, Any]] | None = None, **limits: Any) 
                       thresholds=limits or None)  # fmt: skip
 
 
-class TestProvenFabric:
+class ProvenFabricTests:
     """SPEC 7.4 and 7.10: on ethernet, a tight job on more than one machine is refused unless a
     multi run on the offer, with its own scaling efficiency ≥ scaling_efficiency_min, proves
     the fabric at that many machines."""
@@ -131,7 +131,7 @@ def _spot(gpus: int = 8, compute_hours: float = 24, ppd: float = 1.5, **fields: 
     return make_input(t, offers=[spot], checklists=answered("spot"))
 
 
-class TestPreemptionRate:
+class PreemptionRateTests:
     """SPEC 7.3 and 7.10: λ = preemptions_per_day × ⌈GPUs ÷ gpus_per_machine⌉ ÷ 24."""
 
     def test_a_part_machine_counts_as_a_whole_one(self):
@@ -151,7 +151,7 @@ def _task(**fields: Any):
     return parse_input(make_input(task(**fields))).task
 
 
-class TestRenewal:
+class RenewalTests:
     """SPEC 7.3: a run that cannot resume loses T·((e^x − 1) ÷ x − 1) hours, x = λT."""
 
     @staticmethod
@@ -181,7 +181,7 @@ class TestRenewal:
         assert preemption_hours(_task(), 0.5, 0.0) == 0.0
 
 
-class TestRenewalPastAFloat:
+class RenewalPastAFloatTests:
     """SPEC 7.8 and 7.10: past any finite figure (λT beyond about 700) the option is infeasible
     and its renewal figures and totals are null, on the option and on its bill row."""
 

@@ -31,7 +31,7 @@ def _errors(data: dict[str, Any]) -> list[dict[str, str]]:
     return caught.value.errors
 
 
-class TestCostBudget:
+class CostBudgetTests:
     """SPEC 7.7: within_cost_budget is total_cost ≤ cost_budget; P1 (warn) when no feasible
     option meets the time budgets and the cost budget together."""
 
@@ -68,7 +68,7 @@ def _staged_world(
                       checklists=answered("F"))  # fmt: skip
 
 
-class TestStagedVariant:
+class StagedVariantTests:
     """SPEC 6.4: away from the data, the staged variant is kept when its objective is lower; the
     raw one on a tie, float noise (1e-9 of the objective, at least 1e-9) included."""
 
@@ -106,7 +106,7 @@ class TestStagedVariant:
         assert option_of(out, "F")["plan"] == "raw"
 
 
-class TestStreamedSegment:
+class StreamedSegmentTests:
     """SPEC 7.5: a streamed input leg overlaps compute: the transfer segment is the other legs
     plus max(0, input-leg hours − compute hours)."""
 
@@ -145,7 +145,7 @@ def _two_pools() -> dict[str, Any]:
     return make_input(t, offers=offers)
 
 
-class TestNamedDeadlinePlan:
+class NamedDeadlinePlanTests:
     def test_M3_names_the_deadline_plans_offer_by_its_name(self):
         """SPEC 7.7: M3's deadline plan names its offer as offers are shown ("name (#id)"); the
         data keeps the id."""
@@ -155,7 +155,7 @@ class TestNamedDeadlinePlan:
         assert "在 H100 big (#b-big) 上用 40 张卡,多花 160" in m3["message_zh"]
 
 
-class TestBillRows:
+class BillRowsTests:
     """SPEC T, 7.6 and 7.11 on the engine's Python API (evaluate_input's BillRow objects)."""
 
     def test_a_self_hosted_layers_upkeep_is_its_own_bill_line(self):
@@ -187,7 +187,7 @@ class TestBillRows:
         assert paid["data"] == {"offer": "pkg", "paid_gpu_hours": 1.0}
 
 
-class TestOfferErrors:
+class OfferErrorsTests:
     """SPEC 7.8 and 7.6: the offer errors that name the rule they enforce."""
 
     def test_a_contract_price_beyond_the_limit_says_how_it_is_worked(self):
