@@ -28,6 +28,7 @@ from .engine_fixtures import (
     option_of,
     rules,
     single,
+    sizing_row,
     staged_input,
     task,
 )
@@ -223,9 +224,7 @@ class TestWhichOffersGetAPlan:
             offers=[offer("big")],
         )
         out = evaluate(data)
-        assert next(s for s in out["sizing"]["offers"] if s["offer"] == "big")[
-            "gpus_for_budget"
-        ] == 13
+        assert sizing_row(out, "big")["gpus_for_budget"] == 13
         assert out["deadline_plans"] == []
 
     def test_more_gpus_do_not_mend_an_offer_refused_for_its_site(self):
@@ -241,9 +240,7 @@ class TestWhichOffersGetAPlan:
         far = option_of(out, "far-b")
         assert far["feasible"] is False and "too_few_gpus" not in far["reasons"]
         assert far["transfer_cost"] is not None
-        assert next(s for s in out["sizing"]["offers"] if s["offer"] == "far-b")[
-            "gpus_for_budget"
-        ] == 40
+        assert sizing_row(out, "far-b")["gpus_for_budget"] == 40
         assert out["deadline_plans"] == []
 
 
