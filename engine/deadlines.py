@@ -115,12 +115,12 @@ def _plan(
 ) -> DeadlinePlan:
     task = inp.task
     offer = option.offer
-    per_machine = offer.gpus_per_machine
-    machines = -(-gpus // per_machine)
+    # More than one machine (⌈GPUs ÷ gpus_per_machine⌉ > 1, SPEC 7.10) is more GPUs than one holds.
+    spans = gpus > offer.gpus_per_machine
     # SPEC 6.3 deadline sizing: every GPU counts at e beyond one machine (size_for_budget set e
     # with the compute budget, and gpus_for_budget is None when e is 0).
     efficiency = 1.0
-    if machines > 1:
+    if spans:
         assert sizing.budget_efficiency is not None
         efficiency = sizing.budget_efficiency
     hours = work / (gpus * efficiency * offer.relative_speed)
@@ -143,7 +143,7 @@ def _plan(
     source = sizing.budget_efficiency_source
     measured = sizing.budget_measured_gpus  # None unless source is "measured" (size_for_budget)
     # SPEC 7.10: beyond one machine, extrapolated unless measured at that size or larger.
-    extrapolated = machines > 1 and (measured is None or gpus > measured)
+    extrapolated = spans and (measured is None or gpus > measured)
     return DeadlinePlan(
         offer.id,
         None,

@@ -75,6 +75,19 @@ class TestThePlansArithmetic:
         assert plan["extra_cost"] == 0.0
         assert plan["extrapolated"] is False
 
+    def test_a_plan_of_one_whole_machine_is_still_within_one_machine(self):
+        """4 GPUs × 40 h = 160 GPU-hours against 20 h: 160 ÷ 20 = 8 GPUs, exactly one 8-GPU
+        machine: e = 1, 160 ÷ 8 = 20 h, 8 × 20 × 2.0 = 320 (the option's 4 × 40 × 2.0 = 320:
+        +0), not extrapolated."""
+        data = make_input(
+            task(gpus=4, compute_hours=40, latency_budget_hours={"compute": 20}),
+            offers=[offer("b")],
+        )
+        [plan] = evaluate(data)["deadline_plans"]
+        assert (plan["gpus"], plan["efficiency"], plan["compute_hours"]) == (8, 1.0, 20.0)
+        assert (plan["compute_cost"], plan["extra_cost"]) == (320.0, 0.0)
+        assert plan["extrapolated"] is False
+
     def test_a_plan_on_two_machines_counts_e_and_is_extrapolated(self):
         """8 GPUs × 15 h = 120 GPU-hours, budget 10 h: 12 GPUs at perfect scaling, beyond one
         machine, so ⌈12 ÷ 0.8⌉ = 15 GPUs on ⌈15 ÷ 8⌉ = 2 machines, 120 ÷ (15 × 0.8) = 10 h,
