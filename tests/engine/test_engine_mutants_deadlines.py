@@ -241,8 +241,8 @@ class TestWhichOffersGetAPlan:
         assert out["deadline_plans"] == []
 
     def test_more_gpus_do_not_mend_an_offer_refused_for_its_site(self):
-        """offsite_allowed false keeps the task at home: far-b is refused for its site, which
-        no count of GPUs mends, so it gets no plan although 40 GPUs there would meet the
+        """offsite_allowed false keeps the task at home: far-b is refused as not_eligible,
+        which no count of GPUs mends, so it gets no plan although 40 GPUs there would meet the
         budget; a-pool (one machine at most) cannot meet it at all."""
         data = make_input(
             _budget(offsite_allowed=False),
@@ -251,7 +251,7 @@ class TestWhichOffersGetAPlan:
         )
         out = evaluate(data)
         far = option_of(out, "far-b")
-        assert far["feasible"] is False and "too_few_gpus" not in far["reasons"]
+        assert far["reasons"] == ["not_eligible"]
         assert far["transfer_cost"] is not None
         assert sizing_row(out, "far-b")["gpus_for_budget"] == 40
         assert out["deadline_plans"] == []
