@@ -26,7 +26,12 @@ from .engine_fixtures import (
     task,
 )
 
-VALIDATOR = jsonschema_rs.validator_for(json_schema())
+
+
+def _valid(data: Any) -> bool:
+    """Whether the schema accepts `data`: built afresh on each call, from the code as it is then
+    (a validator built once at import would keep the schema of that moment)."""
+    return jsonschema_rs.validator_for(json_schema()).is_valid(data)
 
 
 def _base() -> dict[str, Any]:
@@ -40,7 +45,7 @@ def _base() -> dict[str, Any]:
         thresholds={"headroom": 0.9},
     )
     parse_input(data)  # valid as it stands
-    assert VALIDATOR.is_valid(data)
+    assert _valid(data)
     return data
 
 
@@ -111,12 +116,12 @@ class WrongTypeTests:
         for value in values:
             data = _base()
             _target(data, obj)[name] = value
-            assert not VALIDATOR.is_valid(data), (obj, name, value)
+            assert not _valid(data), (obj, name, value)
             assert _refused_by_reader(data), (obj, name, value)
 
     @pytest.mark.parametrize("value", [[], "x", 1, None])
     def test_the_input_itself_must_be_an_object(self, value):
-        assert not VALIDATOR.is_valid(value)
+        assert not _valid(value)
         assert _refused_by_reader(value)
 
     @pytest.mark.parametrize("name", sorted(MAX_ITEMS))
@@ -124,9 +129,9 @@ class WrongTypeTests:
         data = _base()
         item = data[name][0]
         data[name] = [copy.deepcopy(item) for _ in range(MAX_ITEMS[name])]  # at the limit: kept
-        assert VALIDATOR.is_valid(data), name
+        assert _valid(data), name
         data[name].append(copy.deepcopy(item))  # limit + 1 items
-        assert not VALIDATOR.is_valid(data), name
+        assert not _valid(data), name
         assert _refused_by_reader(data), name
 
 
@@ -146,14 +151,14 @@ class RequiredTests:
         data = _base()
         assert name in _target(data, obj)  # _base() states every required field
         del _target(data, obj)[name]
-        assert not VALIDATOR.is_valid(data), (obj, name)
+        assert not _valid(data), (obj, name)
         assert _refused_by_reader(data), (obj, name)
 
     def test_gpus_is_a_required_key_whose_null_is_allowed(self):
         # task.gpus: "**required key** (null allowed → P3)": null passes, absence does not.
         data = _base()
         data["task"]["gpus"] = None
-        assert VALIDATOR.is_valid(data)
+        assert _valid(data)
         parse_input(data)
 
 
