@@ -27,7 +27,6 @@ from .engine_fixtures import (
 )
 
 
-
 def _valid(data: Any) -> bool:
     """Whether the schema accepts `data`: built afresh on each call, from the code as it is then
     (a validator built once at import would keep the schema of that moment)."""
@@ -166,7 +165,7 @@ def _node(schema: dict[str, Any], obj: str) -> dict[str, Any]:
     """The object schema of `obj` inside the whole schema (null and list wrappers taken off)."""
     if obj == "top":
         return schema
-    (parent, name), = [key for key, nested in NESTED.items() if nested == obj]
+    ((parent, name),) = [key for key, nested in NESTED.items() if nested == obj]
     node = _node(schema, parent)["properties"][name]
     if "anyOf" in node:
         assert node["anyOf"][1] == {"type": "null"}
@@ -203,8 +202,13 @@ class ExclusiveBoundTests:
         for value, ok in ((0.5, False), (0.501, True), (0.4, False)):
             assert validator.is_valid(value) is ok, value
             reader = Reader()
-            read = reader.number({"relative_speed": value}, "relative_speed", "offers[0]",
-                                 above=0.5, maximum=row.maximum)
+            read = reader.number(
+                {"relative_speed": value},
+                "relative_speed",
+                "offers[0]",
+                above=0.5,
+                maximum=row.maximum,
+            )
             assert (reader.errors == []) is ok, value
             if ok:
                 assert read == value

@@ -63,14 +63,17 @@ def test_only_the_compute_segments_M3_names_the_deadline_plan():
         delay_cost_per_hour=1,
         latency_budget_hours={"compute": 10, "queue": 0.5},
     )
-    out = evaluate(make_input(t, offers=[offer("a-pool", max_machines=1),
-                                         offer("b-big", boot_hours=1)]))
+    out = evaluate(
+        make_input(t, offers=[offer("a-pool", max_machines=1), offer("b-big", boot_hours=1)])
+    )
     assert out["chosen"]["offer"] == "a-pool"
     assert option_of(out, "a-pool")["queue_hours"] == 10.0
     assert [p["offer"] for p in out["deadline_plans"]] == ["b-big"]
     queue, compute = findings_of(out, "M3")
-    assert (queue["key"], queue["data"]) == ("M3", {"segment": "queue", "hours": 10.0,
-                                                    "budget": 0.5})
+    assert (queue["key"], queue["data"]) == (
+        "M3",
+        {"segment": "queue", "hours": 10.0, "budget": 0.5},
+    )
     assert compute["key"] == "M3.deadline"
     assert (compute["data"]["segment"], compute["data"]["plan_offer"]) == ("compute", "b-big")
     assert (compute["data"]["plan_gpus"], compute["data"]["plan_extra_cost"]) == (40, 160.0)
