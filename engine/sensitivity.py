@@ -64,9 +64,10 @@ def _solve(
     found: list[tuple[float, bool, float, PlacementOption]] = []
     if owners is None:  # the commonest case: one line an option, line j option j's
         slope0 = slopes[0]
-        for j in range(1, len(gaps)):
+        for j in range(len(gaps)):
             # Below the chosen line: from the crossing on, on the side where line j falls faster
-            # (parallel lines never cross; below it everywhere cannot be: gaps ≥ 0).
+            # (parallel lines never cross, line 0 itself among them; below it everywhere cannot
+            # be: gaps ≥ 0).
             closing = slopes[j] - slope0
             if closing != 0:
                 found.append((x0 - gaps[j] / closing, closing < 0, slopes[j], everyone[j]))

@@ -219,3 +219,18 @@ class PackagePriceFlipTests:
         [flip] = [f for f in out["sensitivity"] if f["input"] == "offers[0].price"]
         assert flip["flips_at"] == approx(2570.24 / 1.933)
         assert flip["to"]["offer"] == "od"
+
+
+class EnvelopeTieNowTests:
+    def test_a_tie_now_with_a_contender_falling_is_flipped_by_rising(self):
+        a = _option("a")
+        # SPEC 7.8 solver: a: 0 − 0.5 (x − 10) ties the chosen option now and is below it for
+        # every x > 10: the input rises to 10 and past it.
+        found = _solve([CHOSEN, a], [0.0, 0.0], 10.0, [0.0, -0.5], 0.0, 100.0, False, [0, 1])
+        assert found == (10.0, a, True)
+
+    def test_a_tie_now_with_a_contender_rising_is_flipped_by_falling(self):
+        a = _option("a")
+        # a: 0.5 (x − 10) is below the chosen option for every x < 10.
+        found = _solve([CHOSEN, a], [0.0, 0.0], 10.0, [0.0, 0.5], 0.0, 100.0, False, [0, 1])
+        assert found == (10.0, a, False)
