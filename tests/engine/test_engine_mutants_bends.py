@@ -132,3 +132,15 @@ class StreamedSlopesTests:
         option = _streaming(2.0, [_leg(4.0, self.LINK, cost=10.0, gb=100.0)])
         slopes_of([option], {id(self.LINK): self.LINK}, "home", 0.0, 0.5, kinks)
         assert kinks == {}
+
+
+class FlipAtABendTests:
+    def test_falling_past_a_bend_the_option_below_it_is_the_one_falling_fastest_there(self):
+        """SPEC 6.3/7.8: the option chosen past a flip is the one lowest just beyond it. Now 3; a
+        and b are both 1 + (x − 3) now and reach the chosen line (0) at x = 2. a bent at 2: below
+        it a falls 0.5 a unit (its slope now, 1, holds the 0.5 more it gains past 2); b keeps 1.
+        Just below 2, a is 0.5 (x − 2) and b (x − 2), lower: the input falling to 2 flips to b
+        (above 2 the two lines coincide, so the piece between 2 and now cannot tell them apart
+        but by the tie-break, which would give a)."""
+        found = bent([0.0, 1.0, 1.0], 3.0, [0.0, 1.0, 1.0], [(1, 2.0, 0.5)])
+        assert found == (2.0, B, False)
