@@ -59,8 +59,9 @@ def solve_bent(
 ) -> tuple[float | None, PlacementOption | None, bool]:
     """SPEC 7.8 across 7.5's overlap: lines that bend are straight between their bends, so
     the range is cut at every bend (and at now) and each piece solved as straight lines
-    (each extended back to now from the piece); the flip nearest to now wins. The choice
-    holds up to the nearest flip, so a crossing found in a farther piece is a real one."""
+    (each extended back to now from the piece); the flip nearest to now wins (found at a bend
+    by the pieces on both sides, the one beyond it says which option is chosen past it). The
+    choice holds up to the nearest flip, so a crossing found in a farther piece is a real one."""
     # Slope of each line before any bend (kinks below now are already in `slopes`; one at now
     # is not: a leg as long as compute is hidden).
     base = list(slopes)
@@ -71,7 +72,13 @@ def solve_bent(
     cuts = sorted({low, high, x0, *(min(max(at, low), high) for _, at, _ in kinks)})
     current = 1.0 / x0 if reciprocal else x0
     best: tuple[float, float, PlacementOption | None, bool] | None = None
-    for lo, hi in pairwise(cuts):
+    pieces = list(pairwise(cuts))
+    # Farthest first on each side of now (now is a cut: every piece lies on one side), so that
+    # of two pieces giving the same crossing, at the bend between them, the one beyond it is
+    # kept: its slopes say which option is chosen past the crossing.
+    below = [(lo, hi) for lo, hi in pieces if hi <= x0]
+    above = [(lo, hi) for lo, hi in pieces if lo >= x0]
+    for lo, hi in below + list(reversed(above)):
         near = min(max(x0, lo), hi)  # the piece's end nearest to now (finite: now is a cut)
         piece = list(base)
         for line, at, rise in kinks:

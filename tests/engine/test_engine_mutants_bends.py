@@ -144,3 +144,11 @@ class FlipAtABendTests:
         but by the tie-break, which would give a)."""
         found = bent([0.0, 1.0, 1.0], 3.0, [0.0, 1.0, 1.0], [(1, 2.0, 0.5)])
         assert found == (2.0, B, False)
+
+    def test_rising_past_a_bend_the_option_above_it_is_the_one_falling_fastest_there(self):
+        """The same rising. Now 1; a and b are both 1 − (x − 1) and reach the chosen line at 2;
+        a bends up by 0.5 at 2 (falling 0.5 a unit beyond it), b keeps falling 1. Just above
+        2, a is −0.5 (x − 2) and b −(x − 2), lower: the input rising to 2 flips to b (below 2
+        the two lines coincide and only the tie-break, a, would tell them apart)."""
+        found = bent([0.0, 1.0, 1.0], 1.0, [0.0, -1.0, -1.0], [(1, 2.0, 0.5)])
+        assert found == (2.0, B, True)
