@@ -47,15 +47,13 @@ def cost_budget_finding(
     if not within:
         return [finding("P4", "warn", "P4.none", data)]
     best = min(within, key=lambda o: (o.objective, *tie_key(o)))
-    extra = None
-    if best.total_hours is not None and chosen.total_hours is not None:
-        extra = best.total_hours - chosen.total_hours
     data.update(
         kind=best.kind,
         site=best.site,
         offer=best.offer.id,
         alternative_cost=best.total_cost,
-        extra_hours=extra,
+        # Both have total hours: within_cost_budget is set only with a total (placement).
+        extra_hours=best.total_hours - chosen.total_hours,  # type: ignore[operator]
     )
     return [finding("P4", "warn", "P4", data)]
 
@@ -93,7 +91,8 @@ def deadline_plans(
             continue
         if fabric(task, offer, gpus, records.get(offer.id)) == "refused":
             continue  # SPEC 7.4: at those GPUs a tight job would span machines joined by ethernet
-        plans.append(_plan(inp, sizing, option, gpus, records.get(offer.id), base))
+        work = task.compute_hours * task.gpus  # GPU-hours at speed 1.0, as gpus_for_budget
+        plans.append(_plan(inp, sizing, option, gpus, work, records.get(offer.id), base))
     return plans
 
 
@@ -110,16 +109,20 @@ def _plan(
     sizing: Sizing,
     option: PlacementOption,
     gpus: int,
+    work: float,
     records: OfferRecords | None,
     base: float | None,
 ) -> DeadlinePlan:
     task = inp.task
     offer = option.offer
-    per_machine = offer.gpus_per_machine
-    machines = -(-gpus // per_machine)
-    # SPEC 6.3 deadline sizing: every GPU counts at e beyond one machine.
-    efficiency = 1.0 if machines == 1 else (sizing.budget_efficiency or 0.0)
-    work = task.compute_hours * (task.gpus or 0)
+    # More than one machine (⌈GPUs ÷ gpus_per_machine⌉ > 1, SPEC 7.10) is more GPUs than one holds.
+    spans = gpus > offer.gpus_per_machine
+    # SPEC 6.3 deadline sizing: every GPU counts at e beyond one machine (size_for_budget set e
+    # with the compute budget, and gpus_for_budget is None when e is 0).
+    efficiency = 1.0
+    if spans:
+        assert sizing.budget_efficiency is not None
+        efficiency = sizing.budget_efficiency
     hours = work / (gpus * efficiency * offer.relative_speed)
     billed = billed_gpus(offer, gpus)
     compute_cost, price, package = compute_bill(task, offer, gpus, billed, hours)
@@ -138,9 +141,9 @@ def _plan(
         + rerun_cost
     )
     source = sizing.budget_efficiency_source
-    measured = sizing.budget_measured_gpus
+    measured = sizing.budget_measured_gpus  # None unless source is "measured" (size_for_budget)
     # SPEC 7.10: beyond one machine, extrapolated unless measured at that size or larger.
-    extrapolated = machines > 1 and (source != "measured" or measured is None or gpus > measured)
+    extrapolated = spans and (measured is None or gpus > measured)
     return DeadlinePlan(
         offer.id,
         None,

@@ -49,10 +49,6 @@ def known(obj: str) -> frozenset[str]:
     return frozenset(name for row in OBJECTS[obj] for name in row.names)
 
 
-def row(obj: str, name: str) -> F:
-    return next(r for r in OBJECTS[obj] if name in r.names)
-
-
 TOP_FIELDS = known("top")
 TASK_FIELDS = known("task")
 BUDGET_FIELDS = known("task.latency_budget_hours")
@@ -68,17 +64,22 @@ ANSWER_FIELDS = known("checklists.<offer id>")
 
 _HEADER = "| field | type | default | range | meaning |\n| --- | --- | --- | --- | --- |"
 _THRESHOLD_HEADER = "| field | default | range | meaning |\n| --- | --- | --- | --- |"
-_MARKER = re.compile(r"^<!-- fields:(.+?) -->\n", re.MULTILINE)
+# A marker line and the table after it (its lines start with "|"), or no table yet.
+_MARKED_TABLE = re.compile(r"^(<!-- fields:(.+?) -->\n)(?:\|.*(?:\n|\Z))*", re.MULTILINE)
+
+
+def names_cell(names: tuple[str, ...]) -> str:
+    """A row's names: up to three listed, a longer run as its first and last (`q1` … `q6`)."""
+    if len(names) < 4:
+        return ", ".join(f"`{n}`" for n in names)
+    return f"`{names[0]}` … `{names[-1]}`"
 
 
 def markdown(obj: str) -> str:
     """The object's field table as docs/engine.md shows it."""
     lines = [_THRESHOLD_HEADER if obj == "thresholds" else _HEADER]
     for r in OBJECTS[obj]:
-        names = " … ".join(f"`{n}`" for n in (r.names[0], r.names[-1]))
-        if len(r.names) < 4:
-            names = ", ".join(f"`{n}`" for n in r.names)
-        cells = [names, r.default_doc, r.range_doc, r.meaning]
+        cells = [names_cell(r.names), r.default_doc, r.range_doc, r.meaning]
         if obj != "thresholds":
             cells.insert(1, r.type_doc)
         lines.append(("| " + " | ".join(cells) + " |").replace("|  |", "| |"))
@@ -87,17 +88,7 @@ def markdown(obj: str) -> str:
 
 def refresh_doc(text: str) -> str:
     """`text` with the table after each marker regenerated from the field table."""
-    out: list[str] = []
-    at = 0
-    for match in _MARKER.finditer(text):
-        out.append(text[at : match.end()])
-        end = match.end()
-        while end < len(text) and text.startswith("|", end):  # the old table's lines
-            end = text.index("\n", end) + 1
-        out.append(markdown(match.group(1)))
-        at = end
-    out.append(text[at:])
-    return "".join(out)
+    return _MARKED_TABLE.sub(lambda match: match.group(1) + markdown(match.group(2)), text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -146,7 +137,7 @@ def _value_schema(obj: str, r: F, name: str) -> dict[str, Any]:
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """A null reads as absent (the default) wherever a field is not required."""
-    return {"anyOf": [schema, {"type": "null"}], "description": schema.pop("description", "")}
+    return {"anyOf": [schema, {"type": "null"}], "description": schema.pop("description")}
 
 
 def _object_schema(obj: str) -> dict[str, Any]:
@@ -157,7 +148,7 @@ def _object_schema(obj: str) -> dict[str, Any]:
             schema = _value_schema(obj, r, name)
             if r.default_doc == "required":
                 required.append(name)
-            elif r.kind != "text_id":
+            else:
                 schema = _nullable(schema)
             if r.default_doc.startswith("**required key**"):
                 required.append(name)

@@ -31,7 +31,7 @@ def indicators(
     inp: EngineInput,
     options: list[PlacementOption],
     chosen: PlacementOption | None,
-    eligible: bool = True,
+    eligible: bool,
     plans: list[DeadlinePlan] | None = None,
 ) -> tuple[Metrics, list[Finding]]:
     """SPEC M: the four indicators; `eligible`: the task may move (SPEC X), which M1 reads;

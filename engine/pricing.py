@@ -40,7 +40,6 @@ class PackageBill:
     compute_cost: float
     burn_price: float
     paid_gpu_hours: float
-    package_gpu_hours: float
 
 
 def package_bill(
@@ -60,21 +59,22 @@ def package_bill(
     prorated = effective_gpu_hour_price(
         "contract", price, per_machine, offer.contract_hours, offer.expected_utilization
     )
-    machines_billed = -(-billed // per_machine)
+    # SPEC 7.10: machines used = ⌈GPUs ÷ gpus_per_machine⌉, the machines billed too (`billed`
+    # fills them whole: billed_gpus).
+    machines = -(-gpus // per_machine)
     if offer.contract_paid:
-        machines_used = -(-gpus // per_machine)
         # An option beyond the pool (pool_too_small) is refused; its figures still count the
         # machines it would use, so a paid package never holds less than a new one would.
-        held = max(offer.max_machines or 0, machines_used)
+        held = machines if offer.max_machines is None else max(offer.max_machines, machines)
         whole = 0.0
     else:
-        held = machines_billed
-        whole = price * machines_billed
+        held = machines
+        whole = price * machines
     package = offer.contract_hours * per_machine * held  # type: ignore[operator]
     run = billed * hours
-    beyond = run - package if run > package else 0.0
+    beyond = max(run - package, 0.0)
     paid = (run - beyond) if offer.contract_paid else 0.0
-    return PackageBill(whole + beyond * prorated, prorated if beyond > 0 else 0.0, paid, package)
+    return PackageBill(whole + beyond * prorated, prorated if beyond > 0 else 0.0, paid)
 
 
 def billed_gpus(offer: Offer, gpus: int) -> int:

@@ -60,85 +60,57 @@ def _solve(
     option i's; with them (SPEC 7.8) line j is a variant (raw or staged) of option owners[j],
     and an option's objective is the least of its lines: its lower envelope. With `reciprocal`
     the coordinate is 1 / the input (low > 0 then, so 1 / x is finite)."""
+    # Each line's crossing below the chosen option: (x, whether x is above now, slope, option).
+    found: list[tuple[float, bool, float, PlacementOption]] = []
     if owners is None:  # the commonest case: one line an option, line j option j's
-        return _solve_lines(everyone, gaps, x0, slopes, low, high, reciprocal)
-    mine = [j for j, owner in enumerate(owners) if owner == 0]  # the chosen option's lines
-    one = len(mine) == 1  # the chosen option has one plan
-    gap0, slope0 = gaps[mine[0]], slopes[mine[0]]
-    current = 1.0 / x0 if reciprocal else x0
-    best_at: float | None = None
-    best_distance = 0.0
-    best_up = False
-    crossing: list[tuple[float, PlacementOption]] = []
-    for j, owner in enumerate(owners):
-        if owner == 0:
-            continue
-        if one:
-            # Below one line: from its crossing on, on the side where line j falls faster.
+        slope0 = slopes[0]
+        for j in range(len(gaps)):
+            # Below the chosen line: from the crossing on, on the side where line j falls faster
+            # (parallel lines never cross, line 0 itself among them; below it everywhere cannot
+            # be: gaps ≥ 0).
             closing = slopes[j] - slope0
-            if closing == 0:
-                continue  # parallel: never crosses (below it everywhere cannot be: gaps ≥ 0)
-            x = x0 - (gaps[j] - gap0) / closing
-            up = closing < 0
-        else:
-            lo, hi = _below(j, mine, gaps, slopes, x0)
-            if not lo < hi:
-                continue  # never below, or only touching
-            # The end of the interval nearest to now: the flip is there (a tie now sits at x0).
-            up = lo >= x0
-            x = lo if up else hi
-        if not low <= x <= high or x - x != 0:  # out of range, or infinite
-            continue
-        at = 1.0 / x if reciprocal else x
-        distance = abs(at - current)
-        if best_at is None or distance < best_distance:
-            best_at, best_distance, best_up = at, distance, up
-            crossing = [(slopes[j], everyone[owner])]
-        elif distance == best_distance and up == best_up:
-            crossing.append((slopes[j], everyone[owner]))
-    if best_at is None:
-        return None, None, False
-    # In the coordinate 1 / the input, a step up is the input going down.
-    return best_at, _past(crossing, best_up), best_up != reciprocal
+            if closing != 0:
+                found.append((x0 - gaps[j] / closing, closing < 0, slopes[j], everyone[j]))
+    else:
+        mine = [j for j, owner in enumerate(owners) if owner == 0]  # the chosen option's lines
+        for j, owner in enumerate(owners):
+            if owner != 0:
+                lo, hi = _below(j, mine, gaps, slopes, x0)
+                if lo < hi:  # else never below, or only touching
+                    # The end of the interval nearest to now: the flip is there (a tie now sits
+                    # at x0).
+                    up = lo >= x0
+                    found.append((lo if up else hi, up, slopes[j], everyone[owner]))
+    return _nearest(found, x0, low, high, reciprocal)
 
 
-def _solve_lines(
-    everyone: list[PlacementOption],
-    gaps: list[float],
+def _nearest(
+    found: list[tuple[float, bool, float, PlacementOption]],
     x0: float,
-    slopes: list[float],
     low: float,
     high: float,
     reciprocal: bool,
 ) -> tuple[float | None, PlacementOption | None, bool]:
-    """_solve when every option has one line (line i is option i's, gaps[0] = 0): the first
-    crossing below the chosen option's line, as _solve finds it."""
-    slope0 = slopes[0]
+    """Of the crossings `found` (x, whether the move is up, slope, option), the one in [low, high]
+    nearest to now in the input itself, the option chosen past it (of all the crossings there
+    the same way) and whether the input rises to get there."""
     current = 1.0 / x0 if reciprocal else x0
-    best_at: float | None = None
-    best_distance = 0.0
-    best_up = False
-    crossing: list[tuple[float, PlacementOption]] = []
-    for i in range(1, len(gaps)):
-        # Below the chosen line: from the crossing on, on the side where line i falls faster.
-        closing = slopes[i] - slope0
-        if closing == 0:
-            continue  # parallel: never crosses (below it everywhere cannot be: gaps ≥ 0)
-        x = x0 - gaps[i] / closing
+    # The nearest so far: its distance, value, direction and the (slope, option) lines there.
+    best: tuple[float, float, bool, list[tuple[float, PlacementOption]]] | None = None
+    for x, up, slope, option in found:
         if not low <= x <= high or x - x != 0:  # out of range, or infinite
             continue
-        up = closing < 0
         at = 1.0 / x if reciprocal else x
         distance = abs(at - current)
-        if best_at is None or distance < best_distance:
-            best_at, best_distance, best_up = at, distance, up
-            crossing = [(slopes[i], everyone[i])]
-        elif distance == best_distance and up == best_up:
-            crossing.append((slopes[i], everyone[i]))
-    if best_at is None:
+        if best is None or distance < best[0]:
+            best = (distance, at, up, [(slope, option)])
+        elif distance == best[0] and up == best[2]:
+            best[3].append((slope, option))
+    if best is None:
         return None, None, False
     # In the coordinate 1 / the input, a step up is the input going down.
-    return best_at, _past(crossing, best_up), best_up != reciprocal
+    _, at, up, crossing = best
+    return at, _past(crossing, up), up != reciprocal
 
 
 def _past(crossing: list[tuple[float, PlacementOption]], up: bool) -> PlacementOption:
@@ -146,8 +118,7 @@ def _past(crossing: list[tuple[float, PlacementOption]], up: bool) -> PlacementO
     wins (its objective falls fastest in the direction of the move), then the tie-break."""
     if len(crossing) == 1:
         return crossing[0][1]
-    direction = 1.0 if up else -1.0
-    _, to = min(crossing, key=lambda pair: (pair[0] * direction, *tie_key(pair[1])))
+    _, to = min(crossing, key=lambda pair: (pair[0] if up else -pair[0], *tie_key(pair[1])))
     return to
 
 
@@ -161,15 +132,12 @@ def _below(
     for w in mine:
         closing = slopes[j] - slopes[w]  # gap(x) = gap + closing × (x − x0)
         gap = gaps[j] - gaps[w]
-        if closing == 0:
-            if gap >= 0:  # parallel, never below
-                lo = math.inf
-            continue
-        x = x0 - gap / closing
         if closing > 0:
-            hi = min(hi, x)
-        else:
-            lo = max(lo, x)
+            hi = min(hi, x0 - gap / closing)
+        elif closing < 0:
+            lo = max(lo, x0 - gap / closing)
+        elif gap >= 0:  # parallel, never below
+            lo = math.inf
     return lo, hi
 
 
@@ -210,7 +178,7 @@ def sensitivity(
     flips.add("task.delay_cost_per_hour", "F.delay_cost", "", delay, hours, 0.0, MAX_MAGNITUDE)
     # The compress ratio scales the input and results legs (GB, hours and cost alike).
     flips.add("task.compress_ratio", "F.compress_ratio", "", ratio, per_ratio, 1e-12, 1.0,
-              kinks=kinks.get("ratio", ()))  # fmt: skip
+              kinks=kinks.get("ratio"))  # fmt: skip
     # The home site's queue: options there wait it (plus their boot time).
     path = f"sites[{home.index}].queue_hours"
     flips.add(path, "F.queue", home.code, home.queue_hours, at_home, 0.0, MAX_MAGNITUDE)
@@ -253,7 +221,8 @@ class _Flips:
         self.found: list[Flip] = []
 
     def add(self, path: str, key: str, subject: str, x0: float, slopes: list[float], low: float,
-            high: float, reciprocal: bool = False, kinks: Sequence[Kink] = ()) -> None:  # fmt: skip
+            high: float, reciprocal: bool = False,
+            kinks: Sequence[Kink] | None = None) -> None:  # fmt: skip
         current = 1.0 / x0 if reciprocal else x0
         if kinks:
             at, to, rises = solve_bent(
@@ -311,7 +280,7 @@ def _link_flips(
             1.0 / MAX_MAGNITUDE,
             float("inf"),
             True,
-            kinks.get(str(key), ()),
+            kinks.get(str(key)),
         )
         path = f"links[{link.index}].price_per_gb"
         flips.add(

@@ -7,6 +7,7 @@ compress ratio) are solved piece by piece between the bends."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 from .placement import PlacementOption
 from .schema import Link
@@ -28,7 +29,6 @@ def overlap_kinks(
     option: PlacementOption,
     leg_hours: float,
     link: Link | None,
-    used: dict[int, Link],
     delay: float,
     ratio: float,
 ) -> None:
@@ -40,7 +40,7 @@ def overlap_kinks(
         return
     share = option.compute_hours / leg_hours
     kinks.setdefault("ratio", []).append((i, ratio * share, delay * leg_hours / ratio))
-    if link is not None and id(link) in used:
+    if link is not None:  # (read for the links the two options use)
         x0 = 1.0 / link.bandwidth_gbps
         kinks.setdefault(str(id(link)), []).append((i, x0 * share, delay * leg_hours / x0))
 
@@ -59,25 +59,31 @@ def solve_bent(
 ) -> tuple[float | None, PlacementOption | None, bool]:
     """SPEC 7.8 across 7.5's overlap: lines that bend are straight between their bends, so
     the range is cut at every bend (and at now) and each piece solved as straight lines
-    (each extended back to now from the piece); the flip nearest to now wins. The choice
-    holds up to the nearest flip, so a crossing found in a farther piece is a real one."""
-    # Slope of each line before any bend (kinks at or below now are already in `slopes`).
-    count = len(gaps_now)
+    (each extended back to now from the piece); the flip nearest to now wins (found at a bend
+    by the pieces on both sides, the one beyond it says which option is chosen past it). The
+    choice holds up to the nearest flip, so a crossing found in a farther piece is a real one."""
+    # Slope of each line before any bend (kinks below now are already in `slopes`; one at now
+    # is not: a leg as long as compute is hidden).
     base = list(slopes)
     for line, at, rise in kinks:
         if at < x0:
             base[line] -= rise
-    cuts = sorted({low, high, x0, *(at for _, at, _ in kinks if low < at < high)})
+    # Cut at every bend in range (one beyond it cuts at the range's end, a cut already).
+    cuts = sorted({low, high, x0, *(min(max(at, low), high) for _, at, _ in kinks)})
     current = 1.0 / x0 if reciprocal else x0
     best: tuple[float, float, PlacementOption | None, bool] | None = None
-    for lo, hi in zip(cuts, cuts[1:], strict=False):
-        near = lo if lo >= x0 else hi  # the piece's end nearest to now (finite)
+    pieces = list(pairwise(cuts))
+    # Farthest first on each side of now (now is a cut: every piece lies on one side), so that
+    # of two pieces giving the same crossing, at the bend between them, the one beyond it is
+    # kept: its slopes say which option is chosen past the crossing.
+    below = [(lo, hi) for lo, hi in pieces if hi <= x0]
+    above = [(lo, hi) for lo, hi in pieces if lo >= x0]
+    for lo, hi in below + list(reversed(above)):
+        near = min(max(x0, lo), hi)  # the piece's end nearest to now (finite: now is a cut)
         piece = list(base)
         for line, at, rise in kinks:
             if at <= lo:
                 piece[line] += rise
-        if piece.count(piece[0]) == count:
-            continue  # every line moves alike here
         # Each line's value at `near` (bends between now and there included), extended
         # back to now along the piece's slope.
         gaps = []
@@ -124,7 +130,7 @@ def slopes_of(
             leg_hours: float = leg.hours  # type: ignore[assignment]
             link = leg.link
             if option.input_overlapped and leg.what == "input" and leg_hours > 0:
-                overlap_kinks(kinks, i, option, leg_hours, link, used, delay, ratio)
+                overlap_kinks(kinks, i, option, leg_hours, link, delay, ratio)
                 if leg_hours <= option.compute_hours:
                     leg_hours = 0.0  # hidden behind compute here: moving it moves nothing
             if leg.what != "image":

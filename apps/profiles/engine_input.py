@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 
 import engine
 from apps.accounts.models import Team
@@ -271,12 +271,18 @@ def benchmarks_for(profile: TaskProfile, offer_ids: Iterable[int]) -> list[dict]
     return out
 
 
-def team_links(team: Team) -> list[NetworkLink]:
-    return list(
-        NetworkLink.objects.filter(team=team)
+def team_links_query(team_id: int) -> QuerySet[NetworkLink]:
+    """The team's links with their two sites, in the engine input's order (a caller may annotate
+    it, as the review page does with which links the review reserved)."""
+    return (
+        NetworkLink.objects.filter(team_id=team_id)
         .select_related("from_site", "to_site")
         .order_by("from_site__code", "to_site__code")
     )
+
+
+def team_links(team: Team) -> list[NetworkLink]:
+    return list(team_links_query(team.pk))
 
 
 def build_profile_input(
@@ -288,11 +294,13 @@ def build_profile_input(
     checklists: dict[str, dict[str, str]] | None = None,
     reserved_link_ids: set[int] = frozenset(),
     allowed_sites: Iterable[str] | None = None,
+    links: list[NetworkLink] | None = None,
 ) -> dict:
     """The engine input for a profile against `offers` (default: all the team's offers).
 
     `machines` and `migration_effort` are per offer id (a review's candidates); `allowed_sites`
-    are site codes that replace the saved ones (the live form panel).
+    are site codes that replace the saved ones (the live form panel); `links`: the team's links
+    (`team_links_query`) when the caller already read them.
     """
     team = profile.team
     if offers is None:
@@ -307,7 +315,10 @@ def build_profile_input(
         "currency": team.currency,
         "task": task_input(profile, team, allowed_sites),
         "sites": [site_input(s) for s in sites],
-        "links": [link_input(link, reserved_link_ids) for link in team_links(team)],
+        "links": [
+            link_input(link, reserved_link_ids)
+            for link in (links if links is not None else team_links(team))
+        ],
         "offers": [offer_input(o, machines.get(o.pk), migration_effort.get(o.pk)) for o in offers],
         "benchmarks": benchmarks_for(profile, [o.pk for o in offers]),
         "checklists": checklists or {},

@@ -8,11 +8,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.core.cache import cache
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import get_language
 
 import engine
-from apps.profiles.engine_input import fingerprint
+from apps.profiles.engine_input import fingerprint, team_links_query
 from apps.reviews.checklists.selectors import checklist_cards
 from apps.reviews.models import Review
 from apps.web.fragments import release
@@ -124,9 +125,24 @@ def review_with_input(review: Review) -> tuple[list, list, dict]:
     """A review's checklist cards, reserved links and engine input, each loaded once and shared
     (the review page and the decision record show all three beside the evaluation)."""
     cards = checklist_cards(review)
-    reserved = list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
+    links = None
+    if review.frozen_input is not None:  # the input is frozen: the team's links are not read
+        reserved = list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
+    else:
+        # One read for the team's links (the engine input) and which of them the review reserved
+        # (only the team's own links can be reserved: services.candidates.review_reserve_links).
+        through = Review.reserved_links.through
+        links = list(
+            team_links_query(review.team_id).annotate(
+                reserved=Exists(
+                    through.objects.filter(review_id=review.pk, networklink_id=OuterRef("pk"))
+                )
+            )
+        )
+        reserved = sorted((link for link in links if link.reserved), key=lambda link: link.pk)
     review_input = build_review_input(
         review,
+        links=links,
         candidates=[card.candidate for card in cards],
         answers=[
             (card.candidate.offer_id, item.answer.question, item.answer.status)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q, Subquery
 from django.utils import timezone
 
 import engine
@@ -56,11 +57,12 @@ def build_review_input(
     candidates: list | None = None,
     answers: Iterable[tuple] | None = None,
     reserved_link_ids: set[int] | None = None,
+    links: list | None = None,
 ) -> dict:
     """The engine input of a review: frozen once approved, else built from the current data.
 
-    A page that already loaded the candidates (with offer and site), the answers or the
-    reserved links passes them, so they are not queried twice.
+    A page that already loaded the candidates (with offer and site), the answers, the
+    reserved links or the team's links passes them, so they are not queried twice.
     """
     if review.frozen_input is not None:
         return review.frozen_input
@@ -84,6 +86,7 @@ def build_review_input(
         },
         checklists=review_checklists(review, candidates, answers),
         reserved_link_ids=reserved_link_ids,
+        links=links,
     )
 
 
@@ -113,19 +116,21 @@ def signed_snapshot(review: Review) -> EvaluationSnapshot | None:
     """
     if review.state != ReviewState.APPROVED:
         return None
-    snapshots = EvaluationSnapshot.objects.select_related("team").filter(review=review)
-    approved_on = (
+    # One query: the last approving sign-off's snapshot, or (when it has none) the newest of
+    # the frozen input.
+    approved_on = Subquery(
         SignOff.objects.filter(review=review, decision=Decision.APPROVE)
         .order_by("-created_at", "-id")
-        .values_list("snapshot_id", flat=True)
-        .first()
+        .values("snapshot_id")[:1]
     )
-    if approved_on is not None:
-        return snapshots.filter(pk=approved_on).first()
-    if review.frozen_input is None:
-        return None
+    wanted = Q(pk=F("approved_on"))
+    if review.frozen_input is not None:
+        wanted |= Q(approved_on__isnull=True, input_hash=input_hash(review.frozen_input))
     return (
-        snapshots.filter(input_hash=input_hash(review.frozen_input))
+        EvaluationSnapshot.objects.select_related("team")
+        .filter(review=review)
+        .annotate(approved_on=approved_on)
+        .filter(wanted)
         .order_by("-created_at", "-id")
         .first()
     )

@@ -35,7 +35,9 @@ PLAN = engines["django"].from_string("{% load actuals %}{% plan_vs_actual review
 def approved_page(
     request: HttpRequest, review: Review, detail_context: Callable[[], dict]
 ) -> HttpResponse:
-    """`detail_context()` is called only when the head or body must be drawn."""
+    """`review`: only the frame's fields (views.common.FRAME_FIELDS: what the page shows around
+    its parts, and the discussion); `detail_context()` reads the whole review and is called only
+    when the head, body or plan must be drawn."""
     membership = membership_for(request, review.team_id)
     can_write = bool(membership and membership.role in (Role.MEMBER, Role.OWNER))
     context = cache(detail_context)
@@ -50,7 +52,7 @@ def approved_page(
         fragments={
             "head": part("head"),
             "body": part("body"),
-            "plan": lambda: PLAN.render({"review": review}, request),
+            "plan": lambda: PLAN.render({"review": context()["review"]}, request),
         },
     )
     page = {

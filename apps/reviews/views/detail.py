@@ -24,7 +24,12 @@ from apps.reviews.models import Decision, Review, ReviewState
 from apps.reviews.services import submission
 from apps.reviews.services.signoff import signoff_create
 from apps.reviews.snapshots import selectors as snapshot_selectors
-from apps.reviews.views.common import detail_url, get_review_for_user, posted_version
+from apps.reviews.views.common import (
+    detail_url,
+    get_review_for_user,
+    get_review_frame_for_user,
+    posted_version,
+)
 from apps.reviews.workflow import ReviewConflict, ReviewRefused
 from apps.web.forms import attach_errors
 from apps.web.fragments import page_etag
@@ -62,17 +67,18 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
     return context
 
 
-def _review(request: HttpRequest, pk: int) -> Review:
-    """The review, read once per request: its ETag and its page both need it."""
-    review = getattr(request, "review_shown", None)
+def _frame(request: HttpRequest, pk: int) -> Review:
+    """The review's frame fields (common.FRAME_FIELDS), read once per request: its ETag and an
+    approved page both need them, and an approved page whose parts are cached needs no more."""
+    review = getattr(request, "review_frame", None)
     if review is None or review.pk != pk:
-        review = request.review_shown = get_review_for_user(request, pk, comments=True)
+        review = request.review_frame = get_review_frame_for_user(request, pk)
     return review
 
 
 def _approved_etag(request: HttpRequest, pk: int) -> str | None:
     """An approved page's ETag (apps/web/fragments.page_etag); other pages answer in full."""
-    if wants_fragment(request) or _review(request, pk).state != ReviewState.APPROVED:
+    if wants_fragment(request) or _frame(request, pk).state != ReviewState.APPROVED:
         return None
     return page_etag(request, engine.ENGINE_VERSION)
 
@@ -81,9 +87,14 @@ def _approved_etag(request: HttpRequest, pk: int) -> str | None:
 @require_GET
 @condition(etag_func=_approved_etag)
 def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    review = _review(request, pk)
-    if review.state == ReviewState.APPROVED and not wants_fragment(request):
-        return approved_page(request, review, lambda: _detail_context(request, review))
+    if not wants_fragment(request) and _frame(request, pk).state == ReviewState.APPROVED:
+        # An approved review is final: the whole review is read only when a part must be drawn.
+        return approved_page(
+            request,
+            _frame(request, pk),
+            lambda: _detail_context(request, get_review_for_user(request, pk)),
+        )
+    review = get_review_for_user(request, pk, comments=True)
     context = _detail_context(request, review)
     if not wants_fragment(request):
         context.update(discussion(request, review, context["answer_cards"]))
