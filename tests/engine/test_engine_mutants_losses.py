@@ -170,6 +170,19 @@ class RenewalTests:
         assert lost == pytest.approx(self._exact(2.0**-10, 16.0), rel=1e-14, abs=0)
         assert lost == pytest.approx(0.0078150437525134, rel=1e-13, abs=0)
 
+    def test_the_switch_over_point_keeps_every_digit_too(self):
+        # λ = 1e-4 an hour over T = 10 h: x = 1e-3 (the float 0.001, exactly the switch-over).
+        # The series x/2 + x²/6 + x³/24 + x⁴/120 = 5e-4 + 1.6666667e-7 + 4.1666667e-11 + 8.3e-15
+        # = 5.0016670834167e-4 is exact to about 3e-15 relative (its first term left out, x⁵/720,
+        # is 1.4e-18); the direct form expm1(x) ÷ x − 1 is off by about 1.5e-13 there (three
+        # digits cancelled). The loss 10 × 5.0016670834167e-4 = 0.0050016670834167 h must hold
+        # to 1e-14 relative.
+        x = 1e-4 * 10.0
+        assert x == 1e-3
+        lost = preemption_hours(_task(resumable=False), 1e-4, 10.0)
+        assert lost == pytest.approx(self._exact(x, 10.0), rel=1e-14, abs=0)
+        assert lost == pytest.approx(0.0050016670834167, rel=1e-13, abs=0)
+
     def test_an_exposure_of_seven_hundred_is_still_a_number(self):
         # λ = 1 an hour over 700 h: 700 × ((e^700 − 1) ÷ 700 − 1) = e^700 − 701 ≈ 1.0142e304,
         # finite (e^x overflows only past about 709.78).
