@@ -29,7 +29,7 @@ from .plain_values import (
     _text,
     _within,
 )
-from .reader import MAX_MAGNITUDE, MISSING
+from .reader import MAX_MAGNITUDE, MIN_POSITIVE, MISSING
 from .schema import (
     BENCHMARK_KINDS,
     BILLING_BASES,
@@ -117,12 +117,27 @@ def plain_values(get: Any, plan: tuple[Any, ...], hand: dict[str, Any]) -> list[
     ]
 
 
+# The value each converter hands back unchanged, as a test of `_v` ({0}, {1}, … its arguments):
+# plain_builder takes such a value without calling the converter (what almost every present
+# field is; a test checks the written-out function against the converters, field by field).
+_AS_IS: dict[Any, str] = {
+    _amount: "type(_v) is float and 0.0 <= _v <= _MAX",
+    _above_zero: "type(_v) is float and _MIN <= _v <= {1}",
+    _within: "type(_v) is float and {1} <= _v <= {2}",
+    _count: "type(_v) is int and {1} <= _v <= _MAX",
+    _text: "type(_v) is str",
+    _flag: "type(_v) is bool",
+    _choice: "type(_v) is str and _v in {0}",
+}
+
+
 def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
     """`plan` (plain_plan) as one function build(get, <hand fields>) -> cls: the same calls as
     plain_values, written out once when the engine is imported (one call per field, no loop over
     the steps each time: the typical input's parse runs half as fast through plain_values), and
-    none for a field that is absent or null: its converter's answer to null is written in."""
-    scope: dict[str, Any] = {"_cls": cls}
+    none for a field that is absent or null (its converter's answer to null is written in) or
+    whose value the converter would give back unchanged (_AS_IS)."""
+    scope: dict[str, Any] = {"_cls": cls, "_MAX": MAX_MAGNITUDE, "_MIN": MIN_POSITIVE}
     hand: list[str] = []
     values: list[str] = []
     for i, (name, convert, args) in enumerate(plan):
@@ -138,13 +153,20 @@ def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
         names = [f"_a{i}_{j}" for j in range(len(args))]
         scope.update(zip(names, args, strict=True))
         call = f"_c{i}(_v{''.join(', ' + n for n in names)})"
+        test = _AS_IS[convert].format(*names) if convert in _AS_IS else None
         try:
             # What the converter gives for null (absent): its default, written in, so that an
             # absent field (most optional ones, in most records) costs no call.
             scope[f"_d{i}"] = convert(None, *args)
-        except NotPlain:  # required: null is not plain
-            values.append(f"{call.replace('_v', f'get({name!r})', 1)}")
+        except NotPlain:  # required: null is not plain; _v is read where first needed
+            read = f"(_v := get({name!r}))"
+            if test is None:
+                values.append(call.replace("_v", read, 1))
+            else:
+                values.append(f"(_v if {test.replace('_v', read, 1)} else {call})")
             continue
+        if test is not None:
+            call = f"_v if {test} else {call}"
         values.append(f"(_d{i} if (_v := get({name!r})) is None else {call})")
     # The hand fields are taken in the dataclass's order, positionally (a third cheaper than by
     # keyword, paid per record).
