@@ -129,6 +129,12 @@ _AS_IS: dict[Any, str] = {
     _flag: "type(_v) is bool",
     _choice: "type(_v) is str and _v in {0}",
 }
+# The int a number converter turns into a float (as float(_v)), tested the same way.
+_AS_FLOAT: dict[Any, str] = {
+    _amount: "type(_v) is int and 0 <= _v <= _MAX",
+    _above_zero: "type(_v) is int and _MIN <= _v <= {1}",
+    _within: "type(_v) is int and {1} <= _v <= {2}",
+}
 
 
 def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
@@ -136,7 +142,7 @@ def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
     plain_values, written out once when the engine is imported (one call per field, no loop over
     the steps each time: the typical input's parse runs half as fast through plain_values), and
     none for a field that is absent or null (its converter's answer to null is written in) or
-    whose value the converter would give back unchanged (_AS_IS)."""
+    whose value the converter would give back unchanged (_AS_IS) or as float(value) (_AS_FLOAT)."""
     scope: dict[str, Any] = {"_cls": cls, "_MAX": MAX_MAGNITUDE, "_MIN": MIN_POSITIVE}
     hand: list[str] = []
     values: list[str] = []
@@ -153,6 +159,8 @@ def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
         names = [f"_a{i}_{j}" for j in range(len(args))]
         scope.update(zip(names, args, strict=True))
         call = f"_c{i}(_v{''.join(', ' + n for n in names)})"
+        if convert in _AS_FLOAT:
+            call = f"float(_v) if {_AS_FLOAT[convert].format(*names)} else {call}"
         test = _AS_IS[convert].format(*names) if convert in _AS_IS else None
         try:
             # What the converter gives for null (absent): its default, written in, so that an
