@@ -28,13 +28,16 @@ def fastest_per_offer(
     unknown), nor runs of zero hours (no measurement).
     """
     fastest: dict = {}
+    e2e_hours: dict = {}  # the fastest run's hours, per offer
     for run in runs:
-        offer = offer_of(run)
-        if kind_of(run) != kind or offer is None or not e2e_of(run) > 0:
+        if kind_of(run) != kind:
             continue
-        best = fastest.get(offer)
-        if best is None or e2e_of(run) < e2e_of(best):
-            fastest[offer] = run
+        offer = offer_of(run)
+        e2e = e2e_of(run)
+        if offer is None or not e2e > 0:
+            continue
+        if offer not in fastest or e2e < e2e_hours[offer]:
+            fastest[offer], e2e_hours[offer] = run, e2e
     return fastest
 
 
