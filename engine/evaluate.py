@@ -93,7 +93,7 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
 
 def _fits(option: PlacementOption) -> bool:
     """SPEC 7.8: A counts the offers where the task is not refused for its size."""
-    return not any(reason in SIZE_REASONS for reason in option.reasons)
+    return SIZE_REASONS.isdisjoint(option.reasons)
 
 
 def _place(
