@@ -104,6 +104,13 @@ _FIGURES = attrgetter(
     "compute_cost",
     "scheduling_cost",
     "transfer_cost",
+    "preemption_hours",
+    "preemption_cost",
+    "rerun_cost",
+    "migration_cost",
+    "preprocess_hours",
+    "preprocess_cost",
+    "scheduler_ops_cost",
     "total_cost",
     "objective",
 )
@@ -116,9 +123,8 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         shown = legs[id(o.legs)] = [_leg(leg) for leg in o.legs]
     else:
         shown = [dict(leg) for leg in shown]
-    gb, t_hours, q_hours, c_hours, hours, price, c_cost, s_cost, t_cost, total, objective = nums(
-        _FIGURES(o)
-    )
+    (gb, t_hours, q_hours, c_hours, hours, price, c_cost, s_cost, t_cost, lost_hours, lost_cost,
+     rerun, migration, p_hours, p_cost, ops, total, objective) = nums(_FIGURES(o))
     return {
         "kind": o.kind,
         "site": o.site,
@@ -142,33 +148,26 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "transfer_cost": t_cost,
         "preemptible": o.offer.preemptible,
         # SPEC 7.3: the renewal figures, shown even when they refuse the option (null only past
-        # any finite number).
-        "preemption_hours": _lost(o.preemption_hours, o.preemption_hours),
-        "preemption_cost": _lost(o.preemption_hours, o.preemption_cost),
+        # any finite number: the cost too when the hours are).
+        "preemption_hours": lost_hours,
+        "preemption_cost": None if lost_hours is None else lost_cost,
         # SPEC 7.2: the rerun and migration lines join total_cost.
-        "rerun_cost": num(o.rerun_cost) if o.rerun_cost else 0.0,
-        "migration_cost": num(o.migration_cost) if o.migration_cost else 0.0,
+        "rerun_cost": rerun,
+        "migration_cost": migration,
         # SPEC 6.4: raw | staged away from the data when the task has a processed version.
         "plan": o.plan,
-        "preprocess_hours": num(o.preprocess_hours) if o.preprocess_hours else 0.0,
-        "preprocess_cost": num(o.preprocess_cost) if o.preprocess_cost else 0.0,
+        "preprocess_hours": p_hours,
+        "preprocess_cost": p_cost,
         # SPEC 7.5: the input leg streams beside compute (transfer_hours counts what outlasts it).
         "input_overlapped": o.input_overlapped,
         # SPEC 7.11: a self-hosted distributed layer's engineer time, per run.
-        "scheduler_ops_cost": num(o.scheduler_ops_cost) if o.scheduler_ops_cost else 0.0,
+        "scheduler_ops_cost": ops,
         "total_cost": total,
         "objective": objective,
         "within_budget": o.within_budget,
         "within_cost_budget": o.within_cost_budget,  # SPEC 7.7
         "legs": shown,
     }
-
-
-def _lost(hours: float | None, figure: float) -> float | None:
-    """A preemption figure: null when its hours are not finite, 0.0 for none."""
-    if hours is None:
-        return None
-    return num(figure) if figure else 0.0
 
 
 def _breakdown(b: Breakdown | None) -> dict[str, Any] | None:
