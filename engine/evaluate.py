@@ -122,7 +122,7 @@ def _place(
     chosen, found = choose_option(options, inp.task.cost_budget)
     found += cost_budget_finding(inp, options, chosen)  # SPEC 7.7 P4
     if chosen is None:
-        found += too_few_gpus(inp, sizing, options)
+        found += too_few_gpus(sizing, options)
     elif chosen.fabric_unconfirmed:
         # SPEC 7.4 K3: a tight job over machines whose interconnect nobody recorded.
         machines = -(-chosen.gpus // chosen.offer.gpus_per_machine)
@@ -137,7 +137,7 @@ def _place(
     return options, chosen, found, records
 
 
-def too_few_gpus(inp: EngineInput, sizing: Sizing, options: list[PlacementOption]) -> list[Finding]:
+def too_few_gpus(sizing: Sizing, options: list[PlacementOption]) -> list[Finding]:
     """SPEC 7.1 A2: no option is feasible and some are refused only for too few GPUs: plan at
     least N GPUs, N the least gpus_needed among those; the fix rounds N up to whole machines of
     that offer when N exceeds one machine."""
