@@ -14,13 +14,18 @@ from typing import Any
 
 import pytest
 
-from engine import plain_records, plain_task
+from engine import evaluate, plain_records, plain_task
 from engine.output import num, nums
 from engine.plain_records import plain_values
 from engine.plain_values import NotPlain
 from engine.reader import MAX_MAGNITUDE, MIN_POSITIVE
 
-from .engine_fixtures import _eager_celery_and_clean_cache  # noqa: F401 - no Django needed
+from .engine_fixtures import (
+    _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
+    findings_of,
+    option_of,
+    rules,
+)
 
 
 def positive_zero(value: float) -> bool:
@@ -160,3 +165,43 @@ def test_every_field_of_a_built_record_reads_as_its_converter(name):
                 assert _same(built[1][index], stepped[1][index]), (field_name, probe)
             checked += 1
     assert checked > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# evaluate: K3 and SPEC 7.11's second placement
+
+
+def test_K3_counts_whole_machines_and_names_the_chosen_offer():
+    """SPEC 7.4 K3 and 7.10: E (interconnect unknown, 8 GPUs a machine) chosen for 60 GPUs
+    spans ⌈60 ÷ 8⌉ = ⌈7.5⌉ = 8 machines, a whole number; the finding concerns E."""
+    from .test_engine_v31_fabric import two_pools
+
+    out = evaluate(two_pools({"interconnect": None}, gpus=60))
+    assert out["chosen"]["offer"] == "E"
+    [k3] = findings_of(out, "K3")
+    assert k3["data"] == {"offer": "E", "machines": 8, "gpus": 60}
+    assert type(k3["data"]["machines"]) is int
+    assert k3["offer"] == "E"
+
+
+def test_upkeep_under_one_a_run_is_still_priced():
+    """SPEC 7.11: 0.5 h a month × 1.0 an hour ÷ (6 ÷ 3 = 2 runs a month) = 0.25 a run on the
+    self-hosted S: 8 × 10 × 2.0 = 160 + 0.25 = 160.25, still under G's 8 × 10 × 2.5 = 200."""
+    from .test_engine_v31_scheduler_ops import ops_input
+
+    out = evaluate(ops_input(hours=0.5, rate=1.0))
+    s = option_of(out, "S")
+    assert s["scheduler_ops_cost"] == 0.25
+    assert s["total_cost"] == 160.25
+    assert out["chosen"]["offer"] == "S"
+
+
+def test_the_platform_findings_stay_beside_R1e():
+    """SPEC 7.11: placing again with the upkeep adds R1e to the platform's own findings (R3's
+    distributed platform for a queueing team that can run a scheduler), never replaces them."""
+    from .test_engine_v31_scheduler_ops import ops_input
+
+    out = evaluate(ops_input())  # 40 h × 100 ÷ 2 = 2,000 a run
+    assert out["platform"] == "distributed_platform"
+    assert "R3" in rules(out)
+    assert "R1e" in rules(out)
