@@ -23,6 +23,7 @@ from engine.reader import MAX_MAGNITUDE, MIN_POSITIVE
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
     findings_of,
+    make_input,
     option_of,
     rules,
 )
@@ -205,3 +206,17 @@ def test_the_platform_findings_stay_beside_R1e():
     assert out["platform"] == "distributed_platform"
     assert "R3" in rules(out)
     assert "R1e" in rules(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# sizing: flash attention's activations grow with the batch
+
+
+def test_flash_activations_grow_with_the_batch():
+    """SPEC 6.3 and 7.1: with flash attention a layer stores seq × batch × hidden × 34 bytes.
+    Llama-3-8B at 8k context, batch 2: 32 layers × 8192 × 2 × 4096 × 34 B = 73,014,444,032 B
+    = 73.014444 GB, twice batch 1's 36.507222 GB."""
+    from .test_engine_v30_sizing import _llama_8k
+
+    out = evaluate(make_input(_llama_8k(batch_size=2)))
+    assert out["sizing"]["breakdown"]["activations"] == pytest.approx(73.014444032, abs=1e-6)
