@@ -220,3 +220,22 @@ def test_flash_activations_grow_with_the_batch():
 
     out = evaluate(make_input(_llama_8k(batch_size=2)))
     assert out["sizing"]["breakdown"]["activations"] == pytest.approx(73.014444032, abs=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# output: SPEC 7.3's figures past any finite number
+
+
+def test_preemption_past_any_finite_figure_shows_null_hours_and_cost():
+    """SPEC 7.3: spot preempted 800 times a day on one machine, a 24 h run that cannot resume:
+    λT = 800 ÷ 24 × 24 = 800, past e^x's finite range (e^800 > 1.8e308): the expected hours
+    are no finite number, so hours and cost are both null, and the option is refused for
+    λT > 2."""
+    from .test_engine_v30_costs import _spot_and_on_demand
+
+    data = _spot_and_on_demand(resumable=False)
+    data["offers"][0]["preemptions_per_day"] = 800
+    spot = option_of(evaluate(data), "spot")
+    assert spot["preemption_hours"] is None
+    assert spot["preemption_cost"] is None
+    assert (spot["feasible"], spot["reasons"]) == (False, ["preempted_before_done"])
