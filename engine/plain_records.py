@@ -157,25 +157,21 @@ def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
             continue
         scope[f"_c{i}"] = convert
         names = [f"_a{i}_{j}" for j in range(len(args))]
-        scope.update(zip(names, args, strict=True))
-        call = f"_c{i}(_v{''.join(', ' + n for n in names)})"
+        scope.update({f"_a{i}_{j}": arg for j, arg in enumerate(args)})  # the names above
+        plain = f"_c{i}(_v{''.join(', ' + n for n in names)})"  # the converter's own answer
+        call = plain
         if convert in _AS_FLOAT:
             call = f"float(_v) if {_AS_FLOAT[convert].format(*names)} else {call}"
-        test = _AS_IS[convert].format(*names) if convert in _AS_IS else None
+        if convert in _AS_IS:
+            call = f"_v if {_AS_IS[convert].format(*names)} else {call}"
         try:
             # What the converter gives for null (absent): its default, written in, so that an
             # absent field (most optional ones, in most records) costs no call.
             scope[f"_d{i}"] = convert(None, *args)
-        except NotPlain:  # required: null is not plain; _v is read where first needed
-            read = f"(_v := get({name!r}))"
-            if test is None:
-                values.append(call.replace("_v", read, 1))
-            else:
-                values.append(f"(_v if {test.replace('_v', read, 1)} else {call})")
-            continue
-        if test is not None:
-            call = f"_v if {test} else {call}"
-        values.append(f"(_d{i} if (_v := get({name!r})) is None else {call})")
+            null = f"_d{i}"
+        except NotPlain:  # required: null is not plain, and the converter says so
+            null = plain
+        values.append(f"({null} if (_v := get({name!r})) is None else {call})")
     # The hand fields are taken in the dataclass's order, positionally (a third cheaper than by
     # keyword, paid per record).
     params = "".join(f", {name}" for name in hand)
