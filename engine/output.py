@@ -123,8 +123,26 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         shown = legs[id(o.legs)] = [_leg(leg) for leg in o.legs]
     else:
         shown = [dict(leg) for leg in shown]
-    (gb, t_hours, q_hours, c_hours, hours, price, c_cost, s_cost, t_cost, lost_hours, lost_cost,
-     rerun, migration, p_hours, p_cost, ops, total, objective) = nums(_FIGURES(o))
+    (
+        gb,
+        t_hours,
+        q_hours,
+        c_hours,
+        hours,
+        price,
+        c_cost,
+        s_cost,
+        t_cost,
+        lost_hours,
+        lost_cost,
+        rerun,
+        migration,
+        p_hours,
+        p_cost,
+        ops,
+        total,
+        objective,
+    ) = nums(_FIGURES(o))
     return {
         "kind": o.kind,
         "site": o.site,

@@ -70,8 +70,21 @@ class TestNums:
         # At the bounds of the addition's rounding: a product within 0.001 of a half (ties to
         # even there) and the ends of the ±10^12 window.
         values = (
-            2.5e-6, 3.5e-6, -5e-7, 0.0000015, 999_999.9999994, -999_999.9999994,
-            1e6, 1e6 + 0.5e-6, 123.4564999, 7.2, 0.16, 20.16, 775.2, 1e-300, -1e-300,
+            2.5e-6,
+            3.5e-6,
+            -5e-7,
+            0.0000015,
+            999_999.9999994,
+            -999_999.9999994,
+            1e6,
+            1e6 + 0.5e-6,
+            123.4564999,
+            7.2,
+            0.16,
+            20.16,
+            775.2,
+            1e-300,
+            -1e-300,
         )
         shown = nums(values)
         expected = [num(v) for v in values]
@@ -102,8 +115,14 @@ PLANS = {
         "task",
         plain_task.Task,
         frozenset(
-            {"home_site", "data_site", "result_site", "allowed_sites", "latency_budget_hours",
-             "team"}
+            {
+                "home_site",
+                "data_site",
+                "result_site",
+                "allowed_sites",
+                "latency_budget_hours",
+                "team",
+            }
         ),
         absent=plain_task._NOT_PLAIN_TASK,
     ),
@@ -114,10 +133,44 @@ PLANS = {
 # Values at and beside every bound a converter tests: the type (an int, a float, a bool, a str),
 # 0, the least positive number, the greatest magnitude, NaN and the infinities.
 PROBES: tuple[Any, ...] = (
-    None, 0, 0.0, -0.0, 1, 1.0, -1, -1.0, 0.5, 2, 2.0, 1.5, 100, 100.0, 101, 101.0,
-    MIN_POSITIVE, MIN_POSITIVE / 2, MAX_MAGNITUDE, MAX_MAGNITUDE * 2, int(MAX_MAGNITUDE),
-    int(MAX_MAGNITUDE) + 1, math.nan, math.inf, -math.inf, True, False, "", "x", "recurring",
-    "one_off", "training", "bf16", "tight", "slow", "infiniband", [], ["data"],
+    None,
+    0,
+    0.0,
+    -0.0,
+    1,
+    1.0,
+    -1,
+    -1.0,
+    0.5,
+    2,
+    2.0,
+    1.5,
+    100,
+    100.0,
+    101,
+    101.0,
+    MIN_POSITIVE,
+    MIN_POSITIVE / 2,
+    MAX_MAGNITUDE,
+    MAX_MAGNITUDE * 2,
+    int(MAX_MAGNITUDE),
+    int(MAX_MAGNITUDE) + 1,
+    math.nan,
+    math.inf,
+    -math.inf,
+    True,
+    False,
+    "",
+    "x",
+    "recurring",
+    "one_off",
+    "training",
+    "bf16",
+    "tight",
+    "slow",
+    "infiniband",
+    [],
+    ["data"],
 )
 
 
@@ -149,8 +202,15 @@ def test_every_field_of_a_built_record_reads_as_its_converter(name):
     plan, build = PLANS[name], BUILT[name]
     hand_names = [step[0] for step in plan if step[1] is None]
     hand = {n: f"hand-{n}" for n in hand_names}
-    required = {"bandwidth_gbps": 10.0, "price_per_gb": 0.01, "gpu_mem_gb": 80.0,
-                "gpus_per_machine": 8, "price": 2.0, "workload": "training", "compute_hours": 20}
+    required = {
+        "bandwidth_gbps": 10.0,
+        "price_per_gb": 0.01,
+        "gpu_mem_gb": 80.0,
+        "gpus_per_machine": 8,
+        "price": 2.0,
+        "workload": "training",
+        "compute_hours": 20,
+    }
     checked = 0
     for field_name, convert, _args in plan:
         if convert is None or convert is plain_records._constant:
@@ -158,8 +218,9 @@ def test_every_field_of_a_built_record_reads_as_its_converter(name):
         for probe in PROBES:
             record = {k: v for k, v in required.items() if k != field_name}
             record[field_name] = probe
-            built = _outcome(lambda: dataclasses.astuple(build(record.get, *hand.values())))
-            stepped = _outcome(lambda: tuple(plain_values(record.get, plan, hand)))
+            get = record.get
+            built = _outcome(lambda get=get: dataclasses.astuple(build(get, *hand.values())))
+            stepped = _outcome(lambda get=get: tuple(plain_values(get, plan, hand)))
             assert built[0] == stepped[0], (field_name, probe, built, stepped)
             if built[0] == "value":
                 index = [s[0] for s in plan].index(field_name)
