@@ -68,32 +68,33 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
     second, flips = sensitivity(inp, options, chosen) if with_sensitivity else (None, [])
     tell(flips, names)
 
+    # Positional, in EngineOutput's field order (a third of the cost of keywords).
     return EngineOutput(
-        engine_version=ENGINE_VERSION,
-        thresholds=dict(inp.thresholds),
-        currency=inp.currency,
-        sizing=sizing,
-        platform=platform,
-        benchmark=verdict,
-        pairs=verdicts,
-        cross_domain=cross,
-        options=options,
-        chosen=chosen,
-        metrics=metrics,
-        readiness=readiness,
-        checklists=gates,
-        findings=ordered(render_messages(found, names)),
-        bill=bill,
-        offer_ids=[o.id for o in inp.offers],
-        runner_up=second,
-        sensitivity=flips,
-        deadline_plans=plans,
+        ENGINE_VERSION,
+        dict(inp.thresholds),
+        inp.currency,
+        sizing,
+        platform,
+        verdict,  # benchmark
+        verdicts,  # pairs
+        cross,  # cross_domain
+        options,
+        chosen,
+        metrics,
+        readiness,
+        gates,  # checklists
+        ordered(render_messages(found, names)),  # findings
+        bill,
+        [o.id for o in inp.offers],  # offer_ids
+        second,  # runner_up
+        flips,  # sensitivity
+        plans,  # deadline_plans
     )
 
 
 def _fits(option: PlacementOption) -> bool:
     """SPEC 7.8: A counts the offers where the task is not refused for its size."""
-    return not any(reason in SIZE_REASONS for reason in option.reasons)
+    return SIZE_REASONS.isdisjoint(option.reasons)
 
 
 def _place(
@@ -121,7 +122,7 @@ def _place(
     chosen, found = choose_option(options, inp.task.cost_budget)
     found += cost_budget_finding(inp, options, chosen)  # SPEC 7.7 P4
     if chosen is None:
-        found += too_few_gpus(inp, sizing, options)
+        found += too_few_gpus(sizing, options)
     elif chosen.fabric_unconfirmed:
         # SPEC 7.4 K3: a tight job over machines whose interconnect nobody recorded.
         machines = -(-chosen.gpus // chosen.offer.gpus_per_machine)
@@ -136,7 +137,7 @@ def _place(
     return options, chosen, found, records
 
 
-def too_few_gpus(inp: EngineInput, sizing: Sizing, options: list[PlacementOption]) -> list[Finding]:
+def too_few_gpus(sizing: Sizing, options: list[PlacementOption]) -> list[Finding]:
     """SPEC 7.1 A2: no option is feasible and some are refused only for too few GPUs: plan at
     least N GPUs, N the least gpus_needed among those; the fix rounds N up to whole machines of
     that offer when N exceeds one machine."""

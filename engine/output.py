@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from .bench_verdicts import BenchmarkVerdict
@@ -46,6 +47,26 @@ def num(value: float | None) -> float | None:
     return None
 
 
+def nums(values: tuple[float | None, ...]) -> list[float | None]:
+    """[num(v) for v in values] in one call (an option shows eleven figures, a call each cost a
+    tenth of the output's time): num's two commonest cases, a whole float and a float rounded
+    by addition, are taken here as num takes them; any other value goes to num."""
+    shown: list[float | None] = []
+    for value in values:
+        if type(value) is float:
+            if value.is_integer():
+                shown.append(value + 0.0)
+                continue
+            y = value * 1e6
+            if -1e12 < y < 1e12:
+                n = y + ROUNDER - ROUNDER
+                if -0.499 < y - n < 0.499:
+                    shown.append(n / 1e6)
+                    continue
+        shown.append(num(value))
+    return shown
+
+
 def clean(value: Any) -> Any:
     """JSON-safe copy of finding data: floats rounded, tuples as lists."""
     kind = type(value)
@@ -60,15 +81,39 @@ def clean(value: Any) -> Any:
 
 
 def _leg(leg: Leg) -> dict[str, Any]:
+    gb, hours, cost = nums((leg.gb, leg.hours, leg.cost))
     return {
         "what": leg.what,
         "from": leg.from_site,
         "to": leg.to_site,
-        "gb": num(leg.gb),
-        "hours": num(leg.hours),
-        "cost": num(leg.cost),
+        "gb": gb,
+        "hours": hours,
+        "cost": cost,
         "link_reserved": leg.link_reserved,
     }
+
+
+# An option's figures shown by num(), in the order _option unpacks them.
+_FIGURES = attrgetter(
+    "transfer_gb",
+    "transfer_hours",
+    "queue_hours",
+    "compute_hours",
+    "total_hours",
+    "effective_price",
+    "compute_cost",
+    "scheduling_cost",
+    "transfer_cost",
+    "preemption_hours",
+    "preemption_cost",
+    "rerun_cost",
+    "migration_cost",
+    "preprocess_hours",
+    "preprocess_cost",
+    "scheduler_ops_cost",
+    "total_cost",
+    "objective",
+)
 
 
 def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -78,6 +123,26 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         shown = legs[id(o.legs)] = [_leg(leg) for leg in o.legs]
     else:
         shown = [dict(leg) for leg in shown]
+    (
+        gb,
+        t_hours,
+        q_hours,
+        c_hours,
+        hours,
+        price,
+        c_cost,
+        s_cost,
+        t_cost,
+        lost_hours,
+        lost_cost,
+        rerun,
+        migration,
+        p_hours,
+        p_cost,
+        ops,
+        total,
+        objective,
+    ) = nums(_FIGURES(o))
     return {
         "kind": o.kind,
         "site": o.site,
@@ -87,47 +152,40 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
         "reason": o.reason,
         "reasons": list(o.reasons),
         "input_mode": o.input_mode,
-        "transfer_gb": num(o.transfer_gb),
-        "transfer_hours": num(o.transfer_hours),
-        "queue_hours": num(o.queue_hours),
-        "compute_hours": num(o.compute_hours),
-        "total_hours": num(o.total_hours),
+        "transfer_gb": gb,
+        "transfer_hours": t_hours,
+        "queue_hours": q_hours,
+        "compute_hours": c_hours,
+        "total_hours": hours,
         "gpus": o.gpus,
         "boot_hours": o.offer.boot_hours,  # an input, finite and ≥ 0 after validation
         "billed_gpus": o.billed_gpus,
-        "effective_price": num(o.effective_price),
-        "compute_cost": num(o.compute_cost),
-        "scheduling_cost": num(o.scheduling_cost),
-        "transfer_cost": num(o.transfer_cost),
+        "effective_price": price,
+        "compute_cost": c_cost,
+        "scheduling_cost": s_cost,
+        "transfer_cost": t_cost,
         "preemptible": o.offer.preemptible,
         # SPEC 7.3: the renewal figures, shown even when they refuse the option (null only past
-        # any finite number).
-        "preemption_hours": _lost(o.preemption_hours, o.preemption_hours),
-        "preemption_cost": _lost(o.preemption_hours, o.preemption_cost),
+        # any finite number: the cost too when the hours are).
+        "preemption_hours": lost_hours,
+        "preemption_cost": None if lost_hours is None else lost_cost,
         # SPEC 7.2: the rerun and migration lines join total_cost.
-        "rerun_cost": num(o.rerun_cost) if o.rerun_cost else 0.0,
-        "migration_cost": num(o.migration_cost) if o.migration_cost else 0.0,
+        "rerun_cost": rerun,
+        "migration_cost": migration,
         # SPEC 6.4: raw | staged away from the data when the task has a processed version.
         "plan": o.plan,
-        "preprocess_hours": num(o.preprocess_hours) if o.preprocess_hours else 0.0,
-        "preprocess_cost": num(o.preprocess_cost) if o.preprocess_cost else 0.0,
+        "preprocess_hours": p_hours,
+        "preprocess_cost": p_cost,
         # SPEC 7.5: the input leg streams beside compute (transfer_hours counts what outlasts it).
         "input_overlapped": o.input_overlapped,
         # SPEC 7.11: a self-hosted distributed layer's engineer time, per run.
-        "scheduler_ops_cost": num(o.scheduler_ops_cost) if o.scheduler_ops_cost else 0.0,
-        "total_cost": num(o.total_cost),
-        "objective": num(o.objective),
+        "scheduler_ops_cost": ops,
+        "total_cost": total,
+        "objective": objective,
         "within_budget": o.within_budget,
         "within_cost_budget": o.within_cost_budget,  # SPEC 7.7
         "legs": shown,
     }
-
-
-def _lost(hours: float | None, figure: float) -> float | None:
-    """A preemption figure: null when its hours are not finite, 0.0 for none."""
-    if hours is None:
-        return None
-    return num(figure) if figure else 0.0
 
 
 def _breakdown(b: Breakdown | None) -> dict[str, Any] | None:

@@ -29,7 +29,7 @@ from .plain_values import (
     _text,
     _within,
 )
-from .reader import MAX_MAGNITUDE, MISSING
+from .reader import MAX_MAGNITUDE, MIN_POSITIVE, MISSING
 from .schema import (
     BENCHMARK_KINDS,
     BILLING_BASES,
@@ -117,12 +117,33 @@ def plain_values(get: Any, plan: tuple[Any, ...], hand: dict[str, Any]) -> list[
     ]
 
 
+# The value each converter hands back unchanged, as a test of `_v` ({0}, {1}, … its arguments):
+# plain_builder takes such a value without calling the converter (what almost every present
+# field is; a test checks the written-out function against the converters, field by field).
+_AS_IS: dict[Any, str] = {
+    _amount: "type(_v) is float and 0.0 <= _v <= _MAX",
+    _above_zero: "type(_v) is float and _MIN <= _v <= {1}",
+    _within: "type(_v) is float and {1} <= _v <= {2}",
+    _count: "type(_v) is int and {1} <= _v <= _MAX",
+    _text: "type(_v) is str",
+    _flag: "type(_v) is bool",
+    _choice: "type(_v) is str and _v in {0}",
+}
+# The int a number converter turns into a float (as float(_v)), tested the same way.
+_AS_FLOAT: dict[Any, str] = {
+    _amount: "type(_v) is int and 0 <= _v <= _MAX",
+    _above_zero: "type(_v) is int and _MIN <= _v <= {1}",
+    _within: "type(_v) is int and {1} <= _v <= {2}",
+}
+
+
 def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
     """`plan` (plain_plan) as one function build(get, <hand fields>) -> cls: the same calls as
     plain_values, written out once when the engine is imported (one call per field, no loop over
     the steps each time: the typical input's parse runs half as fast through plain_values), and
-    none for a field that is absent or null: its converter's answer to null is written in."""
-    scope: dict[str, Any] = {"_cls": cls}
+    none for a field that is absent or null (its converter's answer to null is written in) or
+    whose value the converter would give back unchanged (_AS_IS) or as float(value) (_AS_FLOAT)."""
+    scope: dict[str, Any] = {"_cls": cls, "_MAX": MAX_MAGNITUDE, "_MIN": MIN_POSITIVE}
     hand: list[str] = []
     values: list[str] = []
     for i, (name, convert, args) in enumerate(plan):
@@ -136,16 +157,21 @@ def plain_builder(cls: type, plan: tuple[Any, ...]) -> Any:
             continue
         scope[f"_c{i}"] = convert
         names = [f"_a{i}_{j}" for j in range(len(args))]
-        scope.update(zip(names, args, strict=True))
-        call = f"_c{i}(_v{''.join(', ' + n for n in names)})"
+        scope.update({f"_a{i}_{j}": arg for j, arg in enumerate(args)})  # the names above
+        plain = f"_c{i}(_v{''.join(', ' + n for n in names)})"  # the converter's own answer
+        call = plain
+        if convert in _AS_FLOAT:
+            call = f"float(_v) if {_AS_FLOAT[convert].format(*names)} else {call}"
+        if convert in _AS_IS:
+            call = f"_v if {_AS_IS[convert].format(*names)} else {call}"
         try:
             # What the converter gives for null (absent): its default, written in, so that an
             # absent field (most optional ones, in most records) costs no call.
             scope[f"_d{i}"] = convert(None, *args)
-        except NotPlain:  # required: null is not plain
-            values.append(f"{call.replace('_v', f'get({name!r})', 1)}")
-            continue
-        values.append(f"(_d{i} if (_v := get({name!r})) is None else {call})")
+            null = f"_d{i}"
+        except NotPlain:  # required: null is not plain, and the converter says so
+            null = plain
+        values.append(f"({null} if (_v := get({name!r})) is None else {call})")
     # The hand fields are taken in the dataclass's order, positionally (a third cheaper than by
     # keyword, paid per record).
     params = "".join(f", {name}" for name in hand)
