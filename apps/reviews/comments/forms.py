@@ -27,10 +27,11 @@ class CommentForm(forms.Form):
     )
 
 
-# components/field.html (the file, with its last newline) as it draws an empty CommentForm's text (no errors, no value), with its
-# whitespace: a thread's form is drawn per view (it carries the viewer's CSRF token), and a page
-# of a review draws one per candidate; this draws each without a form, a bound field or a
-# template (tests/reviews/comments/test_blank_comment_field.py checks it against the template).
+# components/field.html (the file, with its last newline) as it draws an empty CommentForm's
+# text (no errors, no value), whitespace included: a thread's form is drawn per view (it carries
+# the viewer's CSRF token), and a review's page draws one per candidate; this draws each without
+# a form, a bound field or a template (tests/reviews/comments/test_discussion_cheap_draw.py checks
+# it against the template).
 _BLANK_FIELD = (
     '<div class="field{required}" id="field-{name}">\n  \n'
     '  <label for="{id}">{label}</label>\n'

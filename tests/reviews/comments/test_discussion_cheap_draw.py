@@ -20,13 +20,11 @@ pytestmark = pytest.mark.django_db
 
 
 def _field_template(prefix: str) -> str:
-    return render_to_string(
-        "components/field.html", {"field": CommentForm(prefix=prefix)["text"]}
-    )
+    return render_to_string("components/field.html", {"field": CommentForm(prefix=prefix)["text"]})
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
-@pytest.mark.parametrize("prefix", ["review", "candidate-7", 'odd<&"\'prefix'])
+@pytest.mark.parametrize("prefix", ["review", "candidate-7", "odd<&\"'prefix"])
 def test_the_blank_field_is_the_template_drawn_field(language, prefix):
     with translation.override(language):
         assert str(blank_comment_field(prefix)) == _field_template(prefix)
