@@ -19,6 +19,7 @@ from django.views.decorators.http import condition, require_GET
 from apps.accounts.access import require_current_team
 from apps.reviews import selectors
 from apps.reviews.forms import ReviewFilterForm
+from apps.reviews.queue_rows import queue_rows
 from apps.web.fragments import cached_fragments, page_etag
 from apps.web.htmx import render_shape, render_shared
 from apps.web.paging import page_by_ids
@@ -105,6 +106,7 @@ def approvals(request: HttpRequest) -> HttpResponse:
             "can_review_somewhere": any(m.can_review for m in memberships),
             "querystring_base": "",
             "now": minute,
+            "rows_html": queue_rows(rows.object_list, minute),
         }
         return render_shared(request, "reviews/approvals.html", "approval-queue", context)
 
