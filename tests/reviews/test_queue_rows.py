@@ -1,4 +1,4 @@
-"""Issue 33: the approval queue's rows are drawn in Python (reviews.queue_rows, apps/web/rows.py),
+"""Issue 33: the approval queue's rows are drawn in Python (reviews.rows, apps/web/rows.py),
 the same markup the template drew per cell: checked against that template (below, as it was in
 reviews/approvals.html) for a submitted review and variants of it (not submitted, names that need
 escaping, large counts), in both languages and a time zone other than UTC."""
@@ -13,7 +13,7 @@ from django.template import engines
 from django.utils import timezone, translation
 
 from apps.reviews import selectors
-from apps.reviews.queue_rows import queue_rows
+from apps.reviews.rows import queue_rows
 from tests.reviews.helpers import submitted_review
 
 pytestmark = pytest.mark.django_db
