@@ -42,6 +42,7 @@ from .config_fill import FILL, ModelConfigForm, filled, unjudged
 from .forms import ProfileFilterForm, TaskProfileForm, filter_sites
 from .models import TaskProfile
 from .preprocess import PreprocessFillForm, preprocess_latest
+from .rows import profile_rows
 from .sections import profile_sections
 from .sizing_form import SizingForm, sizing_data
 
@@ -66,9 +67,11 @@ def profile_list(request: HttpRequest) -> HttpResponse:
     def results() -> str:
         query = filters()
         rows = selectors.profile_list(team=team, **query)
+        page_obj = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
         context = {
             "filtered": bool(query),
-            "page_obj": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
+            "page_obj": page_obj,
+            "rows_html": profile_rows(page_obj),
             "querystring_base": urlencode(query) + "&" if query else "",
         }
         return render_shared(request, page, "profile-results", context)

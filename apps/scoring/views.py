@@ -25,6 +25,7 @@ from apps.web.typeahead import options_response
 
 from . import exports, history_list, launch, record, selectors
 from .forms import HistoryFilterForm
+from .history_rows import history_rows
 from .quarterly import actuals_summary
 from .services.quarterly_review import quarterly_refresh_request, quarterly_stale
 
@@ -118,7 +119,8 @@ def history(request: HttpRequest) -> HttpResponse:
             snapshots, request.GET.get("page"), PAGE_SIZE, rows=history_list.history_rows
         )
         history_list.label_rows(rows.object_list)
-        return render_shared(request, page, "history-results", {**common, "page_obj": rows})
+        context = {**common, "page_obj": rows, "rows_html": history_rows(rows.object_list)}
+        return render_shared(request, page, "history-results", context)
 
     # The same for everyone in the same teams until one of them changes.
     html = cached_fragments(

@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString
 from apps.web.limits import THREAD_PAGE
 
 from ..models import Candidate, Review
+from .forms import blank_comment_field
 from .models import Comment
 from .text import render
 
@@ -38,7 +39,7 @@ class Thread:
     comments: list[Shown] = field(default_factory=list)
     total: int = 0
     page: object = None  # a Paginator page on the thread's own page; None when capped inline
-    form: object = None
+    form: object = None  # a CommentForm to draw (bound, with its errors); else a blank field
     whole: bool = False  # every comment shown (the record)
 
     @property
@@ -50,6 +51,11 @@ class Thread:
         if self.candidate is None:
             return reverse("reviews:comments", args=[self.review.pk])
         return reverse("reviews:candidate_comments", args=[self.review.pk, self.candidate.pk])
+
+    @property
+    def blank_field(self) -> SafeString:
+        """The empty comment field of the thread's form, drawn without a form or a template."""
+        return blank_comment_field(self.key)
 
     @property
     def earlier(self) -> int:
@@ -111,10 +117,20 @@ def _latest(review: Review, candidate: Candidate | None = None, *, one: bool = F
     )
 
 
+# What a thread shows of its candidate: its id (the thread's key and URL) and its offer's
+# provider and name (the thread's title), the rest of the candidate and its offer left unread.
+LABEL_FIELDS = ("id", "review_id", "offer__provider", "offer__name")
+
+
+def candidate_labels(review: Review) -> QuerySet:
+    """The review's candidates in its order, each with only what its thread shows."""
+    return review.candidates.select_related("offer").only(*LABEL_FIELDS)
+
+
 def review_threads(review: Review, viewer, *, candidates=None) -> list[Thread]:
     """The review's thread and one per candidate, each with its latest THREAD_PAGE comments."""
     if candidates is None:
-        candidates = list(review.candidates.select_related("offer"))
+        candidates = list(candidate_labels(review))
     threads = {getattr(c, "pk", None): Thread(review, c) for c in [None, *candidates]}
     if not _known_empty(review):
         for comment in _latest(review):

@@ -20,7 +20,6 @@ from django.template import engines
 import engine
 from apps.accounts.access import membership_for
 from apps.accounts.models import Role
-from apps.reviews.comments.forms import CommentForm
 from apps.reviews.comments.selectors import review_threads
 from apps.reviews.models import Review
 from apps.web.fragments import cached_fragments
@@ -74,10 +73,8 @@ def discussion(request: HttpRequest, review: Review, cards=None) -> dict:
     viewer's CSRF token; the threads are a few indexed reads). `cards`: the page's checklist
     cards, whose candidates it reuses (else read once)."""
     candidates = [card.candidate for card in cards] if cards is not None else None
-    threads = review_threads(review, request.user, candidates=candidates)
-    for thread in threads:
-        thread.form = CommentForm(prefix=thread.key)
+    # Each thread's form is drawn with a blank field (Thread.blank_field), not a CommentForm.
     return {
-        "threads": threads,
+        "threads": review_threads(review, request.user, candidates=candidates),
         "can_comment": membership_for(request, review.team_id) is not None,
     }

@@ -19,6 +19,7 @@ from django.views.decorators.http import condition, require_GET
 from apps.accounts.access import require_current_team
 from apps.reviews import selectors
 from apps.reviews.forms import ReviewFilterForm
+from apps.reviews.rows import list_rows, queue_rows
 from apps.web.fragments import cached_fragments, page_etag
 from apps.web.htmx import render_shape, render_shared
 from apps.web.paging import page_by_ids
@@ -58,7 +59,12 @@ def review_list(request: HttpRequest) -> HttpResponse:
     def results() -> str:
         reviews = selectors.review_list(team=team, **(filtered()[1] if kept else {}))
         rows = page_by_ids(reviews, request.GET.get("page"), PAGE_SIZE, rows=selectors.review_rows)
-        context = {**common, "page_obj": rows, "reviews": rows.object_list}
+        context = {
+            **common,
+            "page_obj": rows,
+            "reviews": rows.object_list,
+            "rows_html": list_rows(rows.object_list),
+        }
         return render_shared(request, page, "review-results", context)
 
     # The same for every member until the team's data changes.
@@ -105,6 +111,7 @@ def approvals(request: HttpRequest) -> HttpResponse:
             "can_review_somewhere": any(m.can_review for m in memberships),
             "querystring_base": "",
             "now": minute,
+            "rows_html": queue_rows(rows.object_list, minute),
         }
         return render_shared(request, "reviews/approvals.html", "approval-queue", context)
 

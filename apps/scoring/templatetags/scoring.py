@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import math
-from decimal import Decimal
-
 from django import template
-from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 
 import engine
@@ -14,6 +10,7 @@ from apps.reviews.snapshots import flips
 from apps.reviews.snapshots.chart_labels import localize_figure
 from apps.reviews.snapshots.exclusions import finding_text
 from apps.web.labels import PLACEMENTS, PLATFORMS, REASONS, VERDICTS, label
+from apps.web.rows import figure as _figure
 
 register = template.Library()
 
@@ -43,23 +40,6 @@ def has_sensitivity(output: dict | None) -> bool:
 @register.filter
 def by_severity(findings: list[dict] | None, severity: str) -> list[dict]:
     return [f for f in findings or [] if f.get("severity") == severity]
-
-
-def _figure(value, digits: int = 2) -> str:
-    """A figure with the language's thousands separators and `digits` decimals; "—" when there
-    is none."""
-    if value is None or value == "":
-        return "—"
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return "—"
-    # Rounded here (number_format cuts a float's decimals off), then the language's separators
-    # (config/formats), grouped whatever USE_THOUSAND_SEPARATOR says.
-    if not math.isfinite(number):
-        return "—"
-    rounded = Decimal(f"{number:.{int(digits)}f}")
-    return number_format(rounded, decimal_pos=int(digits), use_l10n=True, force_grouping=True)
 
 
 # One formatting, three names, so templates say what a figure is.
