@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from math import isfinite
 
 from .cross_domain import CrossDomain
 from .findings import Finding, finding
@@ -180,23 +180,25 @@ def _option(
     ops_cost: float,
 ) -> PlacementOption:
     task = inp.task
-    site = offer.site
-    plan = plan_of_site(inp, net, cross, site, plans, staged)
+    plan = plan_of_site(inp, net, cross, offer.site, plans, staged)
     gpus = planned_gpus(inp, offer, sized)
-    billed = billed_gpus(offer, gpus)
     reasons = _offer_reasons(task, offer, sized, gpus)
-    rate = preemption_rate(offer, gpus)  # SPEC 7.3: λ, preemptions an hour
     compute_hours = task.compute_hours / offer.relative_speed  # SPEC P: at the offer's speed
-    if preempted_before_done(task, rate, compute_hours):
-        reasons.append("preempted_before_done")  # SPEC 7.3
-    fabric_status = fabric(task, offer, gpus, records)  # SPEC 7.4
+    rate = 0.0  # SPEC 7.3: λ, preemptions an hour (none off spot capacity)
+    if offer.preemptible:
+        rate = preemption_rate(offer, gpus)
+        if preempted_before_done(task, rate, compute_hours):
+            reasons.append("preempted_before_done")  # SPEC 7.3
+    # SPEC 7.4: only a tight task asks for a fast fabric.
+    fabric_status = fabric(task, offer, gpus, records) if task.coupling == "tight" else None
     if fabric_status == "refused":
         reasons.append("no_fast_interconnect")
     reasons += plan.reasons
-    option = _priced(inp, plan, offer, reasons, gpus, billed, staged, compute_hours)
+    option = _priced(inp, plan, offer, reasons, gpus, staged, compute_hours, records, rate)
     option.fabric_unconfirmed = fabric_status == "unconfirmed"
     option.scheduler_ops_cost = ops_cost
-    _run_losses(inp, option, records, rate)
+    if option.preemption_hours is not None and option.transfer_cost is not None:
+        _totals(inp, option)
     return option
 
 
@@ -206,101 +208,78 @@ def _priced(
     offer: Offer,
     reasons: list[str],
     gpus: int,
-    billed: int,
     staged: bool,
-    compute_hours: float,
+    hours: float,
+    records: OfferRecords | None,
+    rate: float,
 ) -> PlacementOption:
-    """The option of one offer under one site plan: its time segments, bill and objective."""
+    """The option of one offer under one site plan: its time segments and bill, with SPEC 7.2
+    and 7.3's expected preemption (at `rate` preemptions an hour) and rerun losses and its
+    migration line (each figure worked out once, into the option's fields)."""
     task = inp.task
-    site = offer.site
+    billed = billed_gpus(offer, gpus)
     # SPEC 6.1: boot time counts in the queue segment.
-    queue_hours = inp.sites[site].queue_hours + offer.boot_hours
-    compute_cost, price, package = compute_bill(task, offer, gpus, billed, compute_hours)
-    scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
+    queue_hours = inp.sites[offer.site].queue_hours + offer.boot_hours
+    compute_cost, price, package = compute_bill(task, offer, gpus, billed, hours)
     preprocess_hours, preprocess_cost = preprocessing(task, staged)
-    transfer_hours, overlapped = transfer_segment(task, plan, staged, compute_hours)  # SPEC 7.5
-    # Positional, in PlacementOption's field order: a third of the cost of keywords.
+    transfer_hours, overlapped = transfer_segment(task, plan, staged, hours)  # SPEC 7.5
+    # The hourly burn; SPEC 7.10: a package's is 0 while the run fits it (burn_price).
+    burn = billed * (price if package is None else package.burn_price)
+    lost = preemption_hours(task, rate, hours) if rate else 0.0  # SPEC 7.3: none at λ = 0
+    preemption_cost = 0.0
+    if lost is None or not isfinite(lost * burn):
+        lost = None  # beyond any finite figure: infeasible by λT > 2, and no totals
+    else:
+        preemption_cost = lost * burn
+    # SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each.
+    failures, per_failure = failure_terms(inp, records)
+    rerun_hours = failures * billed * hours * per_failure
+    effort, migration = migration_line(inp, offer, records)
+    # Positional, in PlacementOption's field order: a third of the cost of keywords. The
+    # totals, objective and budgets are set by _totals (None when they cannot be worked out).
+    # fmt: off
     option = PlacementOption(
-        plan.kind,
-        site,
-        offer,
-        plan.tier,
-        not reasons,
-        reasons[0] if reasons else None,
-        reasons,
-        plan.legs,
-        plan.input_mode,
-        gpus,
-        billed,
-        price,
-        plan.transfer_gb,
-        transfer_hours,
-        queue_hours,
-        compute_hours,
-        None,  # total_hours: set by _run_losses
-        compute_cost,
-        scheduling_cost,
-        plan.transfer_cost,
-        None,  # total_cost, objective and within_budget: set by _run_losses too
-        None,
-        None,
-        0.0,
-        "staged" if staged else None,
-        preprocess_hours,
-        preprocess_cost,
+        plan.kind, offer.site, offer, plan.tier, not reasons, reasons[0] if reasons else None,
+        reasons, plan.legs, plan.input_mode, gpus, billed, price, plan.transfer_gb,
+        transfer_hours, queue_hours, hours, None, compute_cost,
+        compute_cost * offer.scheduling_fee_pct / 100,  # scheduling_cost
+        plan.transfer_cost, None, None, None, preemption_cost, "staged" if staged else None,
+        preprocess_hours, preprocess_cost, lost, rerun_hours, rerun_hours * burn, effort,
+        migration, None, overlapped,
     )
-    option.input_overlapped = overlapped
+    # fmt: on
     if package is not None:
         option.burn_price = package.burn_price
         option.paid_gpu_hours = package.paid_gpu_hours
     return option
 
 
-def _run_losses(
-    inp: EngineInput, option: PlacementOption, records: OfferRecords | None, rate: float
-) -> None:
-    """SPEC 7.2 and 7.3: the run's expected preemption (at `rate` preemptions an hour) and rerun
-    losses and its migration line, then its totals (total_cost is the whole bill) and whether it
-    meets every budget."""
+def _totals(inp: EngineInput, option: PlacementOption) -> None:
+    """SPEC 7.2: the option's totals (total_cost is the whole bill) and objective, and whether
+    it meets every budget; left None when not a finite number. Called with known preemption
+    hours and transfer cost (a plan without a link on some leg has neither transfer hours nor
+    cost: site_plan)."""
     task = inp.task
-    offer = option.offer
-    # The hourly burn; SPEC 7.10: a package's is 0 while the run fits it (burn_price).
-    price = option.effective_price if option.burn_price is None else option.burn_price
-    burn = option.billed_gpus * price
-    hours = option.compute_hours
-    lost = preemption_hours(task, rate, hours)
-    option.preemption_hours = lost
-    # SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each.
-    failures, per_failure = failure_terms(inp, records)
-    option.rerun_hours = failures * option.billed_gpus * hours * per_failure
-    option.rerun_cost = option.rerun_hours * burn
-    option.migration_effort_hours, migration = migration_line(inp, offer, records)
-    option.migration_cost = migration
-    if lost is None or not math.isfinite(lost * burn):
-        option.preemption_hours = None  # beyond any finite figure: infeasible by λT > 2
-        return
-    option.preemption_cost = preemption = lost * burn
-    transfer_hours, transfer_cost = option.transfer_hours, option.transfer_cost
-    if transfer_cost is None:
-        return  # unknown transfer: the sums are unknown too, never guessed
-    # A plan without a link on some leg has neither hours nor cost (site_plan), so the
-    # hours are known with the cost.
+    transfer_hours = option.transfer_hours
     assert transfer_hours is not None
+    lost = option.preemption_hours
+    assert lost is not None
     # The preprocessing hours are a fourth time segment, waited like the queue (SPEC 6.4).
-    total_hours = transfer_hours + (option.queue_hours + option.preprocess_hours) + hours
+    total_hours = transfer_hours + (option.queue_hours + option.preprocess_hours)
+    total_hours += option.compute_hours
     total_hours += lost
     total_cost = (
         option.compute_cost
         + option.scheduling_cost
-        + transfer_cost
+        + option.transfer_cost  # type: ignore[operator]
         + option.preprocess_cost
-        + preemption
-        + migration
+        + option.preemption_cost
+        + option.migration_cost
         + option.rerun_cost
         + option.scheduler_ops_cost  # SPEC 7.11 (0 unless a self-hosted layer is priced)
     )
     objective = total_cost + task.delay_cost_per_hour * total_hours
-    if math.isfinite(objective):
+    if isfinite(objective):
         option.total_hours, option.total_cost, option.objective = total_hours, total_cost, objective
         option.within_budget = not over_budget(inp, option)
         if task.cost_budget is not None:

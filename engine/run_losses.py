@@ -55,7 +55,9 @@ def offer_records(inp: EngineInput) -> dict[str, OfferRecords]:
             row.lost_hours += reruns * b.hours_lost_per_rerun
         elif kind == "pilot_migration" and b.migration_effort_hours:
             row.pilot_effort = max(row.pilot_effort or 0.0, b.migration_effort_hours)
-    _proven_fabric(inp, records)
+    if inp.task.coupling == "tight":
+        # SPEC 7.4: only a tight task asks for a proven fabric (fabric() reads it for no other).
+        _proven_fabric(inp, records)
     return records
 
 
@@ -120,10 +122,9 @@ def failure_terms(inp: EngineInput, records: OfferRecords | None) -> tuple[float
 
 
 def preemption_rate(offer: Offer, gpus: int) -> float:
-    """SPEC 7.3 and 7.10: λ per hour = preemptions_per_day × machines used ÷ 24, machines used
-    = ⌈GPUs ÷ gpus_per_machine⌉ (each machine is preempted on its own)."""
-    if not offer.preemptible:
-        return 0.0
+    """SPEC 7.3 and 7.10: λ per hour of a preemptible offer = preemptions_per_day × machines
+    used ÷ 24, machines used = ⌈GPUs ÷ gpus_per_machine⌉ (each machine is preempted on its
+    own)."""
     machines = -(-gpus // offer.gpus_per_machine)
     return offer.preemptions_per_day * machines / 24
 
@@ -154,14 +155,6 @@ def preempted_before_done(task: Task, rate: float, compute_hours: float) -> bool
     return not task.resumable and rate * compute_hours > MAX_PREEMPTION_EXPOSURE
 
 
-def runs_served(task: Task) -> float:
-    """SPEC 6.1: the runs a migration cost is spread over (a year of a recurring job), never
-    fewer than one (a run never carries more than the whole effort)."""
-    if task.cadence == "one_off":
-        return 1.0
-    return max(1.0, task.runs_per_quarter * 4)
-
-
 def migration_line(
     inp: EngineInput, offer: Offer, records: OfferRecords | None
 ) -> tuple[float | None, float]:
@@ -170,5 +163,8 @@ def migration_line(
     effort = offer.migration_effort_hours
     if effort is None and records is not None:
         effort = records.pilot_effort
-    cost = (effort or 0.0) * inp.thresholds["engineer_hour_cost"] / runs_served(inp.task)
-    return effort, cost
+    task = inp.task
+    # SPEC 6.1: the runs the effort is spread over: a year of a recurring job, never fewer than
+    # one (a run never carries more than the whole effort).
+    runs = 1.0 if task.cadence == "one_off" else max(1.0, task.runs_per_quarter * 4)
+    return effort, (effort or 0.0) * inp.thresholds["engineer_hour_cost"] / runs
