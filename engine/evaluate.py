@@ -52,7 +52,9 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
         options, chosen, placed, records = _place(inp, sizing, cross, ops)
         more += self_hosting_note(inp, options, ops, platform)
     found += placed
-    found.append(sizing_note(inp.task, sizing, sum(1 for o in options if _fits(o))))
+    # SPEC 7.8: A counts the offers where the task is not refused for its size.
+    fits = sum([1 for o in options if SIZE_REASONS.isdisjoint(o.reasons)])
+    found.append(sizing_note(inp.task, sizing, fits))
     found += more
 
     # SPEC 7.7: what meeting the compute budget costs on each offer that misses it.
@@ -90,11 +92,6 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
         flips,  # sensitivity
         plans,  # deadline_plans
     )
-
-
-def _fits(option: PlacementOption) -> bool:
-    """SPEC 7.8: A counts the offers where the task is not refused for its size."""
-    return SIZE_REASONS.isdisjoint(option.reasons)
 
 
 def _place(

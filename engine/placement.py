@@ -221,7 +221,8 @@ def _priced(
     # SPEC 6.1: boot time counts in the queue segment.
     queue_hours = inp.sites[offer.site].queue_hours + offer.boot_hours
     compute_cost, price, package = compute_bill(task, offer, gpus, billed, hours)
-    preprocess_hours, preprocess_cost = preprocessing(task, staged)
+    # SPEC 6.4: a plan shipping the raw data has no preprocessing.
+    preprocess_hours, preprocess_cost = preprocessing(task) if staged else (0.0, 0.0)
     transfer_hours, overlapped = transfer_segment(task, plan, staged, hours)  # SPEC 7.5
     # The hourly burn; SPEC 7.10: a package's is 0 while the run fits it (burn_price).
     burn = billed * (price if package is None else package.burn_price)

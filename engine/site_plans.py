@@ -165,25 +165,21 @@ def _in_home_domain(inp: EngineInput, site: str, legs: list[Leg]) -> bool:
     return all(same_domain(inp.sites[code], home) for code in codes)
 
 
-def streams_input(task: Task, plan: SitePlan, staged: bool) -> bool:
-    """SPEC 7.5 and 7.10: the option reads its input leg while it computes: a streamed repeated
-    scan (6.1), or `input_delivery: streamed`; a staged copy (6.1 or a 6.4 plan) ships in bulk."""
-    if staged or plan.input_mode == "staged":
-        return False
-    if plan.input_mode != "streamed" and task.input_delivery != "streamed":
-        return False
-    return any(leg.what == "input" for leg in plan.legs)
-
-
 def transfer_segment(
     task: Task, plan: SitePlan, staged: bool, compute_hours: float
 ) -> tuple[float | None, bool]:
     """SPEC 7.5: the option's transfer segment (None without a link on some leg) and whether
-    its input leg streams beside compute."""
-    overlapped = streams_input(task, plan, staged)
-    if overlapped and plan.transfer_hours is not None:
-        return overlapped_transfer_hours(plan.legs, compute_hours), True
-    return plan.transfer_hours, overlapped
+    its input leg streams beside compute. SPEC 7.5 and 7.10: it streams when it reads its input
+    leg while it computes: a streamed repeated scan (6.1), or `input_delivery: streamed`; a
+    staged copy (6.1 or a 6.4 plan) ships in bulk."""
+    mode = plan.input_mode
+    if staged or mode == "staged" or (mode != "streamed" and task.input_delivery != "streamed"):
+        return plan.transfer_hours, False
+    if not any(leg.what == "input" for leg in plan.legs):
+        return plan.transfer_hours, False
+    if plan.transfer_hours is None:
+        return None, True
+    return overlapped_transfer_hours(plan.legs, compute_hours), True
 
 
 def overlapped_transfer_hours(legs: list[Leg], compute_hours: float) -> float:
@@ -199,11 +195,9 @@ def overlapped_transfer_hours(legs: list[Leg], compute_hours: float) -> float:
     return hours  # type: ignore[return-value]
 
 
-def preprocessing(task: Task, staged: bool) -> tuple[float, float]:
-    """SPEC 6.4: hours and cost of preprocessing at the data site, the cost shared by the runs
-    that reuse the processed version (nothing for a plan that ships the raw data)."""
-    if not staged:
-        return 0.0, 0.0
+def preprocessing(task: Task) -> tuple[float, float]:
+    """SPEC 6.4: hours and cost of preprocessing at the data site for a staged plan, the cost
+    shared by the runs that reuse the processed version."""
     cost = task.preprocess_hours * task.preprocess_cost_per_hour / task.rounds_per_refresh
     return task.preprocess_hours, cost
 
