@@ -184,17 +184,18 @@ def _option(
     gpus = planned_gpus(inp, offer, sized)
     reasons = _offer_reasons(task, offer, sized, gpus)
     compute_hours = task.compute_hours / offer.relative_speed  # SPEC P: at the offer's speed
-    rate = 0.0  # SPEC 7.3: λ, preemptions an hour (none off spot capacity)
+    lost: float | None = 0.0  # SPEC 7.3: expected hours lost to preemptions (none off spot)
     if offer.preemptible:
-        rate = preemption_rate(offer, gpus)
+        rate = preemption_rate(offer, gpus)  # SPEC 7.3: λ, preemptions an hour
         if preempted_before_done(task, rate, compute_hours):
             reasons.append("preempted_before_done")  # SPEC 7.3
+        lost = preemption_hours(task, rate, compute_hours)
     # SPEC 7.4: only a tight task asks for a fast fabric.
     fabric_status = fabric(task, offer, gpus, records) if task.coupling == "tight" else None
     if fabric_status == "refused":
         reasons.append("no_fast_interconnect")
     reasons += plan.reasons
-    option = _priced(inp, plan, offer, reasons, gpus, staged, compute_hours, records, rate)
+    option = _priced(inp, plan, offer, reasons, gpus, staged, compute_hours, records, lost)
     option.fabric_unconfirmed = fabric_status == "unconfirmed"
     option.scheduler_ops_cost = ops_cost
     if option.preemption_hours is not None and option.transfer_cost is not None:
@@ -211,11 +212,11 @@ def _priced(
     staged: bool,
     hours: float,
     records: OfferRecords | None,
-    rate: float,
+    lost: float | None,
 ) -> PlacementOption:
     """The option of one offer under one site plan: its time segments and bill, with SPEC 7.2
-    and 7.3's expected preemption (at `rate` preemptions an hour) and rerun losses and its
-    migration line (each figure worked out once, into the option's fields)."""
+    and 7.3's expected preemption (`lost` hours, None when not a finite number) and rerun
+    losses and its migration line (each figure worked out once, into the option's fields)."""
     task = inp.task
     billed = billed_gpus(offer, gpus)
     # SPEC 6.1: boot time counts in the queue segment.
@@ -226,7 +227,6 @@ def _priced(
     transfer_hours, overlapped = transfer_segment(task, plan, staged, hours)  # SPEC 7.5
     # The hourly burn; SPEC 7.10: a package's is 0 while the run fits it (burn_price).
     burn = billed * (price if package is None else package.burn_price)
-    lost = preemption_hours(task, rate, hours) if rate else 0.0  # SPEC 7.3: none at λ = 0
     preemption_cost = 0.0
     if lost is None or not isfinite(lost * burn):
         lost = None  # beyond any finite figure: infeasible by λT > 2, and no totals

@@ -124,6 +124,14 @@ class ProvenFabricTests:
         e = option_of(evaluate(_tight(16, bench, scaling_efficiency_min=0.51)), "E")
         assert e["reasons"] == ["no_fast_interconnect"]
 
+    def test_a_multi_run_without_a_single_run_on_its_offer_proves_nothing(self):
+        # F's multi run has no baseline on F (E's single run is other hardware): no efficiency,
+        # so 16 GPUs (⌈16 ÷ 8⌉ = 2 machines) on F's ethernet stay refused.
+        data = _tight(16, [single(10, "E"), multi(10, "F", nodes=2)])
+        data["offers"].append(offer("F", parallelism=["data", "sharded"], interconnect="ethernet"))
+        f = option_of(evaluate(data), "F")
+        assert (f["feasible"], f["reasons"]) == (False, ["no_fast_interconnect"])
+
 
 def _spot(gpus: int = 8, compute_hours: float = 24, ppd: float = 1.5, **fields: Any):
     t = task(gpus=gpus, compute_hours=compute_hours, **fields)

@@ -210,3 +210,29 @@ class OfferErrorsTests:
                 "contract)",
             }
         ]
+
+
+class PackageBurnTests:
+    """SPEC 7.6 and 7.10 on the chosen option's hourly burn (M2's interruption cost reads it)."""
+
+    def test_an_interruption_inside_a_new_package_costs_no_money(self):
+        """A one-off 16 h run on 8 GPUs pays a new 720 h package whole: 57,600 for 1 machine,
+        a unit price of 57,600 ÷ (8 × 16) = 450 a GPU-hour. Its 8 × 16 = 128 GPU-hours fit
+        the 720 × 8 = 5,760 the package holds, so an hour lost to an interruption burns package
+        hours, not money: burn price 0, interruption cost 2 h × 8 GPUs × 0 = 0 (not 2 × 8 × 450
+        = 7,200 at the unit price)."""
+        package = {
+            "billing_basis": "contract",
+            "price": 57600,
+            "contract_hours": 720,
+            "expected_utilization": 0.8,
+        }
+        out = evaluate(
+            make_input(
+                task(compute_hours=16, interruption_cost_hours=2),
+                offers=[offer("pkg", **package)],
+            )
+        )
+        assert out["chosen"]["offer"] == "pkg"
+        assert option_of(out, "pkg")["effective_price"] == 450.0
+        assert out["metrics"]["interruption_cost"] == 0.0
