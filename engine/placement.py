@@ -195,11 +195,14 @@ def _option(
     if fabric_status == "refused":
         reasons.append("no_fast_interconnect")
     reasons += plan.reasons
-    option = _priced(inp, plan, offer, reasons, gpus, staged, compute_hours, records, lost)
+    option = _priced(
+        inp, plan, offer, reasons, gpus, staged, compute_hours, records, lost, ops_cost
+    )
     option.fabric_unconfirmed = fabric_status == "unconfirmed"
-    option.scheduler_ops_cost = ops_cost
-    if option.preemption_hours is not None and option.transfer_cost is not None:
-        _totals(inp, option)
+    if option.objective is not None:
+        option.within_budget = not over_budget(inp, option)
+        if task.cost_budget is not None:
+            option.within_cost_budget = option.total_cost <= task.cost_budget  # SPEC 7.7
     return option
 
 
@@ -213,78 +216,55 @@ def _priced(
     hours: float,
     records: OfferRecords | None,
     lost: float | None,
+    ops_cost: float,
 ) -> PlacementOption:
-    """The option of one offer under one site plan: its time segments and bill, with SPEC 7.2
+    """The option of one offer under one site plan: its time segments, its bill with SPEC 7.2
     and 7.3's expected preemption (`lost` hours, None when not a finite number) and rerun
-    losses and its migration line (each figure worked out once, into the option's fields)."""
+    losses and its migration line, and its totals (total_cost is the whole bill) and objective,
+    each None when it cannot be worked out or is not a finite number."""
     task = inp.task
     billed = billed_gpus(offer, gpus)
-    # SPEC 6.1: boot time counts in the queue segment.
-    queue_hours = inp.sites[offer.site].queue_hours + offer.boot_hours
+    queue_hours = inp.sites[offer.site].queue_hours + offer.boot_hours  # SPEC 6.1: boot waits
     compute_cost, price, package = compute_bill(task, offer, gpus, billed, hours)
+    scheduling_cost = compute_cost * offer.scheduling_fee_pct / 100
     # SPEC 6.4: a plan shipping the raw data has no preprocessing.
     preprocess_hours, preprocess_cost = preprocessing(task) if staged else (0.0, 0.0)
     transfer_hours, overlapped = transfer_segment(task, plan, staged, hours)  # SPEC 7.5
-    # The hourly burn; SPEC 7.10: a package's is 0 while the run fits it (burn_price).
+    # The hourly burn (SPEC 7.10: a package's is 0 while the run fits it).
     burn = billed * (price if package is None else package.burn_price)
-    preemption_cost = 0.0
-    if lost is None or not isfinite(lost * burn):
-        lost = None  # beyond any finite figure: infeasible by λT > 2, and no totals
-    else:
-        preemption_cost = lost * burn
+    preemption_cost = 0.0 if lost is None else lost * burn
+    if not isfinite(preemption_cost):
+        lost, preemption_cost = None, 0.0  # beyond any finite figure: infeasible by λT > 2
     # SPEC 7.2: expected failures (rate × billed GPUs × compute hours) × hours lost by each.
     failures, per_failure = failure_terms(inp, records)
     rerun_hours = failures * billed * hours * per_failure
+    rerun_cost = rerun_hours * burn
     effort, migration = migration_line(inp, offer, records)
-    # Positional, in PlacementOption's field order: a third of the cost of keywords. The
-    # totals, objective and budgets are set by _totals (None when they cannot be worked out).
+    total_hours = total_cost = objective = None  # unknown transfer or preemption: never guessed
+    transfer_cost = plan.transfer_cost
+    if lost is not None and transfer_cost is not None:
+        # The preprocessing hours are a fourth time segment, waited like the queue (SPEC 6.4);
+        # a plan has transfer hours exactly when it has a transfer cost (site_plan).
+        total = transfer_hours + (queue_hours + preprocess_hours) + hours + lost  # type: ignore
+        cost = (compute_cost + scheduling_cost + transfer_cost + preprocess_cost + preemption_cost
+                + migration + rerun_cost + ops_cost)  # fmt: skip  # ops_cost: SPEC 7.11, else 0
+        objective = cost + task.delay_cost_per_hour * total
+        if isfinite(objective):
+            total_hours, total_cost = total, cost
+        else:
+            objective = None
+    # Positional, in PlacementOption's field order: a third of the cost of keywords.
     # fmt: off
-    option = PlacementOption(
+    return PlacementOption(
         plan.kind, offer.site, offer, plan.tier, not reasons, reasons[0] if reasons else None,
         reasons, plan.legs, plan.input_mode, gpus, billed, price, plan.transfer_gb,
-        transfer_hours, queue_hours, hours, None, compute_cost,
-        compute_cost * offer.scheduling_fee_pct / 100,  # scheduling_cost
-        plan.transfer_cost, None, None, None, preemption_cost, "staged" if staged else None,
-        preprocess_hours, preprocess_cost, lost, rerun_hours, rerun_hours * burn, effort,
-        migration, None, overlapped,
+        transfer_hours, queue_hours, hours, total_hours, compute_cost, scheduling_cost,
+        transfer_cost, total_cost, objective, None, preemption_cost, "staged" if staged else None,
+        preprocess_hours, preprocess_cost, lost, rerun_hours, rerun_cost, effort, migration, None,
+        overlapped, False, ops_cost, None if package is None else package.burn_price,
+        0.0 if package is None else package.paid_gpu_hours,
     )
     # fmt: on
-    if package is not None:
-        option.burn_price = package.burn_price
-        option.paid_gpu_hours = package.paid_gpu_hours
-    return option
-
-
-def _totals(inp: EngineInput, option: PlacementOption) -> None:
-    """SPEC 7.2: the option's totals (total_cost is the whole bill) and objective, and whether
-    it meets every budget; left None when not a finite number. Called with known preemption
-    hours and transfer cost (a plan without a link on some leg has neither transfer hours nor
-    cost: site_plan)."""
-    task = inp.task
-    transfer_hours = option.transfer_hours
-    assert transfer_hours is not None
-    lost = option.preemption_hours
-    assert lost is not None
-    # The preprocessing hours are a fourth time segment, waited like the queue (SPEC 6.4).
-    total_hours = transfer_hours + (option.queue_hours + option.preprocess_hours)
-    total_hours += option.compute_hours
-    total_hours += lost
-    total_cost = (
-        option.compute_cost
-        + option.scheduling_cost
-        + option.transfer_cost  # type: ignore[operator]
-        + option.preprocess_cost
-        + option.preemption_cost
-        + option.migration_cost
-        + option.rerun_cost
-        + option.scheduler_ops_cost  # SPEC 7.11 (0 unless a self-hosted layer is priced)
-    )
-    objective = total_cost + task.delay_cost_per_hour * total_hours
-    if isfinite(objective):
-        option.total_hours, option.total_cost, option.objective = total_hours, total_cost, objective
-        option.within_budget = not over_budget(inp, option)
-        if task.cost_budget is not None:
-            option.within_cost_budget = total_cost <= task.cost_budget  # SPEC 7.7
 
 
 def _offer_reasons(task: Task, offer: Offer, sized: OfferSizing, gpus: int) -> list[str]:

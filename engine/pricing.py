@@ -85,24 +85,19 @@ def billed_gpus(offer: Offer, gpus: int) -> int:
     return math.ceil(gpus / offer.gpus_per_machine) * offer.gpus_per_machine
 
 
-def offer_price(offer: Offer) -> float:
-    return effective_gpu_hour_price(
-        offer.billing_basis,
-        offer.price,
-        offer.gpus_per_machine,
-        offer.contract_hours,
-        offer.expected_utilization,
-    )
-
-
 def compute_bill(
     task: Task, offer: Offer, gpus: int, billed: int, hours: float
 ) -> tuple[float, float, PackageBill | None]:
     """The compute cost of `billed` GPUs for `hours`, the unit price T and J3 read, and the
     package bill when a package prices the run (SPEC 7.6: the unit price is then what the run
     really pays a GPU-hour; the pro-rated price when it runs no GPU-hours)."""
-    price = offer_price(offer)
-    package = package_bill(task, offer, gpus, billed, hours, offer.price)
+    basis = offer.billing_basis
+    price = effective_gpu_hour_price(
+        basis, offer.price, offer.gpus_per_machine, offer.contract_hours, offer.expected_utilization
+    )
+    package = None
+    if basis == "contract":  # SPEC 7.6: only a contract can be a package (package_bill says when)
+        package = package_bill(task, offer, gpus, billed, hours, offer.price)
     if package is None:
         return billed * hours * price, price, None
     if billed * hours > 0:
