@@ -236,3 +236,37 @@ class PackageBurnTests:
         assert out["chosen"]["offer"] == "pkg"
         assert option_of(out, "pkg")["effective_price"] == 450.0
         assert out["metrics"]["interruption_cost"] == 0.0
+
+
+class StreamedInputLegTests:
+    """SPEC 7.5 and 7.10 (site_plans.transfer_segment): an option streams only an input leg
+    it has, and says so even when another leg's missing link leaves its hours unknown."""
+
+    SITES = [
+        {"code": "home", "datacenter": "dc-h", "city": "shanghai", "queue_hours": 0},
+        {"code": "data", "datacenter": "dc-d", "city": "beijing", "queue_hours": 0},
+        {"code": "far", "datacenter": "dc-f", "city": "guiyang", "queue_hours": 0},
+        {"code": "lab", "datacenter": "dc-l", "city": "xian", "queue_hours": 0},
+    ]
+    # 40 Gbit/s, no buffer: 36,000 GB take 36,000 × 8 ÷ (40 × 3600) = 2.0 h.
+    LINK = {"from": "data", "to": "far", "bandwidth_gbps": 40, "price_per_gb": 0.001,
+            "buffer": 0}  # fmt: skip
+
+    def _input(self, site: str, **overrides: Any) -> dict[str, Any]:
+        fields = {"workload": "data_processing", "params_b": None, "data_site": "data",
+                  "input_gb": 36000, "image_gb": 0, "result_gb": 0, "compute_hours": 1.5,
+                  "input_delivery": "streamed"}  # fmt: skip
+        t = task(**{**fields, **overrides})
+        return make_input(t, offers=[offer("X", site)], sites=self.SITES, links=[self.LINK])
+
+    def test_an_option_at_the_data_site_has_no_input_leg_to_stream(self):
+        # At `data` the input does not move (no leg): nothing streams, no transfer hours.
+        x = option_of(evaluate(self._input("data")), "X")
+        assert (x["legs"], x["input_overlapped"], x["transfer_hours"]) == ([], False, 0.0)
+
+    def test_a_streamed_input_leg_is_told_when_the_results_leg_has_no_link(self):
+        # far → lab has no link: the transfer hours are unknown (no_link), the input leg
+        # data → far (2.0 h) still streams beside compute.
+        x = option_of(evaluate(self._input("far", result_gb=10, result_site="lab")), "X")
+        assert (x["reasons"], x["transfer_hours"]) == (["no_link"], None)
+        assert x["input_overlapped"] is True
