@@ -195,10 +195,10 @@ def _option(
     if fabric_status == "refused":
         reasons.append("no_fast_interconnect")
     reasons += plan.reasons
+    unconfirmed = fabric_status == "unconfirmed"
     option = _priced(
-        inp, plan, offer, reasons, gpus, staged, compute_hours, records, lost, ops_cost
+        inp, plan, offer, reasons, gpus, staged, compute_hours, records, lost, unconfirmed, ops_cost
     )
-    option.fabric_unconfirmed = fabric_status == "unconfirmed"
     if option.objective is not None:
         option.within_budget = not over_budget(inp, option)
         if task.cost_budget is not None:
@@ -216,12 +216,14 @@ def _priced(
     hours: float,
     records: OfferRecords | None,
     lost: float | None,
+    unconfirmed: bool,
     ops_cost: float,
 ) -> PlacementOption:
     """The option of one offer under one site plan: its time segments, its bill with SPEC 7.2
     and 7.3's expected preemption (`lost` hours, None when not a finite number) and rerun
     losses and its migration line, and its totals (total_cost is the whole bill) and objective,
-    each None when it cannot be worked out or is not a finite number."""
+    each None when it cannot be worked out or is not a finite number. `unconfirmed`: SPEC
+    7.4's unknown fabric (K3)."""
     task = inp.task
     billed = billed_gpus(offer, gpus)
     queue_hours = inp.sites[offer.site].queue_hours + offer.boot_hours  # SPEC 6.1: boot waits
@@ -261,7 +263,7 @@ def _priced(
         transfer_hours, queue_hours, hours, total_hours, compute_cost, scheduling_cost,
         transfer_cost, total_cost, objective, None, preemption_cost, "staged" if staged else None,
         preprocess_hours, preprocess_cost, lost, rerun_hours, rerun_cost, effort, migration, None,
-        overlapped, False, ops_cost, None if package is None else package.burn_price,
+        overlapped, unconfirmed, ops_cost, None if package is None else package.burn_price,
         0.0 if package is None else package.paid_gpu_hours,
     )
     # fmt: on

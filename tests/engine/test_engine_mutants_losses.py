@@ -216,3 +216,31 @@ class RenewalPastAFloatTests:
         assert spot["compute_cost"] == approx(8 * 701 * 2.0)  # 11,216: still shown
         [row] = evaluate_input(parse_input(data), with_sensitivity=False).bill
         assert (row.preemption_cost, row.total) == (None, None)
+
+
+class RenewalBeyondMoneyTests:
+    """SPEC 7.3 and 7.8: renewal hours that are a finite number whose money (× the burn) or
+    objective (+ delay × hours) is not: shown null, never infinite, and never priced."""
+
+    @staticmethod
+    def _far_spot(price: float, delay: float) -> dict[str, Any]:
+        # λ = 0.0167 a day × 1 machine ÷ 24 = 6.958e-4 an hour; T = 1e6 h: λT = 695.83 (≤ 700,
+        # so the renewal figure is worked out): lost = T × (e^695.83 ÷ 695.83 − 1)
+        # = 1e6 × (1.0142e304 × e^-4.1667 ÷ 695.83) = 1e6 × (1.572e302 ÷ 695.83) ≈ 2.26e305 h.
+        t = task(compute_hours=1e6, resumable=False, delay_cost_per_hour=delay)
+        spot = offer("spot", preemptible=True, preemptions_per_day=0.0167, price=price)
+        return make_input(t, offers=[spot], checklists=answered("spot"))
+
+    def test_hours_whose_money_is_beyond_any_float_are_shown_null(self):
+        # burn 8 GPUs × 1e6 = 8e6 an hour: 2.26e305 × 8e6 ≈ 1.8e312 > 1.8e308 (no float).
+        s = option_of(evaluate(self._far_spot(1e6, 0)), "spot")
+        assert (s["preemption_hours"], s["preemption_cost"], s["total_cost"]) == (None, None, None)
+        assert s["reasons"] == ["preempted_before_done"]  # λT = 695.83 > 2, not resumable
+
+    def test_an_objective_beyond_any_float_is_left_out(self):
+        # burn 8 × 1e-9 = 8e-9 an hour: 2.26e305 × 8e-9 ≈ 1.8e297, a number; but the delay
+        # cost 1e4 × 2.26e305 h ≈ 2.3e309 is not: no total hours, total cost or objective.
+        s = option_of(evaluate(self._far_spot(1e-9, 1e4)), "spot")
+        assert s["preemption_hours"] == pytest.approx(2.26e305, rel=1e-2)
+        assert s["preemption_cost"] == pytest.approx(1.81e297, rel=1e-2)
+        assert (s["total_hours"], s["total_cost"], s["objective"]) == (None, None, None)
