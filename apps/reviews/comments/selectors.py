@@ -9,26 +9,14 @@ so drawing it never reads the team.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from django.core.paginator import Paginator
-from django.db.models import (
-    Aggregate,
-    Count,
-    F,
-    IntegerField,
-    OuterRef,
-    QuerySet,
-    Subquery,
-    TextField,
-    Window,
-)
-from django.db.models.functions import Coalesce, JSONArray, RowNumber
+from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
-from apps.catalog.models import Offer
 from apps.web.limits import THREAD_PAGE
 
 from ..models import Candidate, Review
@@ -139,50 +127,8 @@ def candidate_labels(review: Review) -> QuerySet:
     return review.candidates.select_related("offer").only(*LABEL_FIELDS)
 
 
-class _JSONRows(Aggregate):
-    """The rows' values as one JSON array, as text (SQLite's JSON_GROUP_ARRAY, PostgreSQL's
-    JSON_AGG)."""
-
-    function = "JSON_GROUP_ARRAY"
-    output_field = TextField()
-
-    def as_postgresql(self, compiler, connection, **extra):
-        return self.as_sql(
-            compiler,
-            connection,
-            function="JSON_AGG",
-            template="%(function)s(%(expressions)s)::text",
-        )
-
-
-def with_candidate_labels(reviews: QuerySet) -> QuerySet:
-    """Reviews with `candidate_labels_json`: what `candidate_labels` reads, in the same query
-    (a JSON array of [id, position, provider, name])."""
-    rows = (
-        Candidate.objects.filter(review=OuterRef("pk"))
-        .order_by()
-        .values("review")
-        .annotate(j=_JSONRows(JSONArray("id", "position", "offer__provider", "offer__name")))
-        .values("j")
-    )
-    return reviews.annotate(candidate_labels_json=Subquery(rows))
-
-
-def labels_of(review: Review) -> list[Candidate]:
-    """The candidates `with_candidate_labels` read, in the review's order, each with its id and
-    its offer's provider and name (as `candidate_labels` gives them)."""
-    rows = sorted(json.loads(review.candidate_labels_json or "[]"), key=lambda r: (r[1], r[0]))
-    return [
-        Candidate(pk=pk, review_id=review.pk, offer=Offer(provider=provider, name=name))
-        for pk, _position, provider, name in rows
-    ]
-
-
 def review_threads(review: Review, viewer, *, candidates=None) -> list[Thread]:
-    """The review's thread and one per candidate, each with its latest THREAD_PAGE comments.
-    `candidates`: already read (else from `with_candidate_labels`'s annotation, else one query)."""
-    if candidates is None and hasattr(review, "candidate_labels_json"):
-        candidates = labels_of(review)
+    """The review's thread and one per candidate, each with its latest THREAD_PAGE comments."""
     if candidates is None:
         candidates = list(candidate_labels(review))
     threads = {getattr(c, "pk", None): Thread(review, c) for c in [None, *candidates]}

@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from apps.accounts.access import get_scoped_or_404
-from apps.reviews.comments.selectors import with_candidate_labels, with_comment_count
+from apps.reviews.comments.selectors import with_comment_count
 from apps.reviews.forms import VersionForm
 from apps.reviews.models import Review
 
@@ -32,15 +32,12 @@ FRAME_FIELDS = ("title", "state", "version", "team")
 
 
 def get_review_frame_for_user(request: HttpRequest, pk: int) -> Review:
-    """Only the review's frame fields, with its `comment_count` and its candidates' labels (the
-    discussion, in the same query): what an approved page reads when its head and body come from
-    the cache. Not its task, sites, team or author (a read that costs more to build than the
-    page's cache read): a page that draws any of them reads the whole review with
-    get_review_for_user. 404 as that does."""
+    """Only the review's frame fields, with its `comment_count` (the discussion): what an
+    approved page reads when its head and body come from the cache. Not its task, sites, team or
+    author (a read that costs more to build than the page's cache read): a page that draws any
+    of them reads the whole review with get_review_for_user. 404 as that does."""
     return get_scoped_or_404(
-        with_candidate_labels(with_comment_count(Review.objects)).only(*FRAME_FIELDS),
-        request.user,
-        pk=pk,
+        with_comment_count(Review.objects).only(*FRAME_FIELDS), request.user, pk=pk
     )
 
 
