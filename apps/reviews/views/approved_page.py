@@ -5,7 +5,9 @@ every member with the same right to record actuals: all three come from one read
 under the team's generation (apps/web/fragments.py), so a new actual cost or anything else the
 team writes shows at the next view. The actions carry the viewer's CSRF token and are drawn per
 view, as is the rest of the page around them, and so is the discussion, whose forms carry the token
-too: a new comment shows at the next view.
+too: a new comment shows at the next view. What the discussion reads besides its comments (their
+number, the candidates' labels) comes from the same cache read, so a warm view reads no more of
+the review than its frame.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from django.template import engines
 import engine
 from apps.accounts.access import membership_for
 from apps.accounts.models import Role
-from apps.reviews.comments.selectors import review_threads
+from apps.reviews.comments.selectors import from_thread_inputs, review_threads, thread_inputs
 from apps.reviews.models import Review
 from apps.web.fragments import cached_fragments
 from apps.web.htmx import render_shared
@@ -44,6 +46,14 @@ def approved_page(
     def part(name: str) -> Callable[[], str]:
         return lambda: render_shared(request, PAGE, f"review-{name}", context())
 
+    def inputs() -> str:
+        """The discussion's inputs: from the review and cards of the body when it was drawn now
+        (read with its `comment_count`), else read."""
+        if not context.cache_info().currsize:
+            return thread_inputs(review)
+        drawn = context()
+        return thread_inputs(drawn["review"], [card.candidate for card in drawn["answer_cards"]])
+
     html = cached_fragments(
         PAGE,
         team_ids=[review.team_id],
@@ -52,6 +62,9 @@ def approved_page(
             "head": part("head"),
             "body": part("body"),
             "plan": lambda: PLAN.render({"review": context()["review"]}, request),
+            # The discussion's inputs besides its comments (their number, the candidates'
+            # labels), last: from the body's cards when the body was drawn now.
+            "threads": inputs,
         },
     )
     page = {
@@ -60,19 +73,17 @@ def approved_page(
         "cached_head": html["head"],
         "cached_body": html["body"],
         "plan_html": html["plan"],
-        # The candidates of the body's context when it was drawn now (else read once).
-        **discussion(
-            request, review, context()["answer_cards"] if context.cache_info().currsize else None
-        ),
+        **discussion(request, review, candidates=from_thread_inputs(review, html["threads"])),
     }
     return render(request, PAGE, page)
 
 
-def discussion(request: HttpRequest, review: Review, cards=None) -> dict:
+def discussion(request: HttpRequest, review: Review, cards=None, candidates=None) -> dict:
     """The review's threads with their forms, drawn per view (never cached: the forms carry the
     viewer's CSRF token; the threads are a few indexed reads). `cards`: the page's checklist
-    cards, whose candidates it reuses (else read once)."""
-    candidates = [card.candidate for card in cards] if cards is not None else None
+    cards, whose candidates it reuses; or `candidates` (else read once)."""
+    if cards is not None:
+        candidates = [card.candidate for card in cards]
     # Each thread's form is drawn with a blank field (Thread.blank_field), not a CommentForm.
     return {
         "threads": review_threads(review, request.user, candidates=candidates),

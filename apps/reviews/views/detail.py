@@ -92,7 +92,7 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return approved_page(
             request,
             _frame(request, pk),
-            lambda: _detail_context(request, get_review_for_user(request, pk)),
+            lambda: _detail_context(request, get_review_for_user(request, pk, comments=True)),
         )
     review = get_review_for_user(request, pk, comments=True)
     context = _detail_context(request, review)
