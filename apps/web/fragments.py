@@ -97,6 +97,33 @@ def cached_fragments(
     return {part: mark_safe(value) for part, value in html.items()}  # noqa: S308
 
 
+def exact_fragments(
+    name: str, *, parts: tuple, fragments: dict[str, Callable[[], str]]
+) -> dict[str, SafeString]:
+    """The HTML of each of `fragments` drawn from data that never changes (a signed snapshot's),
+    kept under an exact key: the release, the fragment's name, the language and `parts` (which
+    must name everything the markup shows), no generation. One read, one write of those drawn."""
+    digest = hashlib.sha256(repr((get_language(), parts)).encode()).hexdigest()
+    keys = {part: f"{release()}:{name}#{part}:{digest}" for part in fragments}
+    try:
+        found = cache.get_many(list(keys.values()))
+    except Exception as exc:  # noqa: BLE001 - no cache: drawn, not kept
+        log.warning("cache unavailable, %s drawn uncached: %s", name, exc)
+        found = {}
+    html, drawn = {}, {}
+    for part, draw in fragments.items():
+        html[part] = found.get(keys[part])
+        if html[part] is None:
+            html[part] = drawn[keys[part]] = draw()
+    if drawn:
+        try:
+            cache.set_many(drawn, FRAGMENT_SECONDS)
+        except Exception as exc:  # noqa: BLE001 - served all the same
+            log.warning("cache unavailable, %s not kept: %s", name, exc)
+    # Our own templates, rendered and escaped.
+    return {part: mark_safe(value) for part, value in html.items()}  # noqa: S308
+
+
 def page_etag(request: HttpRequest, *parts) -> str | None:
     """The ETag of a page drawn from the viewer's teams' data: the release, language, shape,
     viewer, their session's CSRF secret (the page carries a token), current team and the

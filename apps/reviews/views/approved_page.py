@@ -7,7 +7,8 @@ team writes shows at the next view. The actions carry the viewer's CSRF token an
 view, as is the rest of the page around them, and so is the discussion, whose forms carry the token
 too: a new comment shows at the next view. What the discussion reads besides its comments (their
 number, the candidates' labels) comes from the same cache read, so a warm view reads no more of
-the review than its frame.
+the review than its frame. The body's parts drawn from the signed snapshot alone are kept under
+its exact key (`signed`), so a cold view redraws only what can change after the sign-off.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from apps.accounts.access import membership_for
 from apps.accounts.models import Role
 from apps.reviews.comments.selectors import from_thread_inputs, review_threads, thread_inputs
 from apps.reviews.models import Review
-from apps.web.fragments import cached_fragments
+from apps.web.fragments import cached_fragments, exact_fragments
 from apps.web.htmx import render_shared
 
 PAGE = "reviews/detail.html"
@@ -46,6 +47,10 @@ def approved_page(
     def part(name: str) -> Callable[[], str]:
         return lambda: render_shared(request, PAGE, f"review-{name}", context())
 
+    def body() -> str:
+        drawn = context()
+        return render_shared(request, PAGE, "review-body", {**drawn, **signed(request, drawn)})
+
     def inputs() -> str:
         """The discussion's inputs: from the review and cards of the body when it was drawn now
         (read with its `comment_count`), else read."""
@@ -60,7 +65,7 @@ def approved_page(
         parts=(review.pk, can_write, engine.ENGINE_VERSION),
         fragments={
             "head": part("head"),
-            "body": part("body"),
+            "body": body,
             "plan": lambda: PLAN.render({"review": context()["review"]}, request),
             # The discussion's inputs besides its comments (their number, the candidates'
             # labels), last: from the body's cards when the body was drawn now.
@@ -76,6 +81,24 @@ def approved_page(
         **discussion(request, review, candidates=from_thread_inputs(review, html["threads"])),
     }
     return render(request, PAGE, page)
+
+
+def signed(request: HttpRequest, context: dict) -> dict:
+    """The body's parts drawn from the signed snapshot alone (the decision at the top of the page,
+    the evaluation with its tables and charts), kept under the snapshot's exact key: a write of
+    the team (a comment, an actual cost) redraws the body around them, not them."""
+    snapshot, review = context.get("snapshot"), context["review"]
+    if snapshot is None:
+        return {}
+
+    def part(name: str) -> Callable[[], str]:
+        return lambda: render_shared(request, PAGE, f"review-signed-{name}", context)
+
+    return exact_fragments(
+        "signed-review",
+        parts=(review.pk, snapshot.pk, review.team.currency, engine.ENGINE_VERSION),
+        fragments={"signed_top": part("top"), "signed_evaluation": part("evaluation")},
+    )
 
 
 def discussion(request: HttpRequest, review: Review, cards=None, candidates=None) -> dict:
