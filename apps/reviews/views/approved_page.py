@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from types import SimpleNamespace
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -84,21 +85,44 @@ def approved_page(
 
 
 def signed(request: HttpRequest, context: dict) -> dict:
-    """The body's parts drawn from the signed snapshot alone (the decision at the top of the page,
-    the evaluation with its tables and charts), kept under the snapshot's exact key: a write of
-    the team (a comment, an actual cost) redraws the body around them, not them."""
+    """The body's parts drawn from what was signed alone, kept under the signed snapshot's exact
+    key: a write of the team (a comment, an actual cost) redraws the body around them, not them.
+    The decision at the top and the evaluation with its tables and charts come from the snapshot;
+    the task profile, the candidates and the reserved channels from the review's frozen input
+    (the candidates' ids and machines are rows the database refuses to change once the review is
+    signed: reviews/migrations/0005)."""
     snapshot, review = context.get("snapshot"), context["review"]
-    if snapshot is None:
+    if snapshot is None or review.frozen_input is None:
         return {}
+    grid = {**context, "reserved_links": frozen_reserved_links(review.frozen_input)}
 
-    def part(name: str) -> Callable[[], str]:
-        return lambda: render_shared(request, PAGE, f"review-signed-{name}", context)
+    def part(name: str, drawn: dict) -> Callable[[], str]:
+        return lambda: render_shared(request, PAGE, f"review-signed-{name}", drawn)
 
     return exact_fragments(
         "signed-review",
         parts=(review.pk, snapshot.pk, review.team.currency, engine.ENGINE_VERSION),
-        fragments={"signed_top": part("top"), "signed_evaluation": part("evaluation")},
+        fragments={
+            "signed_top": part("top", context),
+            "signed_grid": part("grid", grid),
+            "signed_evaluation": part("evaluation", context),
+        },
     )
+
+
+def frozen_reserved_links(frozen_input: dict) -> list[SimpleNamespace]:
+    """The channels the review reserved, as it was signed (the frozen input's links, with their
+    sites' codes of that day), in the shape the page draws a link."""
+    return [
+        SimpleNamespace(
+            from_site=SimpleNamespace(code=link["from"]),
+            to_site=SimpleNamespace(code=link["to"]),
+            bandwidth_gbps=link["bandwidth_gbps"],
+            rtt_ms=link["rtt_ms"],
+        )
+        for link in frozen_input.get("links", [])
+        if link.get("reserved")
+    ]
 
 
 def discussion(request: HttpRequest, review: Review, cards=None, candidates=None) -> dict:

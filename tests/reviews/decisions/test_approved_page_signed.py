@@ -19,7 +19,11 @@ from apps.reviews.models import Review
 
 pytestmark = pytest.mark.django_db
 
-SIGNED_TEMPLATES = {"scoring/_review_evaluation.html", "reviews/_decision_summary.html"}
+SIGNED_TEMPLATES = {
+    "scoring/_review_evaluation.html",
+    "reviews/_decision_summary.html",
+    "components/price.html",  # the candidates table
+}
 
 
 @pytest.fixture
@@ -85,3 +89,31 @@ def test_the_signed_parts_follow_the_teams_currency(client, signed):
     assert SIGNED_TEMPLATES <= drawn  # another currency: another key
     summary = after.split('id="decision-summary"')[1].split("</section>")[0]
     assert f"</strong> {old}" in before and "</strong> EUR" in summary
+
+
+def test_the_reserved_channels_are_those_signed(client):
+    call_command("load_demo", verbosity=0)
+    review = next(
+        r
+        for r in Review.objects.filter(team__slug="aurora", state="approved").order_by("id")
+        if r.reserved_links.count() == 2
+    )
+    links = list(review.reserved_links.select_related("from_site", "to_site").order_by("id"))
+    client.force_login(get_user_model().objects.get(username="bob"))
+    url = reverse("reviews:detail", args=[review.pk])
+    page, _ = _view(client, url, "en")
+    # As the page drew them from the database before: the same line per link, in its order.
+    drawn = [
+        f'<li>{link.from_site.code} → {link.to_site.code} <span class="muted small">'
+        f"{link.bandwidth_gbps} Gbit/s · {link.rtt_ms} ms</span></li>"
+        for link in links
+    ]
+    assert "".join(drawn) in page
+    site = links[0].to_site if links[0].to_site.code != "bj-a" else links[0].from_site
+    old, site.code = site.code, "renamed-site"
+    site.save()  # a write of the team: the body is drawn again, the grid as signed
+    page, drawn_now = _view(client, url, "en")
+    grid = page.split('id="candidates-h"')[1].split('id="answers"')[0]
+    assert "reviews/_timeline.html" in drawn_now and "components/price.html" not in drawn_now
+    assert f"→ {old} " in grid or f"{old} →" in grid
+    assert "renamed-site" not in grid
