@@ -24,8 +24,10 @@ from django.template import engines
 import engine
 from apps.accounts.access import membership_for
 from apps.accounts.models import Role
+from apps.reviews.checklists.selectors import checklist_cards
 from apps.reviews.comments.selectors import from_thread_inputs, review_threads, thread_inputs
-from apps.reviews.models import Review
+from apps.reviews.models import Decision, Review
+from apps.reviews.selectors import review_signoffs, review_timeline, timeline_entries
 from apps.web.fragments import cached_fragments, exact_fragments
 from apps.web.htmx import render_shared
 
@@ -36,38 +38,48 @@ PLAN = engines["django"].from_string("{% load actuals %}{% plan_vs_actual review
 
 
 def approved_page(
-    request: HttpRequest, review: Review, detail_context: Callable[[], dict]
+    request: HttpRequest,
+    review: Review,
+    read_review: Callable[[], Review],
+    detail_context: Callable[[Review, list], dict],
 ) -> HttpResponse:
     """`review`: only the frame's fields (views.common.FRAME_FIELDS: what the page shows around
-    its parts, and the discussion); `detail_context()` reads the whole review and is called only
-    when the head, body or plan must be drawn."""
+    its parts, and the discussion). `read_review()` reads the whole review, only when the head,
+    body or plan must be drawn; `detail_context(review, signoffs)`, the review page's whole
+    context, only when a signed part must be drawn too: else the body reads only what can change
+    after the sign-off (`live_context`)."""
     membership = membership_for(request, review.team_id)
     can_write = bool(membership and membership.role in (Role.MEMBER, Role.OWNER))
-    context = cache(detail_context)
+    whole = cache(read_review)
+    signoffs = cache(lambda: review_signoffs(whole()))
+    full = cache(lambda: detail_context(whole(), signoffs()))
+    live = cache(lambda: live_context(whole(), signoffs()))
 
-    def part(name: str) -> Callable[[], str]:
-        return lambda: render_shared(request, PAGE, f"review-{name}", context())
+    def drawn() -> dict:
+        """The body's context: the whole page's when it was read (a signed part drawn now)."""
+        return full() if full.cache_info().currsize else live()
 
     def body() -> str:
-        drawn = context()
-        return render_shared(request, PAGE, "review-body", {**drawn, **signed(request, drawn)})
+        kept = signed(request, whole(), signed_snapshot_id(signoffs()), full)
+        # No signed snapshot to key the signed parts by (seeded data): all drawn from the whole.
+        context = {**drawn(), **kept} if kept else full()
+        return render_shared(request, PAGE, "review-body", context)
 
     def inputs() -> str:
         """The discussion's inputs: from the review and cards of the body when it was drawn now
         (read with its `comment_count`), else read."""
-        if not context.cache_info().currsize:
+        if not whole.cache_info().currsize:
             return thread_inputs(review)
-        drawn = context()
-        return thread_inputs(drawn["review"], [card.candidate for card in drawn["answer_cards"]])
+        return thread_inputs(whole(), [card.candidate for card in drawn()["answer_cards"]])
 
     html = cached_fragments(
         PAGE,
         team_ids=[review.team_id],
         parts=(review.pk, can_write, engine.ENGINE_VERSION),
         fragments={
-            "head": part("head"),
+            "head": lambda: render_shared(request, PAGE, "review-head", {"review": whole()}),
             "body": body,
-            "plan": lambda: PLAN.render({"review": context()["review"]}, request),
+            "plan": lambda: PLAN.render({"review": whole()}, request),
             # The discussion's inputs besides its comments (their number, the candidates'
             # labels), last: from the body's cards when the body was drawn now.
             "threads": inputs,
@@ -84,28 +96,53 @@ def approved_page(
     return render(request, PAGE, page)
 
 
-def signed(request: HttpRequest, context: dict) -> dict:
+def live_context(review: Review, signoffs: list) -> dict:
+    """What the body of an approved review shows besides its signed parts: its checklist answers,
+    sign-offs and timeline."""
+    return {
+        "review": review,
+        "answer_cards": checklist_cards(review),
+        "signoffs": signoffs,
+        "timeline": timeline_entries(review_timeline(review)),
+    }
+
+
+def signed_snapshot_id(signoffs: list) -> int | None:
+    """The snapshot the review was signed on: its last approving sign-off's, as
+    snapshots.services.signed_snapshot finds it (None: approved without one, seeded data)."""
+    approving = [s for s in signoffs if s.decision == Decision.APPROVE]
+    return approving[-1].snapshot_id if approving else None
+
+
+def signed(
+    request: HttpRequest, review: Review, snapshot_id: int | None, full: Callable[[], dict]
+) -> dict:
     """The body's parts drawn from what was signed alone, kept under the signed snapshot's exact
     key: a write of the team (a comment, an actual cost) redraws the body around them, not them.
-    The decision at the top and the evaluation with its tables and charts come from the snapshot;
-    the task profile, the candidates and the reserved channels from the review's frozen input
-    (the candidates' ids and machines are rows the database refuses to change once the review is
-    signed: reviews/migrations/0005)."""
-    snapshot, review = context.get("snapshot"), context["review"]
-    if snapshot is None or review.frozen_input is None:
+    The decision at the top (and the approval's notice) and the evaluation with its tables and
+    charts come from the snapshot; the task profile, the candidates and the reserved channels
+    from the review's frozen input (the candidates' ids and machines are rows the database
+    refuses to change once the review is signed: reviews/migrations/0005). `full()`: the page's
+    whole context, to draw them. Empty when there is no signed snapshot to key them by."""
+    if snapshot_id is None or review.frozen_input is None:
         return {}
-    grid = {**context, "reserved_links": frozen_reserved_links(review.frozen_input)}
 
-    def part(name: str, drawn: dict) -> Callable[[], str]:
-        return lambda: render_shared(request, PAGE, f"review-signed-{name}", drawn)
+    def part(name: str, reserved: bool = False) -> Callable[[], str]:
+        def draw() -> str:
+            drawn = full()
+            if reserved:
+                drawn = {**drawn, "reserved_links": frozen_reserved_links(review.frozen_input)}
+            return render_shared(request, PAGE, f"review-signed-{name}", drawn)
+
+        return draw
 
     return exact_fragments(
         "signed-review",
-        parts=(review.pk, snapshot.pk, review.team.currency, engine.ENGINE_VERSION),
+        parts=(review.pk, snapshot_id, review.team.currency, engine.ENGINE_VERSION),
         fragments={
-            "signed_top": part("top", context),
-            "signed_grid": part("grid", grid),
-            "signed_evaluation": part("evaluation", context),
+            "signed_top": part("top"),
+            "signed_grid": part("grid", reserved=True),
+            "signed_evaluation": part("evaluation"),
         },
     )
 
