@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache as memoized
@@ -28,8 +28,11 @@ TEAM_MODEL = "accounts.Team"
 _CHUNK = 10_000  # ids per query (PostgreSQL takes at most 65,535 parameters)
 
 
+GENERATION_PREFIX = "teamgen"
+
+
 def generation_key(team_id: int) -> str:
-    return f"teamgen:{team_id}"
+    return f"{GENERATION_PREFIX}:{team_id}"
 
 
 def fresh_generation() -> int:
@@ -40,7 +43,13 @@ def fresh_generation() -> int:
 
 def bump_generations(team_ids: Iterable[int]) -> None:
     """Move the teams' generations, in one round trip with the Redis cache (apps.web.cache)."""
-    keys = [generation_key(t) for t in sorted(set(team_ids))]
+    bump_keys([generation_key(t) for t in set(team_ids)])
+
+
+def bump_keys(keys: Iterable[str]) -> None:
+    """Move these generation keys (a team's, or a narrower one), in one round trip with the Redis
+    cache (apps.web.cache)."""
+    keys = sorted(set(keys))
     if not keys:
         return
     try:
@@ -54,6 +63,48 @@ def bump_generations(team_ids: Iterable[int]) -> None:
                 cache.set(key, fresh_generation(), None)
     except Exception as exc:  # noqa: BLE001 - a cache outage must not fail the write
         log.warning("cache unavailable, generations %s not bumped: %s", keys, exc)
+
+
+# Keys narrower than a team's generation (prefix → what feeds them): a family of per-team keys
+# ("<prefix>:<team id>") moved only by writes of the models whose rows feed it, and, for a write
+# that names its fields (save(update_fields=…), update(), bulk_update()), only when one of them
+# is a column it reads. What feeds it is found by whoever registers it (apps/teams/nav_counts.py
+# reads it from its query's SQL), once, at the first write.
+_narrow: dict[str, Callable[[], dict[type[models.Model], frozenset[str]]]] = {}
+
+
+def register_narrow_key(prefix: str, fed_by: Callable[[], dict]) -> None:
+    """`fed_by()`: model → the columns of it the key's data reads."""
+    _narrow[prefix] = memoized(fed_by)
+
+
+def narrow_prefixes() -> list[str]:
+    return list(_narrow)
+
+
+def narrow_key(prefix: str, team_id: int) -> str:
+    return f"{prefix}:{team_id}"
+
+
+def _columns(model: type[models.Model], fields: Iterable[str]) -> set[str]:
+    """The columns of `fields` (names or attnames, as save, update and bulk_update take them)."""
+    by_name = {f.name: f for f in model._meta.concrete_fields}
+    by_name.update({f.attname: f for f in model._meta.concrete_fields})
+    return {by_name[name].column if name in by_name else name for name in fields}
+
+
+def _narrow_keys(ids: frozenset[int], model, fields) -> list[str]:
+    """The narrower keys this write moves: all of them for a write of unknown kind."""
+    keys = []
+    for prefix, fed_by in _narrow.items():
+        read = fed_by() if model is not None else None
+        if read is not None:
+            if model not in read:
+                continue
+            if fields is not None and not (_columns(model, fields) & read[model]):
+                continue
+        keys.extend(narrow_key(prefix, t) for t in ids)
+    return keys
 
 
 # Teams whose writes, for now, change only a page no cache keeps (`unseen_by_cached_pages`).
@@ -77,17 +128,28 @@ def unseen_by_cached_pages(team_id: int, *, unless: bool = False) -> Iterator[No
         _unseen.reset(token)
 
 
-def team_changed(team_ids: Iterable[int | None]) -> None:
-    """The teams' data changed: bump now, and again once the transaction commits. A request that
-    read the old rows between the two (the write not yet visible to it) kept them under the first
-    new generation, which the second leaves behind; the first lets later reads in the same
-    transaction see the change."""
-    ids = frozenset(t for t in team_ids if t is not None) - _unseen.get()
+def team_changed(
+    team_ids: Iterable[int | None],
+    *,
+    model: type | None = None,
+    fields: Iterable[str] | None = None,
+) -> None:
+    """The teams' data changed (rows of `model`; only `fields` of them, when the write names
+    them): bump now, and again once the transaction commits. A request that read the old rows
+    between the two (the write not yet visible to it) kept them under the first new generation,
+    which the second leaves behind; the first lets later reads in the same transaction see the
+    change. The narrower keys the write feeds move with them, inside `unseen_by_cached_pages`
+    too."""
+    ids = frozenset(t for t in team_ids if t is not None)
     if not ids:
         return
+    fields = None if fields is None else list(fields)
+    keys = [generation_key(t) for t in ids - _unseen.get()] + _narrow_keys(ids, model, fields)
+    if not keys:
+        return
     if transaction.get_connection().in_atomic_block:
-        bump_generations(ids)
-    transaction.on_commit(partial(bump_generations, ids))
+        bump_keys(keys)
+    transaction.on_commit(partial(bump_keys, keys))
 
 
 @memoized
@@ -169,20 +231,20 @@ class TeamOwnedQuerySet(models.QuerySet):
 
     def bulk_create(self, objs, *args, **kwargs):
         created = super().bulk_create(objs, *args, **kwargs)
-        team_changed(team_ids_of_rows(created))
+        team_changed(team_ids_of_rows(created), model=self.model)
         return created
 
     def bulk_update(self, objs, fields, *args, **kwargs):
         objs = list(objs)
         updated = super().bulk_update(objs, fields, *args, **kwargs)
-        team_changed(team_ids_of_rows(objs))
+        team_changed(team_ids_of_rows(objs), model=self.model, fields=fields)
         return updated
 
     def update(self, **kwargs):
         teams = self._team_ids()
         updated = super().update(**kwargs)
         if updated:
-            team_changed(teams)
+            team_changed(teams, model=self.model, fields=kwargs)
         return updated
 
     update.alters_data = True
@@ -190,7 +252,7 @@ class TeamOwnedQuerySet(models.QuerySet):
     def delete(self):
         teams = self._team_ids()
         deleted = super().delete()
-        team_changed(teams)
+        team_changed(teams, model=self.model)
         return deleted
 
     delete.alters_data = True

@@ -12,13 +12,13 @@ from django.db.models.signals import m2m_changed, post_delete, post_save, pre_de
 from .generations import team_changed, team_id_of, team_path
 
 
-def _bump(sender, instance, **kwargs) -> None:
-    team_changed([team_id_of(instance)])
+def _bump(sender, instance, update_fields=None, **kwargs) -> None:
+    team_changed([team_id_of(instance)], model=sender, fields=update_fields)
 
 
 def _bump_linked(sender, instance, action, **kwargs) -> None:
     if action in ("post_add", "post_remove", "post_clear"):
-        team_changed([team_id_of(instance)])
+        team_changed([team_id_of(instance)], model=sender)
 
 
 def _teams_of_user(user_id) -> list[int]:
@@ -32,7 +32,7 @@ def _bump_user(sender, instance, update_fields=None, **kwargs) -> None:
     or deleted user row moves the generations of their teams (a login's last_login does not)."""
     if update_fields is not None and set(update_fields) <= {"last_login"}:
         return
-    team_changed(_teams_of_user(instance.pk))
+    team_changed(_teams_of_user(instance.pk), model=sender, fields=update_fields)
 
 
 def team_models() -> list:

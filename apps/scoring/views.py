@@ -18,10 +18,10 @@ from apps.accounts.access import get_scoped_or_404, require_current_team
 from apps.reviews.comments.selectors import with_comment_count
 from apps.reviews.models import Review
 from apps.reviews.snapshots import selectors as snapshot_selectors
-from apps.web.fragments import cached_fragments, page_etag
+from apps.web.fragments import cached_fragments, exact_fragments, page_etag
 from apps.web.htmx import render_shape, render_shared, vary, wants_fragment
 from apps.web.paging import page_by_ids
-from apps.web.typeahead import options_response
+from apps.web.typeahead import TypeAheadField, options_response
 
 from . import exports, history_list, launch, record, selectors
 from .forms import HistoryFilterForm
@@ -123,12 +123,21 @@ def history(request: HttpRequest) -> HttpResponse:
         return render_shared(request, page, "history-results", context)
 
     # The same for everyone in the same teams until one of them changes.
+    query = sorted(request.GET.lists())
+    # The filter form shows of the teams' data only their names, and, for a type-ahead box given
+    # a value, the rows it names: without one, it is kept under an exact key that names all it
+    # shows (the query, the teams' names), and a write of the teams leaves it as it is.
+    fields = HistoryFilterForm.base_fields.items()
+    exact = not any(request.GET.get(n) for n, f in fields if isinstance(f, TypeAheadField))
     html = cached_fragments(
         page,
         team_ids=[m.team_id for m in request.memberships],
-        parts=(sorted(request.GET.lists()),),
-        fragments={"filters": filters, "results": results},
+        parts=(query,),
+        fragments={"results": results} if exact else {"filters": filters, "results": results},
     )
+    if exact:
+        teams = [(m.team_id, m.team.name) for m in request.memberships]
+        html.update(exact_fragments(page, parts=(query, teams), fragments={"filters": filters}))
     context = {"filters_html": html["filters"], "results_html": html["results"]}
     return render_shape(request, page, "history-results", context)
 

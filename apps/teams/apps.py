@@ -9,3 +9,8 @@ class TeamsConfig(AppConfig):
 
     name = "apps.teams"
     label = "teams"
+
+    def ready(self) -> None:
+        from .nav_counts import register
+
+        register()  # the navigation's counts' own key (nav_counts.py)

@@ -9,6 +9,7 @@ so drawing it never reads the team.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from django.core.paginator import Paginator
@@ -17,6 +18,7 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
+from apps.catalog.models import Offer
 from apps.web.limits import THREAD_PAGE
 
 from ..models import Candidate, Review
@@ -125,6 +127,30 @@ LABEL_FIELDS = ("id", "review_id", "offer__provider", "offer__name")
 def candidate_labels(review: Review) -> QuerySet:
     """The review's candidates in its order, each with only what its thread shows."""
     return review.candidates.select_related("offer").only(*LABEL_FIELDS)
+
+
+def thread_inputs(review: Review, candidates=None) -> str:
+    """What the discussion reads besides its comments, as text to keep in a page's cache: the
+    review's number of comments (its `comment_count` when read, else one query) and its
+    candidates' labels (`candidates`: already read, else one query)."""
+    if candidates is None:
+        candidates = candidate_labels(review)
+    labels = [[c.pk, c.offer.provider, c.offer.name] for c in candidates]
+    count = getattr(review, "comment_count", None)
+    if count is None:
+        count = Comment.objects.filter(review=review).count()
+    return json.dumps({"comments": count, "labels": labels})
+
+
+def from_thread_inputs(review: Review, text: str) -> list[Candidate]:
+    """The candidates `thread_inputs` kept, as `candidate_labels` reads them (their id and their
+    offer's provider and name); the review gets its `comment_count`."""
+    kept = json.loads(text)
+    review.comment_count = kept["comments"]
+    return [
+        Candidate(pk=pk, review_id=review.pk, offer=Offer(provider=provider, name=name))
+        for pk, provider, name in kept["labels"]
+    ]
 
 
 def review_threads(review: Review, viewer, *, candidates=None) -> list[Thread]:

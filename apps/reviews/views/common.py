@@ -32,13 +32,11 @@ FRAME_FIELDS = ("title", "state", "version", "team")
 
 
 def get_review_frame_for_user(request: HttpRequest, pk: int) -> Review:
-    """Only the review's frame fields, with its `comment_count` (the discussion): what an
-    approved page reads when its head and body come from the cache. Not its task, sites, team or
-    author (a read that costs more to build than the page's cache read): a page that draws any
-    of them reads the whole review with get_review_for_user. 404 as that does."""
-    return get_scoped_or_404(
-        with_comment_count(Review.objects).only(*FRAME_FIELDS), request.user, pk=pk
-    )
+    """Only the review's frame fields: what an approved page reads when its head, body and
+    discussion's inputs come from the cache. Not its task, sites, team or author (a read that
+    costs more to build than the page's cache read): a page that draws any of them reads the
+    whole review with get_review_for_user. 404 as that does."""
+    return get_scoped_or_404(Review.objects.only(*FRAME_FIELDS), request.user, pk=pk)
 
 
 def detail_url(review: Review) -> str:

@@ -40,7 +40,9 @@ from .approved_page import approved_page, discussion
 from .responses import reason_texts
 
 
-def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=None) -> dict:
+def _detail_context(
+    request: HttpRequest, review: Review, *, form=None, refusal=None, signoffs=None
+) -> dict:
     membership = membership_for(request, review.team_id)
     cards, reserved, review_input = snapshot_selectors.review_with_input(review)
     evaluation = snapshot_selectors.review_evaluation(review, review_input=review_input)
@@ -55,6 +57,7 @@ def _detail_context(request: HttpRequest, review: Review, *, form=None, refusal=
             review_input=review_input,
             cards=cards,
             reserved_links=reserved,
+            signoffs=signoffs,
         ),
         "currency": review.team.currency,
         "decisions": Decision,
@@ -92,7 +95,8 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return approved_page(
             request,
             _frame(request, pk),
-            lambda: _detail_context(request, get_review_for_user(request, pk)),
+            lambda: get_review_for_user(request, pk, comments=True),
+            lambda review, signoffs: _detail_context(request, review, signoffs=signoffs),
         )
     review = get_review_for_user(request, pk, comments=True)
     context = _detail_context(request, review)

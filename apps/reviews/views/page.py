@@ -53,13 +53,15 @@ def review_page(
     review_input: dict | None = None,
     cards: list | None = None,
     reserved_links: list | None = None,
+    signoffs: list | None = None,
 ) -> dict[str, Any]:
-    """Everything the review page shows besides the evaluation block (the checklist cards and
-    reserved links are passed when the caller already loaded them)."""
+    """Everything the review page shows besides the evaluation block (the checklist cards,
+    reserved links and sign-offs are passed when the caller already loaded them)."""
     if review_input is None:
         review_input = build_review_input(review)
     output = snapshot.output if snapshot is not None else None
-    signoffs = review_signoffs(review)
+    if signoffs is None:
+        signoffs = review_signoffs(review)
     round_signoffs = [s for s in signoffs if s.round == review.round]
     decided = any(s.reviewer_id == user.pk for s in round_signoffs)
     can_review = bool(membership and membership.can_review)

@@ -6,6 +6,7 @@ languages; a comment posted through a thread's form shows at the next view."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
@@ -55,22 +56,37 @@ def _discussion(html: str) -> str:
 
 
 class ApprovedPageDiscussionTests:
-    def test_the_candidates_are_read_with_their_labels_only(self, client, member, signed):
+    def test_a_warm_view_reads_no_candidate_and_a_cold_one_no_more_than_its_body(
+        self, client, member, signed
+    ):
+        """The discussion's inputs (the candidates' labels, the number of comments) come with
+        the page's cached parts: a warm view reads no candidate nor comment count; a cold one
+        takes them from the body it draws, no query of their own."""
         client.force_login(member)
         url = reverse("reviews:detail", args=[signed.pk])
-        client.get(url)
-        with CaptureQueriesContext(connection) as ctx:
-            html = client.get(url).content.decode()
-        reads = [q["sql"] for q in ctx.captured_queries if 'FROM "reviews_candidate"' in q["sql"]]
-        assert len(reads) == 1
-        # Its id and the offer's provider and name; not the candidate's figures nor the offer's.
-        for column in ('"provider"', '"reviews_candidate"."id"', '"catalog_offer"."name"'):
-            assert column in reads[0]
-        for column in ('"machines"', '"gpu_model"', '"billing_basis"', '"kind"'):
-            assert column not in reads[0]
         candidate = signed.candidates.select_related("offer").get()
         title = f"{candidate.offer.provider} · {candidate.offer.name}"
-        assert f"<summary>{title} " in _discussion(html)
+        for warm in (False, True):
+            if not warm:
+                cache.clear()
+            with CaptureQueriesContext(connection) as ctx:
+                html = client.get(url).content.decode()
+            sql = [q["sql"] for q in ctx.captured_queries]
+            reads = [q for q in sql if 'FROM "reviews_candidate"' in q]
+            counts = [q for q in sql if q.startswith("SELECT COUNT(*)") and "reviews_comment" in q]
+            assert (len(reads), len(counts)) == ((0, 0) if warm else (1, 0)), warm
+            assert f"<summary>{title} " in _discussion(html)
+
+    def test_a_new_comment_and_its_count_show_at_the_next_view(self, client, member, signed):
+        from apps.reviews.comments.services import comment_post
+
+        client.force_login(member)
+        url = reverse("reviews:detail", args=[signed.pk])
+        candidate = signed.candidates.get()
+        assert "No comments yet." in _discussion(client.get(url).content.decode())
+        comment_post(review=signed, candidate=candidate, actor=member, text="kept an eye on it")
+        html = _discussion(client.get(url).content.decode())
+        assert "kept an eye on it" in html and "(1)</span></summary>" in html
 
     @pytest.mark.parametrize("language", ["en", "zh-hans"])
     def test_every_thread_has_its_form_with_the_templates_field(
