@@ -1,5 +1,5 @@
-"""The navigation's counts (apps/teams/context_processors.py): one query compiled once per
-process from the selectors' own rules, counting for whoever asks."""
+"""The navigation's counts (apps/teams/nav_counts.py): one query built from the selectors' own
+rules, counting for whoever asks (their key: tests/teams/test_nav_count_key.py)."""
 
 from __future__ import annotations
 
