@@ -80,3 +80,17 @@ def test_the_tools_are_the_templates_to_the_byte(team, other_team, owner, member
     assert len(seen) == 5
     owner_page = [s for s in seen if s[0] == "owner"]
     assert owner_page  # the switch was compared
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_page_drawn_without_its_request_gets_the_templates_tools(language):
+    """Django's 500 page is drawn with no request in its context: the tools are still the
+    template's (forms that go back to no page), not a KeyError in the error page itself."""
+    new = engines["django"].from_string(
+        '{% load topbar %}<div class="topbar__tools">\n        {% topbar_tools %}\n      </div>'
+    )
+    old = engines["django"].from_string(OLD)
+    with translation.override(language):
+        drawn, expected = new.render({}), old.render({})
+    assert 'name="next" value=""' in drawn
+    assert _tools(drawn).split() == _tools(expected).split()  # the bell's blank lines aside

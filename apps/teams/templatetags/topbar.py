@@ -38,8 +38,10 @@ def _link(url: str, active: bool, label: str, badge: str = "") -> str:
 @register.simple_tag(takes_context=True)
 def main_nav(context) -> SafeString:
     """The links between `<nav class="mainnav">` and `</nav>`, with their whitespace."""
-    request = context["request"]
-    match = request.resolver_match
+    # A page drawn without its request (Django's 500 page) has no current section.
+    request = context.get("request")
+    match = getattr(request, "resolver_match", None)
+    path = getattr(request, "path", "")
     namespace = getattr(match, "namespace", "") or ""
     url_name = getattr(match, "url_name", "") or ""
     urls = {
@@ -57,7 +59,7 @@ def main_nav(context) -> SafeString:
         count = text(waiting)  # as {{ approvals_waiting }}: localized, escaped
         badge = f' <span class="badge badge--accent" title="{title}">{count}</span>'
     links = [
-        (urls["profiles:list"], request.path[:10] == "/profiles/", gettext("Profiles"), ""),
+        (urls["profiles:list"], path[:10] == "/profiles/", gettext("Profiles"), ""),
         (
             urls["reviews:list"],
             namespace == "reviews" and url_name != "approvals",
@@ -136,7 +138,7 @@ def _language_buttons(current: str) -> str:
 
 
 def _account(request, user, csrf: str) -> str:
-    on_account = getattr(request.resolver_match, "url_name", None) == "account"
+    on_account = getattr(getattr(request, "resolver_match", None), "url_name", None) == "account"
     active, current = (" is-active", ' aria-current="page"') if on_account else ("", "")
     name = conditional_escape(user.get_username())
     account, logout = reverse("accounts:account"), reverse("accounts:logout")
@@ -154,8 +156,11 @@ def _account(request, user, csrf: str) -> str:
 def topbar_tools(context) -> SafeString:
     """The top bar's tools after the bell: the team switch (or the team's name), the language
     buttons, the account link and the sign-out button, as base.html drew them."""
-    request, user = context["request"], context.get("user")
-    csrf, back = _csrf(context), conditional_escape(request.get_full_path())
+    # Django's 500 page is drawn without the request: its forms go back to no page, as the
+    # template's {{ request.get_full_path }} drew them.
+    request, user = context.get("request"), context.get("user")
+    back = conditional_escape(request.get_full_path()) if request is not None else ""
+    csrf = _csrf(context)
     set_language = conditional_escape(reverse("set_language"))
     drawn = (
         _team_switch(context, csrf, back)

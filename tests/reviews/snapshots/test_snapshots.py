@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 import engine
-from apps.accounts.generations import bump_generations
+from apps.accounts.generations import bump_keys
 from apps.reviews.snapshots import services as snapshots
 from apps.reviews.snapshots.jobs import (
     MAX_JOB_ATTEMPTS,
@@ -109,7 +109,7 @@ class SnapshotComputeTests:
 def enqueued(callbacks: list) -> list:
     """The on-commit callbacks that publish a task, without the team's cache generation bumps
     (apps.accounts.signals bumps again once a write commits)."""
-    return [c for c in callbacks if getattr(c, "func", None) is not bump_generations]
+    return [c for c in callbacks if getattr(c, "func", None) is not bump_keys]
 
 
 class SnapshotRequestTests:
