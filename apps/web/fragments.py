@@ -88,13 +88,7 @@ def cached_fragments(
         else:
             html[part] = draw()
             drawn[keys[part]] = (stamp, html[part])
-    if drawn:
-        try:
-            cache.set_many(drawn, FRAGMENT_SECONDS)
-        except Exception as exc:  # noqa: BLE001 - served all the same
-            log.warning("cache unavailable, %s not kept: %s", name, exc)
-    # Our own templates, rendered and escaped.
-    return {part: mark_safe(value) for part, value in html.items()}  # noqa: S308
+    return _kept(name, html, drawn)
 
 
 def exact_fragments(
@@ -115,6 +109,11 @@ def exact_fragments(
         html[part] = found.get(keys[part])
         if html[part] is None:
             html[part] = drawn[keys[part]] = draw()
+    return _kept(name, html, drawn)
+
+
+def _kept(name: str, html: dict[str, str], drawn: dict[str, object]) -> dict[str, SafeString]:
+    """Keep the entries just drawn (one write) and give every fragment's HTML as safe."""
     if drawn:
         try:
             cache.set_many(drawn, FRAGMENT_SECONDS)
