@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
+from engine import EngineInputError, parse_input
 from engine.schema import (
     BENCHMARK_KINDS,
     BYTES_PER_PARAM,
@@ -167,6 +168,13 @@ def staged_input(**task_overrides: Any) -> dict[str, Any]:
         offers=[offer("F", "far", price=1.0), offer("D", "data", price=3.0)],
         checklists=answered("F", "D"),
     )
+
+
+def parse_errors(data: dict[str, Any]) -> list[dict[str, str]]:
+    """The errors parse_input refuses `data` with (the test fails if it is accepted)."""
+    with pytest.raises(EngineInputError) as refused:
+        parse_input(data)
+    return refused.value.errors
 
 
 def rules(output: dict[str, Any]) -> list[str]:

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from engine import EngineInputError, evaluate, evaluate_input, parse_input
+from engine import evaluate, evaluate_input, parse_input
 
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
@@ -18,17 +16,12 @@ from .engine_fixtures import (
     make_input,
     offer,
     option_of,
+    parse_errors,
     rules,
     single,
     staged_task,
     task,
 )
-
-
-def _errors(data: dict[str, Any]) -> list[dict[str, str]]:
-    with pytest.raises(EngineInputError) as caught:
-        parse_input(data)
-    return caught.value.errors
 
 
 class CostBudgetTests:
@@ -194,7 +187,7 @@ class OfferErrorsTests:
         # 1e12 ÷ (1 h × 1 GPU × 0.5) = 2e12 a GPU-hour > 1e12
         bad = offer("c", billing_basis="contract", price=1e12, contract_hours=1,
                     gpus_per_machine=1, expected_utilization=0.5)  # fmt: skip
-        assert _errors(make_input(task(gpus=1), offers=[bad])) == [
+        assert parse_errors(make_input(task(gpus=1), offers=[bad])) == [
             {
                 "field": "offers[0].price",
                 "message": "gives a GPU-hour price beyond 1e12 (price ÷ (contract_hours × "
@@ -203,7 +196,7 @@ class OfferErrorsTests:
         ]
 
     def test_only_a_contract_can_be_already_paid(self):
-        assert _errors(make_input(task(), offers=[offer("a", contract_paid=True)])) == [
+        assert parse_errors(make_input(task(), offers=[offer("a", contract_paid=True)])) == [
             {
                 "field": "offers[0].contract_paid",
                 "message": "only a contract offer can be already paid (set billing_basis: "

@@ -7,22 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from engine import EngineInputError, parse_input
+from engine import parse_input
 from engine.schema import DEFAULT_THRESHOLDS, LatencyBudget, Task, Team
 
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
     make_input,
     offer,
+    parse_errors,
 )
-
-
-def errors_of(data: dict[str, Any]) -> list[dict[str, str]]:
-    with pytest.raises(EngineInputError) as caught:
-        parse_input(data)
-    return caught.value.errors
 
 
 def err(field: str, message: str) -> dict[str, str]:
@@ -137,14 +130,14 @@ class TestTaskFields:
         )
 
     def test_site_references_must_be_strings(self):
-        assert errors_of(with_task(data_site=3, result_site=["far"], home_site=True)) == [
+        assert parse_errors(with_task(data_site=3, result_site=["far"], home_site=True)) == [
             err("task.home_site", "must be a string"),
             err("task.data_site", "must be a string"),
             err("task.result_site", "must be a string"),
         ]
 
     def test_each_unknown_site_reference_is_named(self):
-        assert errors_of(with_task(data_site="venus", result_site="mars")) == [
+        assert parse_errors(with_task(data_site="venus", result_site="mars")) == [
             err("task.data_site", "unknown site 'venus'"),
             err("task.result_site", "unknown site 'mars'"),
         ]
@@ -207,7 +200,7 @@ class TestTaskFields:
             "colour": "red",
         }
         p = "task"
-        assert errors_of(make_input(bad)) == [
+        assert parse_errors(make_input(bad)) == [
             err("task.colour", "unknown field"),
             err("task.allowed_sites[1]", "unknown site 'mars'"),
             err("task.allowed_sites[2]", "unknown site 3"),
@@ -270,7 +263,7 @@ class TestTaskFields:
         ]
 
     def test_the_required_fields(self):
-        assert errors_of(make_input({})) == [
+        assert parse_errors(make_input({})) == [
             err(
                 "task.gpus",
                 "is required: the planned GPU count compute_hours is measured on "
@@ -285,14 +278,14 @@ class TestTaskFields:
     def test_task_missing_null_or_not_an_object(self):
         data = make_input()
         del data["task"]
-        assert errors_of(data) == [err("task", "is required")]
-        assert errors_of({**make_input(), "task": None}) == [err("task", "is required")]
-        assert errors_of({**make_input(), "task": [1]}) == [err("task", "must be an object")]
+        assert parse_errors(data) == [err("task", "is required")]
+        assert parse_errors({**make_input(), "task": None}) == [err("task", "is required")]
+        assert parse_errors({**make_input(), "task": [1]}) == [err("task", "must be an object")]
 
     def test_compress_ratio_bounds(self):
         assert parse_input(with_task(compress_ratio=1)).task.compress_ratio == 1.0
         assert parse_input(with_task(compress_ratio=0.01)).task.compress_ratio == 0.01
-        assert errors_of(with_task(compress_ratio=1.01)) == [
+        assert parse_errors(with_task(compress_ratio=1.01)) == [
             err("task.compress_ratio", "must be ≤ 1")
         ]
 
@@ -301,10 +294,10 @@ class TestTaskFields:
             "far",
             "home",
         )
-        assert errors_of(with_task(allowed_sites="home")) == [
+        assert parse_errors(with_task(allowed_sites="home")) == [
             err("task.allowed_sites", "must be a list of site codes")
         ]
-        assert errors_of(with_task(latency_budget_hours=[1], team=5)) == [
+        assert parse_errors(with_task(latency_budget_hours=[1], team=5)) == [
             err("task.latency_budget_hours", "must be an object"),
             err("task.team", "must be an object"),
         ]
@@ -341,19 +334,19 @@ class TestModelShape:
         assert (parsed.layers, parsed.kv_heads, parsed.has_architecture) == (None, None, False)
 
     def test_a_partial_shape_names_each_missing_field(self):
-        assert errors_of(with_task(layers=32, kv_heads=8)) == [
+        assert parse_errors(with_task(layers=32, kv_heads=8)) == [
             err("task.batch_size", SHAPE_REQUIRED),
             err("task.seq_len", SHAPE_REQUIRED),
             err("task.hidden_size", SHAPE_REQUIRED),
             err("task.heads", SHAPE_REQUIRED),
         ]
-        assert errors_of(with_task(**{**self.SHAPE, "layers": None})) == [
+        assert parse_errors(with_task(**{**self.SHAPE, "layers": None})) == [
             err("task.layers", SHAPE_REQUIRED)
         ]
 
     def test_shape_figures_are_positive_integers(self):
         shape = {**self.SHAPE, "batch_size": 0, "seq_len": 1.5, "kv_heads": 0}
-        assert errors_of(with_task(**shape)) == [
+        assert parse_errors(with_task(**shape)) == [
             err("task.batch_size", "must be ≥ 1"),
             err("task.seq_len", "must be an integer"),
             err("task.kv_heads", "must be ≥ 1"),
@@ -362,13 +355,13 @@ class TestModelShape:
         assert parse_input(with_task(**one)).task.batch_size == 1
 
     def test_heads_divide_hidden_size_and_kv_heads_divide_heads(self):
-        assert errors_of(with_task(**{**self.SHAPE, "heads": 30})) == [
+        assert parse_errors(with_task(**{**self.SHAPE, "heads": 30})) == [
             err("task.heads", "must divide hidden_size (4096)")
         ]
-        assert errors_of(with_task(**self.SHAPE, kv_heads=64)) == [
+        assert parse_errors(with_task(**self.SHAPE, kv_heads=64)) == [
             err("task.kv_heads", "must be ≤ heads (32)")
         ]
-        assert errors_of(with_task(**self.SHAPE, kv_heads=5)) == [
+        assert parse_errors(with_task(**self.SHAPE, kv_heads=5)) == [
             err("task.kv_heads", "must divide heads (32)")
         ]
         # at the bound: kv_heads = heads is fine, as is kv_heads = 1
@@ -413,14 +406,14 @@ class TestChecklists:
             offers=[offer("a"), offer("b")],
             checklists={"ghost": {}, True: {}, "a": {"q1": "maybe", "q7": "answered"}, "b": 3},
         )
-        assert errors_of(data) == [
+        assert parse_errors(data) == [
             err("checklists.ghost", "unknown offer 'ghost'"),
             err("checklists.True", "unknown offer 'True'"),
             err("checklists.a.q7", "unknown field"),
             err("checklists.a.q1", "must be one of answered, unanswered"),
             err("checklists.b", "must be an object"),
         ]
-        assert errors_of(make_input(checklists=[1])) == [err("checklists", "must be an object")]
+        assert parse_errors(make_input(checklists=[1])) == [err("checklists", "must be an object")]
 
 
 class TestChecklistOrder:
@@ -430,7 +423,7 @@ class TestChecklistOrder:
             offers=[offer("a"), offer("b"), offer("c")],
             checklists={"a": all_answered, "b": 3, "c": {"q1": "maybe"}},
         )
-        assert errors_of(data) == [
+        assert parse_errors(data) == [
             err("checklists.b", "must be an object"),
             err("checklists.c.q1", "must be one of answered, unanswered"),
         ]
@@ -442,7 +435,7 @@ class TestChecklistOrder:
     def test_a_boolean_key_is_not_an_offer_id(self):
         # an offer whose id is the text "True": the key True (a Python caller) is not its id
         data = make_input(offers=[offer("True")], checklists={True: {}})
-        assert errors_of(data) == [err("checklists.True", "unknown offer 'True'")]
+        assert parse_errors(data) == [err("checklists.True", "unknown offer 'True'")]
 
 
 class TestThresholds:
@@ -465,7 +458,7 @@ class TestThresholds:
             "buffer_same_city": None,
             "typo": 1,
         }
-        assert errors_of(make_input(thresholds=bad)) == [
+        assert parse_errors(make_input(thresholds=bad)) == [
             err("thresholds.typo", "unknown threshold"),
             err("thresholds.network_cost_share", "must be ≥ 0"),
             err("thresholds.headroom", "must be > 0"),
@@ -475,16 +468,16 @@ class TestThresholds:
             err("thresholds.long_run_hours", "must be ≥ 0"),
             err("thresholds.multi_machine_efficiency", "must be ≤ 1"),
         ]
-        assert errors_of(make_input(thresholds=3)) == [err("thresholds", "must be an object")]
+        assert parse_errors(make_input(thresholds=3)) == [err("thresholds", "must be an object")]
 
     def test_data_compute_low_at_most_high(self):
         at = parse_input(make_input(thresholds={"data_compute_low": 50, "data_compute_high": 50}))
         assert at.thresholds["data_compute_low"] == 50.0
-        assert errors_of(make_input(thresholds={"data_compute_low": 101})) == [
+        assert parse_errors(make_input(thresholds={"data_compute_low": 101})) == [
             err("thresholds.data_compute_low", "must be ≤ data_compute_high")
         ]
         over = {"data_compute_low": 60, "data_compute_high": 50}
-        assert errors_of(make_input(thresholds=over)) == [
+        assert parse_errors(make_input(thresholds=over)) == [
             err("thresholds.data_compute_low", "must be ≤ data_compute_high")
         ]
 
@@ -496,13 +489,13 @@ class TestThresholds:
             )
             if key == "failure_evidence_gpu_hours":
                 low = "must be ≥ 1"  # SPEC 7.2: under one GPU-hour of records is no evidence
-            assert errors_of(data) == [err(f"thresholds.{key}", low)], key
+            assert parse_errors(data) == [err(f"thresholds.{key}", low)], key
             given = {"data_compute_low": 0, "data_compute_high": 100, key: 1}
             one = parse_input(make_input(thresholds=given))
             assert one.thresholds[key] == 1.0, key
             if key in ("headroom", "multi_machine_efficiency", "near_capacity_band",
                        "network_cost_share", "scaling_efficiency_min"):  # fmt: skip
-                assert errors_of(make_input(thresholds={key: 1.01})) == [
+                assert parse_errors(make_input(thresholds={key: 1.01})) == [
                     err(f"thresholds.{key}", "must be ≤ 1")
                 ], key
             elif key not in ("data_compute_low", "data_compute_high"):
@@ -513,7 +506,7 @@ class TestTopLevel:
     def test_lists_that_are_not_lists(self):
         data = {"task": MINIMAL, "sites": {"code": "home"}, "offers": "a", "links": 1,
                 "benchmarks": {}}  # fmt: skip
-        assert errors_of(data) == [
+        assert parse_errors(data) == [
             err("sites", "must be a list"),
             err("links", "must be a list"),
             err("offers", "must be a list"),
@@ -530,7 +523,10 @@ class TestTopLevel:
             checklists={"z": {}},
         )
         data["task"]["home_site"] = "nowhere"
-        assert errors_of(data) == [err("sites", "must be a list"), err("offers", "must be a list")]
+        assert parse_errors(data) == [
+            err("sites", "must be a list"),
+            err("offers", "must be a list"),
+        ]
 
     def test_null_lists_are_empty(self):
         data = {"task": {**MINIMAL, "home_site": "h"}, "sites": [{"code": "h"}], "links": None,
@@ -542,5 +538,5 @@ class TestTopLevel:
 
     def test_unknown_top_level_fields_and_the_currency(self):
         data = {**make_input(), "extra": 1, 5: 2, "currency": "CNY"}
-        assert errors_of(data) == [err("extra", "unknown field"), err("5", "unknown field")]
+        assert parse_errors(data) == [err("extra", "unknown field"), err("5", "unknown field")]
         assert parse_input({**make_input(), "currency": "CNY"}).currency == "CNY"

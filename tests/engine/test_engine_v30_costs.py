@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine import EngineInputError, evaluate, parse_input
+from engine import evaluate
 
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
@@ -24,16 +24,11 @@ from .engine_fixtures import (
     multi,
     offer,
     option_of,
+    parse_errors,
     rules,
     single,
     task,
 )
-
-
-def _errors(data: dict[str, Any]) -> list[dict[str, str]]:
-    with pytest.raises(EngineInputError) as caught:
-        parse_input(data)
-    return caught.value.errors
 
 
 class TestTheWholeBillDecides:
@@ -125,7 +120,7 @@ class TestRerunCost:
 
     def test_bad_thresholds_are_refused_by_name(self):
         limits = {"failure_rate_per_gpu_hour": -1, "failure_evidence_gpu_hours": 0.5}
-        assert _errors(make_input(thresholds=limits)) == [
+        assert parse_errors(make_input(thresholds=limits)) == [
             {"field": "thresholds.failure_rate_per_gpu_hour", "message": "must be ≥ 0"},
             {"field": "thresholds.failure_evidence_gpu_hours", "message": "must be ≥ 1"},
         ]
@@ -206,6 +201,6 @@ class TestPreemption:
         assert "G4" not in rules(out)  # resumable
 
     def test_a_bad_restart_hours_is_refused_by_name(self):
-        assert _errors(_spot_and_on_demand(restart_hours=-1)) == [
+        assert parse_errors(_spot_and_on_demand(restart_hours=-1)) == [
             {"field": "task.restart_hours", "message": "must be ≥ 0"}
         ]

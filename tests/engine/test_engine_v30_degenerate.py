@@ -23,29 +23,26 @@ from .engine_fixtures import (
     engine_inputs,
     make_input,
     offer,
+    parse_errors,
     task,
 )
 
 EDGES = st.sampled_from([0.0, 5e-324, 1e-300, 1e-12, 0.01, 1.0, 100.0, 1e6, 1e12])
 
 
-def _errors(data):
-    with pytest.raises(EngineInputError) as refused:
-        parse_input(data)
-    return refused.value.errors
-
-
 class RelativeSpeedRangeTests:
     def test_a_speed_below_a_hundredth_is_refused_by_its_path(self):
         data = make_input(task(), offers=[offer("a", price=0.0, relative_speed=1e-320)])
         # 2.2: compute hours 10 ÷ 1e-320 = inf, × price 0 = NaN total, and a bogus J3.
-        assert _errors(data) == [
+        assert parse_errors(data) == [
             {"field": "offers[0].relative_speed", "message": "must be ≥ 0.01"}
         ]
 
     def test_a_speed_above_a_hundred_is_refused_by_its_path(self):
         data = make_input(task(), offers=[offer("a", relative_speed=100.5)])
-        assert _errors(data) == [{"field": "offers[0].relative_speed", "message": "must be ≤ 100"}]
+        assert parse_errors(data) == [
+            {"field": "offers[0].relative_speed", "message": "must be ≤ 100"}
+        ]
 
     def test_the_ends_of_the_range_are_accepted(self):
         for speed, hours in ((0.01, 1000.0), (100, 0.1)):
@@ -58,7 +55,7 @@ class SmallestPositiveTests:
     def test_a_gpu_memory_below_1e_12_is_refused_by_its_path(self):
         # 2.2 took 5e-324 GB: a replica ÷ 5e-324 is infinite GPUs, and evaluate raised.
         data = make_input(task(), offers=[offer("a", gpu_mem_gb=5e-324)])
-        assert _errors(data) == [
+        assert parse_errors(data) == [
             {"field": "offers[0].gpu_mem_gb", "message": "is unreasonably small (limit 1e-12)"}
         ]
 
@@ -74,7 +71,7 @@ class ComputeHoursTests:
     def test_a_subnormal_compute_time_is_refused_by_its_path(self):
         # M1 divides the input by it: 1e-12 GB ÷ 5e-324 h is infinite GB/h.
         data = make_input(task(compute_hours=5e-324, input_gb=1e-12))
-        assert _errors(data) == [
+        assert parse_errors(data) == [
             {"field": "task.compute_hours", "message": "is unreasonably small (limit 1e-12)"}
         ]
 
@@ -82,7 +79,7 @@ class ComputeHoursTests:
         # A speedup divides one run's hours by another's.
         record = {"kind": "multi", "offer": "local", "e2e_hours": 5e-324, "compute_hours": 0}
         data = make_input(task(), benchmarks=[record])
-        assert _errors(data) == [
+        assert parse_errors(data) == [
             {"field": "benchmarks[0].e2e_hours", "message": "is unreasonably small (limit 1e-12)"}
         ]
 
@@ -97,7 +94,7 @@ class EffectivePriceTests:
         # may reach (each factor alone is at the smallest an input may state).
         data = make_input(task(), offers=[offer("a", billing_basis="contract", price=1e12,
                           contract_hours=1e-12, expected_utilization=1e-12)])  # fmt: skip
-        [error] = _errors(data)
+        [error] = parse_errors(data)
         assert error["field"] == "offers[0].price"
         assert "GPU-hour" in error["message"]
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import EngineInputError, evaluate, parse_input
+from engine import evaluate
 
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
@@ -27,6 +27,7 @@ from .engine_fixtures import (
     multi,
     offer,
     option_of,
+    parse_errors,
     rules,
     single,
     task,
@@ -43,12 +44,6 @@ PROPERTIES = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-
-
-def _errors(data: dict[str, Any]) -> list[dict[str, str]]:
-    with pytest.raises(EngineInputError) as caught:
-        parse_input(data)
-    return caught.value.errors
 
 
 class TestPackages:
@@ -79,7 +74,9 @@ class TestPackages:
     def test_a_recurring_job_keeps_the_pro_rated_share(self):
         """Recurring: section 3's pro-rating stands, 8 × 16 × 12.5 = 1,600 at 12.5 a GPU-hour."""
         out = evaluate(
-            make_input(task(compute_hours=16, cadence="recurring"), offers=[offer("pkg", **PACKAGE)])
+            make_input(
+                task(compute_hours=16, cadence="recurring"), offers=[offer("pkg", **PACKAGE)]
+            )
         )
         pkg = option_of(out, "pkg")
         assert (pkg["compute_cost"], pkg["effective_price"]) == (1600.0, 12.5)
@@ -142,13 +139,15 @@ class TestPackages:
         assert option_of(out, "pkg")["compute_cost"] == 65600.0
 
     def test_contract_paid_on_another_basis_is_refused_naming_the_field(self):
-        errors = _errors(make_input(task(), offers=[offer("a", contract_paid=True)]))
+        errors = parse_errors(make_input(task(), offers=[offer("a", contract_paid=True)]))
         assert [e["field"] for e in errors] == ["offers[0].contract_paid"]
         assert "contract" in errors[0]["message"]
 
     @pytest.mark.parametrize("value", ["yes", 1, [True]])
     def test_contract_paid_must_be_a_boolean(self, value):
-        errors = _errors(make_input(task(), offers=[offer("a", contract_paid=value, **PACKAGE)]))
+        errors = parse_errors(
+            make_input(task(), offers=[offer("a", contract_paid=value, **PACKAGE)])
+        )
         assert [e["field"] for e in errors] == ["offers[0].contract_paid"]
 
 
@@ -290,7 +289,7 @@ class TestCostBudget:
         data = make_input(task(cost_budget=value), offers=[offer("a")])
         if value == math.inf:
             data["task"]["cost_budget"] = 1e300
-        errors = _errors(data)
+        errors = parse_errors(data)
         assert [e["field"] for e in errors] == ["task.cost_budget"]
 
 

@@ -10,25 +10,20 @@ from typing import Any
 
 import pytest
 
-from engine import EngineInputError, parse_input
+from engine import parse_input
 from engine.schema import Benchmark, Link, Offer, Site
 
 from .engine_fixtures import (
     _eager_celery_and_clean_cache,  # noqa: F401 - the engine needs no Django
     make_input,
     offer,
+    parse_errors,
     task,
 )
 
 
 class Name(str):
     """A str subclass (as an enum member or a lazy string may be): valid, but not plain."""
-
-
-def errors_of(data: dict[str, Any]) -> list[dict[str, str]]:
-    with pytest.raises(EngineInputError) as caught:
-        parse_input(data)
-    return caught.value.errors
 
 
 def err(field: str, message: str) -> dict[str, str]:
@@ -83,7 +78,7 @@ class TestSites:
             "not an object",
             {},
         ]
-        assert errors_of(make_input(sites=sites, links=[], offers=[])) == [
+        assert parse_errors(make_input(sites=sites, links=[], offers=[])) == [
             err("sites[1].extra", "unknown field"),
             err("sites[1].code", "must not be blank"),
             err("sites[1].name", "must be a string"),
@@ -180,7 +175,7 @@ class TestLinks:
             {"from": "c", "to": "a", "price_per_gb": 0},
             [],
         ]
-        assert errors_of(_links(links)) == [
+        assert parse_errors(_links(links)) == [
             err("links[0].speed", "unknown field"),
             err("links[0].from", "unknown site 'z'"),
             err("links[0].bandwidth_gbps", "must be > 0"),
@@ -199,7 +194,7 @@ class TestLinks:
 
     def test_links_after_one_that_is_not_an_object_are_still_read(self):
         links = ["x", {"from": "a", "to": "zz", "bandwidth_gbps": 1, "price_per_gb": 0}]
-        assert errors_of(_links(links)) == [
+        assert parse_errors(_links(links)) == [
             err("links[0]", "must be an object"),
             err("links[1].to", "unknown site 'zz'"),
         ]
@@ -207,7 +202,7 @@ class TestLinks:
     def test_links_with_a_missing_end_are_not_duplicates_of_each_other(self):
         no_to = {"from": "a", "bandwidth_gbps": 1, "price_per_gb": 0}
         no_from = {"to": "b", "bandwidth_gbps": 1, "price_per_gb": 0, "reserved": "yes"}
-        assert errors_of(_links([no_to, dict(no_to), no_from, dict(no_from)])) == [
+        assert parse_errors(_links([no_to, dict(no_to), no_from, dict(no_from)])) == [
             err("links[0].to", "is required"),
             err("links[1].to", "is required"),
             err("links[2].from", "is required"),
@@ -223,7 +218,7 @@ class TestLinks:
             {"from": "a", "to": "b", "bandwidth_gbps": 2, "price_per_gb": 0},
             {"from": Name("a"), "to": "b", "bandwidth_gbps": 3, "price_per_gb": 0},
         ]
-        assert errors_of(_links(links)) == [
+        assert parse_errors(_links(links)) == [
             err("links[1]", "duplicate link a → b"),
             err("links[2]", "duplicate link a → b"),
         ]
@@ -233,7 +228,7 @@ class TestLinks:
             {"from": "a", "to": "b", "bandwidth_gbps": 1, "price_per_gb": 0, "reserved": True},
             {"from": "b", "to": "a", "bandwidth_gbps": 1, "price_per_gb": 0, "reservable": True},
         ]
-        assert errors_of(_links(links)) == [
+        assert parse_errors(_links(links)) == [
             err("links[0].reserved", "only a reservable link can be reserved")
         ]
 
@@ -360,7 +355,7 @@ class TestOffers:
             (True, 0.0),
             (False, 0.0),
         ]
-        assert errors_of(
+        assert parse_errors(
             _offers(
                 [
                     offer("a", preemptible=True),
@@ -406,7 +401,7 @@ class TestOffers:
             "preemptions_per_day": 2,
             "bogus": 1,
         }
-        assert errors_of(_offers([bad])) == [
+        assert parse_errors(_offers([bad])) == [
             err("offers[0].bogus", "unknown field"),
             err("offers[0].currency", "must be an ISO 4217 code like CNY"),
             err("offers[0].id", "must be a non-blank string or an integer"),
@@ -440,7 +435,7 @@ class TestOffers:
             offer("b", billing_basis="contract", expected_utilization=0),
             {"id": "c", "site": "home"},
         ]
-        assert errors_of(_offers(offers)) == [
+        assert parse_errors(_offers(offers)) == [
             err("offers[0].gpus_per_machine", "is required"),
             err("offers[0].max_machines", "must be an integer"),
             err("offers[0].machines", "must be an integer"),
@@ -456,7 +451,7 @@ class TestOffers:
     def test_ids(self):
         offers = [offer("a"), offer(" "), offer("a"), {**offer("x"), "id": None}, offer(7)]
         offers[4]["site"] = None
-        assert errors_of(_offers(offers)) == [
+        assert parse_errors(_offers(offers)) == [
             err("offers[1].id", "must be a non-blank string or an integer"),
             err("offers[2].id", "duplicate offer id 'a'"),
             err("offers[3].id", "is required"),
@@ -464,30 +459,30 @@ class TestOffers:
         ]
         without = offer("x")
         del without["id"]
-        assert errors_of(_offers([without])) == [err("offers[0].id", "is required")]
+        assert parse_errors(_offers([without])) == [err("offers[0].id", "is required")]
         assert [o.id for o in parse_input(_offers([offer(7), offer("7 ")])).offers] == [
             "7",
             "7 ",
         ]
-        assert errors_of(_offers([offer(7), offer("7")])) == [
+        assert parse_errors(_offers([offer(7), offer("7")])) == [
             err("offers[1].id", "duplicate offer id '7'")
         ]
 
     def test_offers_after_one_that_is_not_an_object_are_still_read(self):
-        assert errors_of(_offers(["x", offer("a", price=-1)])) == [
+        assert parse_errors(_offers(["x", offer("a", price=-1)])) == [
             err("offers[0]", "must be an object"),
             err("offers[1].price", "must be ≥ 0"),
         ]
 
     def test_currencies(self):
         offers = [offer("a", currency="USD"), offer("b", currency="EUR"), offer("c")]
-        assert errors_of(_offers(offers)) == [
+        assert parse_errors(_offers(offers)) == [
             err(
                 "offers[1].currency",
                 "'EUR' differs from the input's currency 'USD' (no conversion)",
             )
         ]
-        assert errors_of(_offers([offer("a", currency="USD")], currency="CNY")) == [
+        assert parse_errors(_offers([offer("a", currency="USD")], currency="CNY")) == [
             err(
                 "offers[0].currency",
                 "'USD' differs from the input's currency 'CNY' (no conversion)",
@@ -499,7 +494,7 @@ class TestOffers:
 
     @pytest.mark.parametrize("code", ["cny", "CN", "CNYX", "C1Y", "ÄBC", 156, ""])
     def test_a_currency_is_three_capital_ascii_letters(self, code):
-        assert errors_of(_offers([offer("a")], currency=code)) == [
+        assert parse_errors(_offers([offer("a")], currency=code)) == [
             err("currency", "must be an ISO 4217 code like CNY")
         ]
 
@@ -602,7 +597,7 @@ class TestBenchmarks:
             {"offer": "local"},
             7,
         ]
-        assert errors_of(_bench(records)) == [
+        assert parse_errors(_bench(records)) == [
             err("benchmarks[0].note", "unknown field"),
             err("benchmarks[0].offer", "unknown offer 'ghost'"),
             err("benchmarks[0].compute_hours", "must be ≤ e2e_hours"),
@@ -635,7 +630,7 @@ class TestBenchmarks:
 
     def test_records_after_one_that_is_not_an_object_are_still_read(self):
         records = [3, {"kind": "network_probe", "comm_hours": -1}]
-        assert errors_of(_bench(records)) == [
+        assert parse_errors(_bench(records)) == [
             err("benchmarks[0]", "must be an object"),
             err("benchmarks[1].comm_hours", "must be ≥ 0"),
         ]
@@ -655,7 +650,7 @@ class TestBenchmarks:
         [parsed] = parse_input(_bench(ok)).benchmarks
         assert (parsed.e2e_hours, parsed.compute_hours, parsed.comm_hours) == (2.0, 2.0, 2.0)
         over = [{"kind": text("single"), "offer": "local", "e2e_hours": 2, "compute_hours": 2.5}]
-        assert errors_of(_bench(over)) == [
+        assert parse_errors(_bench(over)) == [
             err("benchmarks[0].compute_hours", "must be ≤ e2e_hours")
         ]
         over = [
@@ -667,4 +662,6 @@ class TestBenchmarks:
                 "comm_hours": 2.5,
             }
         ]
-        assert errors_of(_bench(over)) == [err("benchmarks[0].comm_hours", "must be ≤ e2e_hours")]
+        assert parse_errors(_bench(over)) == [
+            err("benchmarks[0].comm_hours", "must be ≤ e2e_hours")
+        ]
