@@ -35,7 +35,11 @@ def input_mode(inp: EngineInput, site: str) -> str | None:
     return "staged" if storage is None or storage * 1000 >= task.input_gb else "streamed"
 
 
-def _legs(inp: EngineInput, net: Network, site: str, mode: str | None, staged: bool) -> list[Leg]:
+def _legs(
+    inp: EngineInput, net: Network, site: str, mode: str | None, staged: bool
+) -> tuple[list[Leg], float, float, float, bool]:
+    """The plan's legs, with their GB, hours and cost summed in leg order (from 0, as sum()
+    does) and whether every leg has a link (the hours and cost count only then)."""
     task = inp.task
     passes = task.data_passes if mode == "streamed" else 1
     # SPEC 6.4: a staged plan ships the processed version (once, whatever the passes) instead
@@ -51,13 +55,18 @@ def _legs(inp: EngineInput, net: Network, site: str, mode: str | None, staged: b
     )
     legs: list[Leg] = []
     thresholds = inp.thresholds
+    moved_gb = hours_sum = cost_sum = 0  # sum()'s start: no leg moves nothing (an int 0)
+    linked = True
     for what, src, dst, gb, share in plan:
         # A leg exists only between two different sites, and only when something moves.
         if src == dst or gb <= 0:
             continue
+        moved = gb * share
+        moved_gb += moved
         link = net.link(src, dst)
         if link is None:
-            legs.append(Leg(what, src, dst, gb * share, None, None, None))
+            linked = False
+            legs.append(Leg(what, src, dst, moved, None, None, None))
             continue
         buffer = link.buffer
         if buffer is None:
@@ -66,8 +75,11 @@ def _legs(inp: EngineInput, net: Network, site: str, mode: str | None, staged: b
         # SPEC 6.4: a staged input leg's GB and cost are per run (× share = ÷ rounds) while its
         # hours are the whole transfer: the first run waits for all of it.
         hours = gb * 8 / (link.bandwidth_gbps * 3600) * (1 + buffer)
-        legs.append(Leg(what, src, dst, gb * share, hours, gb * share * link.price_per_gb, link))
-    return legs
+        cost = moved * link.price_per_gb
+        hours_sum += hours
+        cost_sum += cost
+        legs.append(Leg(what, src, dst, moved, hours, cost, link))
+    return legs, moved_gb, hours_sum, cost_sum, linked
 
 
 @dataclass(slots=True)
@@ -85,13 +97,10 @@ class SitePlan:
     transfer_cost: float | None
 
 
-def _compliance_reasons(task: Task, cross: CrossDomain, site: str, legs: list[Leg]) -> list[str]:
+def _compliance_reasons(task: Task, allowed: frozenset[str], site: str, legs: list[Leg]) -> list[str]:
     """SPEC 6.1 X4: only at an allowed site, the input (and restricted results) moving only
-    between allowed sites."""
+    between allowed sites (a task with a list of allowed sites)."""
     reasons: list[str] = []
-    allowed = cross.allowed_sites
-    if allowed is None:
-        return reasons
     if site not in allowed:
         reasons.append("compliance_site")
     for leg in legs:
@@ -119,39 +128,25 @@ def site_plan(
         kind = "move_compute"
     else:
         kind = "move_data"
-    # SPEC P: the widest of the tiers between the site and the data, home and result sites.
-    tier = max(
-        (
-            net.tier(site, task.data_site),
-            net.tier(site, task.home_site),
-            net.tier(site, task.result_site),
-        ),
-        key=TIER_RANK.__getitem__,
-    )
+    # SPEC P: the widest of the tiers between the site and the data, home and result sites
+    # (the first of them on a tie, as max() gives it).
+    tier = net.tier(site, task.data_site)
+    for other in (net.tier(site, task.home_site), net.tier(site, task.result_site)):
+        if TIER_RANK[other] > TIER_RANK[tier]:
+            tier = other
     mode = input_mode(inp, site)
-    legs = _legs(inp, net, site, mode, staged)
-    linked = all(leg.link is not None for leg in legs)
+    legs, moved_gb, hours, cost, linked = _legs(inp, net, site, mode, staged)
 
-    reasons = _compliance_reasons(task, cross, site, legs)
+    allowed = cross.allowed_sites  # SPEC 6.1 X4: None when the task may run anywhere
+    reasons = [] if allowed is None else _compliance_reasons(task, allowed, site, legs)
     if cross.home_domain_only and kind != "wait_local" and not _in_home_domain(inp, site, legs):
         reasons.append("not_eligible")
     if not linked:
         reasons.append("no_link")
-
-    transfer_hours = transfer_cost = None
+    # The transfer's hours and cost only when every leg has a link (never guessed).
     if linked:
-        transfer_hours = sum(leg.hours for leg in legs if leg.hours is not None)
-        transfer_cost = sum(leg.cost for leg in legs if leg.cost is not None)
-    return SitePlan(
-        kind,
-        tier,
-        mode,
-        legs,
-        reasons,
-        sum(leg.gb for leg in legs),
-        transfer_hours,
-        transfer_cost,
-    )
+        return SitePlan(kind, tier, mode, legs, reasons, moved_gb, hours, cost)
+    return SitePlan(kind, tier, mode, legs, reasons, moved_gb, None, None)
 
 
 def _in_home_domain(inp: EngineInput, site: str, legs: list[Leg]) -> bool:

@@ -12,8 +12,8 @@ import pytest
 from engine.messages import (
     MESSAGES,
     _fields,
-    _fill,
-    _pieces,
+    _FILLERS,
+    _filler,
     _show,
     render,
     render_shown,
@@ -95,12 +95,22 @@ class TestTemplates:
         assert _fields(template) == ("b", "a", "c")
         assert _fields({"en": "none", "zh_Hans": "无"}) == ()
 
-    def test_pieces_and_fill(self):
-        pieces = _pieces("x {a} y {b}")
-        assert pieces == (("x ", "a"), (" y ", "b"))
-        assert _pieces("plain") == (("plain", None),)
-        assert _fill(pieces, {"a": "1", "b": "2"}) == "x 1 y 2"
-        assert _fill(_pieces("{a}!"), {"a": "A"}) == "A!"
+    def test_a_filler_joins_literals_and_shown_values(self):
+        assert _filler("x {a} y {b}")({"a": "1", "b": "2"}) == "x 1 y 2"
+        assert _filler("{a}!")({"a": "A"}) == "A!"
+        assert _filler("{a}{a}")({"a": "A"}) == "AA"
+        assert _filler("plain")({"a": "A"}) == "plain"
+        assert _filler("{{a}} {a}")({"a": "1"}) == "{a} 1"  # escaped braces stay literal
+        assert _filler("")({}) == ""
+        with pytest.raises(KeyError):
+            _filler("x {a}")({"b": "1"})
+
+    def test_every_template_fills_as_str_format_would(self):
+        for key, template in MESSAGES.items():
+            shown = {field: f"<{i}>" for i, field in enumerate(_fields(template))}
+            en, zh = _FILLERS[key]
+            assert en(shown) == template["en"].format_map(shown), key
+            assert zh(shown) == template["zh_Hans"].format_map(shown), key
 
 
 class TestRender:
