@@ -43,10 +43,11 @@ def checklist_gates(inp: EngineInput) -> tuple[dict[str, ChecklistGate], list[Fi
             if answers is None
             else [q for q in QUESTIONS if answers[q] != "answered"]
         )
-        gates[offer.id] = ChecklistGate(len(missing), ready_to_sign(len(missing)), missing)
-        data = {"offer": offer.id, "unanswered": len(missing), "questions": missing}
-        severity = gate_severity(len(missing))
+        unanswered = len(missing)
+        gates[offer.id] = ChecklistGate(unanswered, ready_to_sign(unanswered), missing)
+        severity = gate_severity(unanswered)
         if severity != "ok":
             # SPEC C: two or more unanswered → block (not ready to sign); exactly one → warn.
+            data = {"offer": offer.id, "unanswered": unanswered, "questions": missing}
             found.append(finding("C", severity, f"C.{severity}", data, offer.id))
     return gates, found

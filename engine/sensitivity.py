@@ -64,13 +64,13 @@ def _solve(
     found: list[tuple[float, bool, float, PlacementOption]] = []
     if owners is None:  # the commonest case: one line an option, line j option j's
         slope0 = slopes[0]
-        for j in range(len(gaps)):
-            # Below the chosen line: from the crossing on, on the side where line j falls faster
-            # (parallel lines never cross, line 0 itself among them; below it everywhere cannot
-            # be: gaps ≥ 0).
-            closing = slopes[j] - slope0
+        for gap, slope, option in zip(gaps, slopes, everyone):
+            # Below the chosen line: from the crossing on, on the side where the line falls
+            # faster (parallel lines never cross, line 0 itself among them; below it everywhere
+            # cannot be: gaps ≥ 0).
+            closing = slope - slope0
             if closing != 0:
-                found.append((x0 - gaps[j] / closing, closing < 0, slopes[j], everyone[j]))
+                found.append((x0 - gap / closing, closing < 0, slope, option))
     else:
         mine = [j for j, owner in enumerate(owners) if owner == 0]  # the chosen option's lines
         for j, owner in enumerate(owners):
@@ -229,7 +229,7 @@ class _Flips:
                 _solve, self.everyone, self.gaps, self.owners, x0, slopes, low, high,
                 reciprocal, kinks,
             )
-            self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
+            self.found.append(Flip(path, current, at, to, key, subject, None, rises))
             return
         if slopes.count(slopes[0]) == self.count:
             # Every objective moves alike (or not at all): nothing in range flips.
@@ -238,7 +238,7 @@ class _Flips:
         at, to, rises = _solve(
             self.everyone, self.gaps, x0, slopes, low, high, reciprocal, self.owners
         )
-        self.found.append(Flip(path, current, at, to, key, subject, rises=rises))
+        self.found.append(Flip(path, current, at, to, key, subject, None, rises))
 
     def lines_of(self, option: int) -> list[int]:
         """The lines of everyone[option]."""

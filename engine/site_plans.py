@@ -208,7 +208,7 @@ def plan_of_site(
     """The site's plan (raw or staged), worked out once per site and evaluation: `plans` is
     the evaluation's memo."""
     # Keyed by (site, staged): a suffix on the code could name another site (codes are free text).
-    key = (site, bool(staged))
+    key = (site, staged)
     plan = plans.get(key)
     if plan is None:
         plan = plans[key] = site_plan(inp, net, cross, site, staged)
