@@ -23,6 +23,7 @@ from .sizing import Breakdown, Sizing
 
 def _leg(leg: Leg) -> dict[str, Any]:
     gb, hours, cost = nums((leg.gb, leg.hours, leg.cost))
+    link = leg.link
     return {
         "what": leg.what,
         "from": leg.from_site,
@@ -30,7 +31,7 @@ def _leg(leg: Leg) -> dict[str, Any]:
         "gb": gb,
         "hours": hours,
         "cost": cost,
-        "link_reserved": leg.link_reserved,
+        "link_reserved": None if link is None else link.reserved,  # Leg.link_reserved
     }
 
 
@@ -114,13 +115,16 @@ def _option(o: PlacementOption, legs: dict[int, list[dict[str, Any]]]) -> dict[s
 def _breakdown(b: Breakdown | None) -> dict[str, Any] | None:
     if b is None:
         return None
+    weights, gradients, optimizer, activations, kv_cache, overhead = nums(
+        (b.weights, b.gradients, b.optimizer, b.activations, b.kv_cache, b.overhead)
+    )
     return {
-        "weights": num(b.weights),
-        "gradients": num(b.gradients),
-        "optimizer": num(b.optimizer),
-        "activations": num(b.activations),
-        "kv_cache": num(b.kv_cache),
-        "overhead": num(b.overhead),
+        "weights": weights,
+        "gradients": gradients,
+        "optimizer": optimizer,
+        "activations": activations,
+        "kv_cache": kv_cache,
+        "overhead": overhead,
     }
 
 
@@ -218,13 +222,16 @@ def _deadline_plan(p: DeadlinePlan) -> dict[str, Any]:
 
 
 def _verdict(v: BenchmarkVerdict) -> dict[str, Any]:
+    speedup, efficiency, share, saved = nums(
+        (v.speedup, v.scaling_efficiency, v.non_compute_share, v.hours_saved)
+    )
     return {
         "offer": v.offer,
-        "speedup": num(v.speedup),
-        "scaling_efficiency": num(v.scaling_efficiency),
+        "speedup": speedup,
+        "scaling_efficiency": efficiency,
         "net_gain_positive": v.net_gain_positive,
-        "non_compute_share": num(v.non_compute_share),
-        "hours_saved": num(v.hours_saved),
+        "non_compute_share": share,
+        "hours_saved": saved,
         "single_benchmark": v.single_benchmark,
         "multi_benchmark": v.multi_benchmark,
         "single_index": v.single_index,
@@ -268,11 +275,19 @@ def _cross_domain(cross: CrossDomain) -> dict[str, Any]:
 
 
 def _metrics(metrics: Metrics) -> dict[str, Any]:
+    ratio, share, interruption, benefit = nums(
+        (
+            metrics.data_compute_ratio,
+            metrics.network_cost_share,
+            metrics.interruption_cost,
+            metrics.scheduling_benefit,
+        )
+    )
     return {
-        "data_compute_ratio": num(metrics.data_compute_ratio),
-        "network_cost_share": num(metrics.network_cost_share),
-        "interruption_cost": num(metrics.interruption_cost),
-        "scheduling_benefit": num(metrics.scheduling_benefit),
+        "data_compute_ratio": ratio,
+        "network_cost_share": share,
+        "interruption_cost": interruption,
+        "scheduling_benefit": benefit,
         "over_budget": list(metrics.over_budget),
     }
 

@@ -187,6 +187,7 @@ _OFFER_HAND = frozenset({"id", "kind", "site", "billing_basis", "index"})
 # plain_offer takes only offers without a currency or preemption field of their own, and
 # without contract_paid (SPEC 7.6: read by hand, it is refused off a contract).
 _OFFER_ABSENT = frozenset({"currency", "preemptible", "preemptions_per_day", "contract_paid"})
+_PLAIN_OFFER_FIELDS = OFFER_FIELDS - _OFFER_ABSENT
 
 
 def builders() -> dict[str, Any]:
@@ -307,14 +308,7 @@ def plain_benchmark(d: Any, i: int, offer_ids: set[str]) -> Benchmark | None:
 def plain_offer(d: Any, i: int, site_codes: set[str], ids: set[str]) -> Offer | None:
     """parse_offers' offer at index i, when plain and without a currency or preemption field of
     its own; else None. Its id is added to `ids`."""
-    if (
-        type(d) is not dict
-        or not OFFER_FIELDS.issuperset(d)
-        or "currency" in d
-        or "preemptible" in d
-        or "preemptions_per_day" in d
-        or "contract_paid" in d
-    ):
+    if type(d) is not dict or not _PLAIN_OFFER_FIELDS.issuperset(d):
         return None
     get = d.get
     oid = get("id")
