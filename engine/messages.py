@@ -104,11 +104,15 @@ def show_number(value: float) -> str:
         return f"{value:,}"
     if value != value:  # NaN never reaches here, but never print it either
         return "?"
+    # Below a thousand there is nothing to group: the plain formats (cheaper) give the same text.
     if value.is_integer() and -1e15 < value < 1e15:
-        return f"{int(value):,}"  # the commonest figure (8 GPUs, 12 h): no rounding to undo
+        # The commonest figure (8 GPUs, 12 h): no rounding to undo ("%d" shows -0.0 as 0).
+        return "%d" % value if -1000.0 < value < 1000.0 else f"{int(value):,}"
     if value and abs(value) < 0.01:
         return f"{value:.2g}"
-    text = f"{value:,.3f}".rstrip("0").rstrip(".")
+    # 999.9995 and beyond round to 1,000.
+    text = f"{value:.3f}" if -999.9995 < value < 999.9995 else f"{value:,.3f}"
+    text = text.rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
 
 
@@ -181,14 +185,14 @@ def render(key: str, data: dict[str, Any]) -> tuple[str, str]:
     for k in fields:
         v = data[k]
         kind = type(v)
-        if kind is str and k not in _TERM_KEYS:
+        if kind is float or kind is int:  # the commonest value (a number, the same in both)
+            shown_en[k] = shown_zh[k] = show_number(v)
+        elif kind is str and k not in _TERM_KEYS:
             shown_en[k] = shown_zh[k] = v  # an offer's name, a site code: shown as given
         elif k in _TERM_KEYS or kind is list or kind is tuple:
             term = k in _TERM_KEYS
             shown_en[k] = _show(v, "en", term)
             shown_zh[k] = _show(v, "zh_Hans", term)
-        elif kind is float or kind is int:
-            shown_en[k] = shown_zh[k] = show_number(v)
         else:
             shown_en[k] = shown_zh[k] = _show(v, "en", False)
     en, zh = _FILLERS[key]

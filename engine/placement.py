@@ -312,6 +312,13 @@ def tie_key(option: PlacementOption) -> tuple[int, str, str]:
     return KIND_ORDER[option.kind], option.site, option.offer.id
 
 
+def least_objective(options: list[PlacementOption]) -> PlacementOption:
+    """SPEC 6.1: the option of least objective, a tie broken by tie_key: min() by (objective,
+    *tie_key) without a key tuple for every option (the tie-break only among the least)."""
+    low = min([o.objective for o in options])  # type: ignore[type-var]  # costed options only
+    return min([o for o in options if o.objective == low], key=tie_key)
+
+
 def choose_option(
     options: list[PlacementOption], cost_budget: float | None = None
 ) -> tuple[PlacementOption | None, list[Finding]]:
@@ -322,7 +329,7 @@ def choose_option(
     if not feasible:
         # SPEC P2: no feasible placement at all.
         return None, [finding("P2", "block", "P2", {"options": len(options)})]
-    chosen = min(feasible, key=lambda o: (o.objective, *tie_key(o)))
+    chosen = least_objective(feasible)
     found: list[Finding] = []
     if not any(meets_budgets(o) for o in feasible):
         # SPEC 6.1 P1: no feasible option meets every latency budget; SPEC 7.7: and the cost

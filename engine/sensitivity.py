@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .messages import render_shown, show_number, term
-from .placement import PlacementOption, tie_key
+from .placement import PlacementOption, least_objective, tie_key
 from .pricing import effective_gpu_hour_price, package_bill
 from .reader import MAX_MAGNITUDE
 from .schema import EngineInput, Link
@@ -155,8 +155,8 @@ def sensitivity(
     if count < 2:
         return None, []
     # The runner-up: the feasible option that would be chosen without the chosen one.
-    second_at = min(range(1, count), key=lambda i: (everyone[i].objective, *tie_key(everyone[i])))
-    second = everyone[second_at]
+    second = least_objective(everyone[1:])
+    second_at = next(i for i in range(1, count) if everyone[i] is second)
     task = inp.task
     delay = task.delay_cost_per_hour
     ratio = task.compress_ratio

@@ -48,6 +48,18 @@ class TestShowNumber:
             (1234, "1,234"),
             (-1234.5678, "-1,234.568"),
             (999.9996, "1,000"),  # rounds up across the group boundary
+            # Below a thousand the plain formats are taken (nothing to group); at the bounds
+            # and past them the grouped ones.
+            (999.0, "999"),
+            (-999.0, "-999"),
+            (1000.0, "1,000"),
+            (-1000.0, "-1,000"),
+            (1000.5, "1,000.5"),
+            (-1000.5, "-1,000.5"),
+            (999.9994, "999.999"),
+            (999.9995, "1,000"),  # the float 999.9995 lies just above the half: it rounds up
+            (-999.9995, "-1,000"),
+            (-999.5, "-999.5"),
         ],
     )
     def test_numbers(self, value, shown):
