@@ -73,7 +73,7 @@ def evaluate_input(inp: EngineInput, *, with_sensitivity: bool = True) -> Engine
     # Positional, in EngineOutput's field order (a third of the cost of keywords).
     return EngineOutput(
         ENGINE_VERSION,
-        dict(inp.thresholds),
+        inp.thresholds,  # copied by to_dict (the input's own: nothing here changes it)
         inp.currency,
         sizing,
         platform,

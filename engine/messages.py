@@ -147,7 +147,10 @@ def _fields(template: dict[str, str]) -> tuple[str, ...]:
 _FIELDS = {key: _fields(template) for key, template in MESSAGES.items()}
 
 
-def _filler(text: str) -> Callable[[dict[str, str]], str]:
+Filler = Callable[[dict[str, str]], str]
+
+
+def _filler(text: str) -> Filler:
     """A template as one function of the shown values: an f-string written once from the
     template's parts (no template uses a format spec or a conversion), joined in one step where
     str.format would parse the template again on every message. A missing field raises
@@ -162,16 +165,23 @@ def _filler(text: str) -> Callable[[dict[str, str]], str]:
             parts.append(ast.FormattedValue(key, -1, None))
     arguments = ast.arguments([], [ast.arg("shown")], None, [], [], None, [])
     tree = ast.Expression(ast.Lambda(arguments, ast.JoinedStr(parts)))
-    filler: Callable[[dict[str, str]], str] = eval(  # noqa: S307 - built from our own templates
+    filler: Filler = eval(  # noqa: S307 - built from our own templates
         compile(ast.fix_missing_locations(tree), "<message template>", "eval")
     )
     return filler
 
 
-_FILLERS = {
-    key: (_filler(template["en"]), _filler(template["zh_Hans"]))
-    for key, template in MESSAGES.items()
-}
+# Each message's two fillers, written the first time it is rendered (writing all of them costs
+# as much as importing the rest of the engine; an evaluation renders a handful).
+_FILLERS: dict[str, tuple[Filler, Filler]] = {}
+
+
+def _fillers(key: str) -> tuple[Filler, Filler]:
+    fillers = _FILLERS.get(key)
+    if fillers is None:
+        template = MESSAGES[key]
+        fillers = _FILLERS[key] = (_filler(template["en"]), _filler(template["zh_Hans"]))
+    return fillers
 
 
 def render(key: str, data: dict[str, Any]) -> tuple[str, str]:
@@ -195,14 +205,14 @@ def render(key: str, data: dict[str, Any]) -> tuple[str, str]:
             shown_zh[k] = _show(v, "zh_Hans", term)
         else:
             shown_en[k] = shown_zh[k] = _show(v, "en", False)
-    en, zh = _FILLERS[key]
+    en, zh = _fillers(key)
     return en(shown_en), zh(shown_zh)
 
 
 def render_shown(key: str, shown_en: dict[str, str], shown_zh: dict[str, str]) -> tuple[str, str]:
     """Both languages of one message from values already shown as text (for callers that show
     the same option in several messages: sensitivity.tell)."""
-    en, zh = _FILLERS[key]
+    en, zh = _fillers(key)
     return en(shown_en), zh(shown_zh)
 
 

@@ -60,7 +60,8 @@ def _solve(
     option i's; with them (SPEC 7.8) line j is a variant (raw or staged) of option owners[j],
     and an option's objective is the least of its lines: its lower envelope. With `reciprocal`
     the coordinate is 1 / the input (low > 0 then, so 1 / x is finite)."""
-    # Each line's crossing below the chosen option: (x, whether x is above now, slope, option).
+    # Each line's crossing below the chosen option in range: (x, whether x is above now, slope,
+    # option).
     found: list[tuple[float, bool, float, PlacementOption]] = []
     if owners is None:  # the commonest case: one line an option, line j option j's
         slope0 = slopes[0]
@@ -70,7 +71,9 @@ def _solve(
             # cannot be: gaps ≥ 0).
             closing = slope - slope0
             if closing != 0:
-                found.append((x0 - gap / closing, closing < 0, slope, option))
+                x = x0 - gap / closing
+                if low <= x <= high and x - x == 0:  # in range (and finite)
+                    found.append((x, closing < 0, slope, option))
     else:
         mine = [j for j, owner in enumerate(owners) if owner == 0]  # the chosen option's lines
         for j, owner in enumerate(owners):
@@ -80,26 +83,22 @@ def _solve(
                     # The end of the interval nearest to now: the flip is there (a tie now sits
                     # at x0).
                     up = lo >= x0
-                    found.append((lo if up else hi, up, slopes[j], everyone[owner]))
-    return _nearest(found, x0, low, high, reciprocal)
+                    x = lo if up else hi
+                    if low <= x <= high and x - x == 0:  # in range (and finite)
+                        found.append((x, up, slopes[j], everyone[owner]))
+    return _nearest(found, x0, reciprocal)
 
 
 def _nearest(
-    found: list[tuple[float, bool, float, PlacementOption]],
-    x0: float,
-    low: float,
-    high: float,
-    reciprocal: bool,
+    found: list[tuple[float, bool, float, PlacementOption]], x0: float, reciprocal: bool
 ) -> tuple[float | None, PlacementOption | None, bool]:
-    """Of the crossings `found` (x, whether the move is up, slope, option), the one in [low, high]
+    """Of the crossings `found` (x, whether the move is up, slope, option), all in range, the one
     nearest to now in the input itself, the option chosen past it (of all the crossings there
     the same way) and whether the input rises to get there."""
     current = 1.0 / x0 if reciprocal else x0
     # The nearest so far: its distance, value, direction and the (slope, option) lines there.
     best: tuple[float, float, bool, list[tuple[float, PlacementOption]]] | None = None
     for x, up, slope, option in found:
-        if not low <= x <= high or x - x != 0:  # out of range, or infinite
-            continue
         at = 1.0 / x if reciprocal else x
         distance = abs(at - current)
         if best is None or distance < best[0]:

@@ -12,7 +12,7 @@ import pytest
 from engine.messages import (
     MESSAGES,
     _fields,
-    _FILLERS,
+    _fillers,
     _filler,
     _show,
     render,
@@ -120,7 +120,7 @@ class TestTemplates:
     def test_every_template_fills_as_str_format_would(self):
         for key, template in MESSAGES.items():
             shown = {field: f"<{i}>" for i, field in enumerate(_fields(template))}
-            en, zh = _FILLERS[key]
+            en, zh = _fillers(key)
             assert en(shown) == template["en"].format_map(shown), key
             assert zh(shown) == template["zh_Hans"].format_map(shown), key
 
