@@ -55,6 +55,7 @@ def _legs(
     )
     legs: list[Leg] = []
     thresholds = inp.thresholds
+    routes = net.routes  # Network.link's lookup, made here once per leg
     moved_gb = hours_sum = cost_sum = 0  # sum()'s start: no leg moves nothing (an int 0)
     linked = True
     for what, src, dst, gb, share in plan:
@@ -63,7 +64,7 @@ def _legs(
             continue
         moved = gb * share
         moved_gb += moved
-        link = net.link(src, dst)
+        link = routes.get((src, dst))
         if link is None:
             linked = False
             legs.append(Leg(what, src, dst, moved, None, None, None))
