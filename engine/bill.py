@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from .findings import Finding, finding
@@ -29,12 +30,10 @@ class BillRow:
 
 
 def _ranks(values: dict[str, float]) -> dict[str, int]:
-    """Competition ranking (1, 1, 3): equal values share a rank."""
+    """Competition ranking (1, 1, 3): equal values share a rank, one more than the values below
+    them."""
     ordered = sorted(values.values())
-    first: dict[float, int] = {}
-    for position, value in enumerate(ordered, start=1):
-        first.setdefault(value, position)
-    return {key: first[value] for key, value in values.items()}
+    return {key: bisect_left(ordered, value) + 1 for key, value in values.items()}
 
 
 def total_bill(

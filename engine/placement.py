@@ -313,10 +313,15 @@ def tie_key(option: PlacementOption) -> tuple[int, str, str]:
 
 
 def least_objective(options: list[PlacementOption]) -> PlacementOption:
-    """SPEC 6.1: the option of least objective, a tie broken by tie_key: min() by (objective,
-    *tie_key) without a key tuple for every option (the tie-break only among the least)."""
-    low = min([o.objective for o in options])  # type: ignore[type-var]  # costed options only
-    return min([o for o in options if o.objective == low], key=tie_key)
+    """SPEC 6.1: the option of least objective (every one costed), a tie broken by tie_key: the
+    one min() by (objective, *tie_key) gives, without a key tuple for every option."""
+    best = options[0]
+    for option in options[1:]:
+        if option.objective < best.objective:  # type: ignore[operator]
+            best = option
+        elif option.objective == best.objective:
+            best = min(best, option, key=tie_key)
+    return best
 
 
 def choose_option(

@@ -36,10 +36,16 @@ def input_mode(inp: EngineInput, site: str) -> str | None:
 
 
 def _legs(
-    inp: EngineInput, net: Network, site: str, mode: str | None, staged: bool
+    inp: EngineInput,
+    net: Network,
+    site: str,
+    mode: str | None,
+    staged: bool,
+    tiers: tuple[str, str, str],
 ) -> tuple[list[Leg], float, float, float, bool]:
     """The plan's legs, with their GB, hours and cost summed in leg order (from 0, as sum()
-    does) and whether every leg has a link (the hours and cost count only then)."""
+    does) and whether every leg has a link (the hours and cost count only then). `tiers`: the
+    site's to the data, home and result sites (a tier is the same both ways)."""
     task = inp.task
     passes = task.data_passes if mode == "streamed" else 1
     # SPEC 6.4: a staged plan ships the processed version (once, whatever the passes) instead
@@ -49,16 +55,16 @@ def _legs(
     else:
         input_gb, share = task.input_gb * task.compress_ratio * passes, 1.0
     plan = (
-        ("input", task.data_site, site, input_gb, share),
-        ("image", task.home_site, site, task.image_gb, 1.0),
-        ("results", site, task.result_site, task.result_gb * task.compress_ratio, 1.0),
+        ("input", task.data_site, site, input_gb, share, tiers[0]),
+        ("image", task.home_site, site, task.image_gb, 1.0, tiers[1]),
+        ("results", site, task.result_site, task.result_gb * task.compress_ratio, 1.0, tiers[2]),
     )
     legs: list[Leg] = []
     thresholds = inp.thresholds
     routes = net.routes  # Network.link's lookup, made here once per leg
     moved_gb = hours_sum = cost_sum = 0  # sum()'s start: no leg moves nothing (an int 0)
     linked = True
-    for what, src, dst, gb, share in plan:
+    for what, src, dst, gb, share, tier in plan:
         # A leg exists only between two different sites, and only when something moves.
         if src == dst or gb <= 0:
             continue
@@ -71,7 +77,7 @@ def _legs(
             continue
         buffer = link.buffer
         if buffer is None:
-            buffer = thresholds["buffer_" + net.tier(src, dst)]
+            buffer = thresholds["buffer_" + tier]
         # SPEC P: leg hours = gb × 8 / (bandwidth × 3600) × (1 + buffer); cost = gb × price.
         # SPEC 6.4: a staged input leg's GB and cost are per run (× share = ÷ rounds) while its
         # hours are the whole transfer: the first run waits for all of it.
@@ -129,14 +135,19 @@ def site_plan(
         kind = "move_compute"
     else:
         kind = "move_data"
-    # SPEC P: the widest of the tiers between the site and the data, home and result sites
-    # (the first of them on a tie, as max() gives it).
-    tier = net.tier(site, task.data_site)
-    for other in (net.tier(site, task.home_site), net.tier(site, task.result_site)):
+    # SPEC P: the tiers between the site and the data, home and result sites, and the widest
+    # of them (the first on a tie, as max() gives it).
+    tiers = (
+        net.tier(site, task.data_site),
+        net.tier(site, task.home_site),
+        net.tier(site, task.result_site),
+    )
+    tier = tiers[0]
+    for other in tiers[1:]:
         if TIER_RANK[other] > TIER_RANK[tier]:
             tier = other
     mode = input_mode(inp, site)
-    legs, moved_gb, hours, cost, linked = _legs(inp, net, site, mode, staged)
+    legs, moved_gb, hours, cost, linked = _legs(inp, net, site, mode, staged, tiers)
 
     allowed = cross.allowed_sites  # SPEC 6.1 X4: None when the task may run anywhere
     reasons = [] if allowed is None else _compliance_reasons(task, allowed, site, legs)
