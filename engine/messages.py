@@ -186,9 +186,9 @@ def _fillers(key: str) -> tuple[Filler, Filler]:
 
 def render(key: str, data: dict[str, Any]) -> tuple[str, str]:
     """Both languages of one message; a template field missing from data raises KeyError."""
-    template = MESSAGES[key]
     fields = _FIELDS[key]
     if not fields:
+        template = MESSAGES[key]
         return template["en"], template["zh_Hans"]
     shown_en: dict[str, str] = {}
     shown_zh: dict[str, str] = {}

@@ -327,16 +327,17 @@ def _rank(flips: list[Flip]) -> None:
     """Rank flips by how far the input must move, relative to its value now (from zero: after
     every relative one, by absolute distance)."""
     moving = [f for f in flips if f.flips_at is not None]
-
-    def distance(f: Flip) -> tuple[int, float, str]:
-        assert f.flips_at is not None
-        change = abs(f.flips_at - f.current)
-        if f.current != 0:
-            return 0, change / abs(f.current), f.input
-        return 1, change, f.input
-
-    for rank, flip in enumerate(sorted(moving, key=distance), start=1):
+    for rank, flip in enumerate(sorted(moving, key=_distance), start=1):
         flip.rank = rank
+
+
+def _distance(f: Flip) -> tuple[int, float, str]:
+    """How far a flip's input must move: relative to its value now, else (from zero) in itself."""
+    assert f.flips_at is not None
+    change = abs(f.flips_at - f.current)
+    if f.current != 0:
+        return 0, change / abs(f.current), f.input
+    return 1, change, f.input
 
 
 def tell(flips: list[Flip], names: dict[str, str]) -> None:
