@@ -107,7 +107,7 @@ def show_number(value: float) -> str:
     # Below a thousand there is nothing to group: the plain formats (cheaper) give the same text.
     if value.is_integer() and -1e15 < value < 1e15:
         # The commonest figure (8 GPUs, 12 h): no rounding to undo ("%d" shows -0.0 as 0).
-        return "%d" % value if -1000.0 < value < 1000.0 else f"{int(value):,}"
+        return "%d" % value if -1000.0 < value < 1000.0 else f"{int(value):,}"  # noqa: UP031
     if value and abs(value) < 0.01:
         return f"{value:.2g}"
     # 999.9995 and beyond round to 1,000.

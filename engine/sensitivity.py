@@ -65,7 +65,7 @@ def _solve(
     found: list[tuple[float, bool, float, PlacementOption]] = []
     if owners is None:  # the commonest case: one line an option, line j option j's
         slope0 = slopes[0]
-        for gap, slope, option in zip(gaps, slopes, everyone):
+        for gap, slope, option in zip(gaps, slopes, everyone, strict=True):
             # Below the chosen line: from the crossing on, on the side where the line falls
             # faster (parallel lines never cross, line 0 itself among them; below it everywhere
             # cannot be: gaps ≥ 0).

@@ -104,7 +104,9 @@ class SitePlan:
     transfer_cost: float | None
 
 
-def _compliance_reasons(task: Task, allowed: frozenset[str], site: str, legs: list[Leg]) -> list[str]:
+def _compliance_reasons(
+    task: Task, allowed: frozenset[str], site: str, legs: list[Leg]
+) -> list[str]:
     """SPEC 6.1 X4: only at an allowed site, the input (and restricted results) moving only
     between allowed sites (a task with a list of allowed sites)."""
     reasons: list[str] = []
@@ -135,17 +137,13 @@ def site_plan(
         kind = "move_compute"
     else:
         kind = "move_data"
-    # SPEC P: the tiers between the site and the data, home and result sites, and the widest
-    # of them (the first on a tie, as max() gives it).
+    # SPEC P: the tiers between the site and the data, home and result sites, and the widest.
     tiers = (
         net.tier(site, task.data_site),
         net.tier(site, task.home_site),
         net.tier(site, task.result_site),
     )
-    tier = tiers[0]
-    for other in tiers[1:]:
-        if TIER_RANK[other] > TIER_RANK[tier]:
-            tier = other
+    tier = max(tiers, key=TIER_RANK.__getitem__)
     mode = input_mode(inp, site)
     legs, moved_gb, hours, cost, linked = _legs(inp, net, site, mode, staged, tiers)
 

@@ -12,8 +12,8 @@ import pytest
 from engine.messages import (
     MESSAGES,
     _fields,
-    _fillers,
     _filler,
+    _fillers,
     _show,
     render,
     render_shown,
