@@ -162,7 +162,7 @@ def _filler(text: str) -> Filler:
             parts.append(ast.Constant(literal))
         if field is not None:
             key = ast.Subscript(shown, ast.Constant(field), ast.Load())
-            parts.append(ast.FormattedValue(key, -1, None))
+            parts.append(ast.FormattedValue(key, -1))
     arguments = ast.arguments([], [ast.arg("shown")], None, [], [], None, [])
     tree = ast.Expression(ast.Lambda(arguments, ast.JoinedStr(parts)))
     filler: Filler = eval(  # noqa: S307 - built from our own templates

@@ -312,15 +312,17 @@ def tie_key(option: PlacementOption) -> tuple[int, str, str]:
     return KIND_ORDER[option.kind], option.site, option.offer.id
 
 
-def least_objective(options: list[PlacementOption]) -> PlacementOption:
-    """SPEC 6.1: the option of least objective (every one costed), a tie broken by tie_key: the
-    one min() by (objective, *tie_key) gives, without a key tuple for every option."""
-    best = options[0]
-    for option in options[1:]:
-        if option.objective < best.objective:  # type: ignore[operator]
-            best = option
-        elif option.objective == best.objective:
-            best = min(best, option, key=tie_key)
+def least_objective(options: list[PlacementOption], first: int = 0) -> int:
+    """SPEC 6.1: the index of the option of least objective among options[first:] (every one
+    costed), a tie broken by tie_key: the one min() by (objective, *tie_key) gives, without a key
+    tuple for every option."""
+    best = first
+    for i in range(first + 1, len(options)):
+        option, least = options[i], options[best]
+        if option.objective < least.objective:  # type: ignore[operator]
+            best = i
+        elif option.objective == least.objective and min(least, option, key=tie_key) is option:
+            best = i
     return best
 
 
@@ -334,7 +336,7 @@ def choose_option(
     if not feasible:
         # SPEC P2: no feasible placement at all.
         return None, [finding("P2", "block", "P2", {"options": len(options)})]
-    chosen = least_objective(feasible)
+    chosen = feasible[least_objective(feasible)]
     found: list[Finding] = []
     if not any(meets_budgets(o) for o in feasible):
         # SPEC 6.1 P1: no feasible option meets every latency budget; SPEC 7.7: and the cost

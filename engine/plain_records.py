@@ -279,14 +279,9 @@ def plain_benchmark(d: Any, i: int, offer_ids: set[str]) -> Benchmark | None:
         return None  # blank
     hours_default = MISSING if timed else 0.0
     raw_id = get("id")
-    e2e = get("e2e_hours")
-    compute = get("compute_hours")
     try:
-        # A float in range is its own value (what _amount gives back): no call for it.
-        if type(e2e) is not float or not 0.0 <= e2e <= MAX_MAGNITUDE:
-            e2e = _amount(e2e, hours_default)
-        if type(compute) is not float or not 0.0 <= compute <= MAX_MAGNITUDE:
-            compute = _amount(compute, hours_default)
+        e2e = _amount(get("e2e_hours"), hours_default)
+        compute = _amount(get("compute_hours"), hours_default)
         record = _BENCHMARK(  # the hand fields in Benchmark's order
             get,
             i,  # index

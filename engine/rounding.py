@@ -59,12 +59,8 @@ def clean(value: Any) -> Any:
     if kind is float:
         return num(value)
     if kind is dict:
-        # Finding data is mostly flat: strings and ints are kept without a call each, floats
-        # rounded with one.
-        return {
-            k: v if type(v) is str or type(v) is int else num(v) if type(v) is float else clean(v)
-            for k, v in value.items()
-        }
+        # Finding data is mostly flat: strings and ints are kept without a call each.
+        return {k: v if type(v) is str or type(v) is int else clean(v) for k, v in value.items()}
     if kind is list or kind is tuple:
         return [clean(v) for v in value]
     return value

@@ -60,20 +60,17 @@ def _solve(
     option i's; with them (SPEC 7.8) line j is a variant (raw or staged) of option owners[j],
     and an option's objective is the least of its lines: its lower envelope. With `reciprocal`
     the coordinate is 1 / the input (low > 0 then, so 1 / x is finite)."""
-    # Each line's crossing below the chosen option in range: (x, whether x is above now, slope,
-    # option).
+    # Each line's crossing below the chosen option: (x, whether x is above now, slope, option).
     found: list[tuple[float, bool, float, PlacementOption]] = []
     if owners is None:  # the commonest case: one line an option, line j option j's
         slope0 = slopes[0]
-        for gap, slope, option in zip(gaps, slopes, everyone, strict=True):
+        for gap, slope, option in zip(gaps, slopes, everyone):  # noqa: B905 - equal lengths
             # Below the chosen line: from the crossing on, on the side where the line falls
             # faster (parallel lines never cross, line 0 itself among them; below it everywhere
             # cannot be: gaps ≥ 0).
             closing = slope - slope0
             if closing != 0:
-                x = x0 - gap / closing
-                if low <= x <= high and x - x == 0:  # in range (and finite)
-                    found.append((x, closing < 0, slope, option))
+                found.append((x0 - gap / closing, closing < 0, slope, option))
     else:
         mine = [j for j, owner in enumerate(owners) if owner == 0]  # the chosen option's lines
         for j, owner in enumerate(owners):
@@ -83,22 +80,26 @@ def _solve(
                     # The end of the interval nearest to now: the flip is there (a tie now sits
                     # at x0).
                     up = lo >= x0
-                    x = lo if up else hi
-                    if low <= x <= high and x - x == 0:  # in range (and finite)
-                        found.append((x, up, slopes[j], everyone[owner]))
-    return _nearest(found, x0, reciprocal)
+                    found.append((lo if up else hi, up, slopes[j], everyone[owner]))
+    return _nearest(found, x0, low, high, reciprocal)
 
 
 def _nearest(
-    found: list[tuple[float, bool, float, PlacementOption]], x0: float, reciprocal: bool
+    found: list[tuple[float, bool, float, PlacementOption]],
+    x0: float,
+    low: float,
+    high: float,
+    reciprocal: bool,
 ) -> tuple[float | None, PlacementOption | None, bool]:
-    """Of the crossings `found` (x, whether the move is up, slope, option), all in range, the one
+    """Of the crossings `found` (x, whether the move is up, slope, option), the one in [low, high]
     nearest to now in the input itself, the option chosen past it (of all the crossings there
     the same way) and whether the input rises to get there."""
     current = 1.0 / x0 if reciprocal else x0
     # The nearest so far: its distance, value, direction and the (slope, option) lines there.
     best: tuple[float, float, bool, list[tuple[float, PlacementOption]]] | None = None
     for x, up, slope, option in found:
+        if not low <= x <= high or x - x != 0:  # out of range, or infinite
+            continue
         at = 1.0 / x if reciprocal else x
         distance = abs(at - current)
         if best is None or distance < best[0]:
@@ -154,8 +155,8 @@ def sensitivity(
     if count < 2:
         return None, []
     # The runner-up: the feasible option that would be chosen without the chosen one.
-    second = least_objective(everyone[1:])
-    second_at = next(i for i in range(1, count) if everyone[i] is second)
+    second_at = least_objective(everyone, 1)
+    second = everyone[second_at]
     task = inp.task
     delay = task.delay_cost_per_hour
     ratio = task.compress_ratio

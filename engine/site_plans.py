@@ -71,8 +71,8 @@ def _legs(
         moved = gb * share
         moved_gb += moved
         link = routes.get((src, dst))
+        linked = linked and link is not None
         if link is None:
-            linked = False
             legs.append(Leg(what, src, dst, moved, None, None, None))
             continue
         buffer = link.buffer
@@ -154,9 +154,9 @@ def site_plan(
     if not linked:
         reasons.append("no_link")
     # The transfer's hours and cost only when every leg has a link (never guessed).
-    if linked:
-        return SitePlan(kind, tier, mode, legs, reasons, moved_gb, hours, cost)
-    return SitePlan(kind, tier, mode, legs, reasons, moved_gb, None, None)
+    if not linked:
+        hours = cost = None
+    return SitePlan(kind, tier, mode, legs, reasons, moved_gb, hours, cost)
 
 
 def _in_home_domain(inp: EngineInput, site: str, legs: list[Leg]) -> bool:

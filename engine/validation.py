@@ -206,12 +206,12 @@ def _parse_checklists(r: Reader, raw: Any, offer_ids: set[str]) -> dict[str, dic
         key = (
             str(raw_key) if isinstance(raw_key, int) and not isinstance(raw_key, bool) else raw_key
         )
-        if type(answers) is dict and answers == ALL_ANSWERED and key in offer_ids:
-            out[key] = dict(ALL_ANSWERED)  # the commonest checklist, taken at once
-            continue
         p = f"checklists.{key}"
         if key not in offer_ids:
             r.error(p, f"unknown offer '{key}'")
+            continue
+        if type(answers) is dict and answers == ALL_ANSWERED:
+            out[key] = dict(ALL_ANSWERED)  # the commonest checklist, taken at once
             continue
         values = r.obj(answers, p, ANSWER_FIELDS)
         if values is None:

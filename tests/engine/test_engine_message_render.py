@@ -9,6 +9,7 @@ import math
 
 import pytest
 
+from engine import messages
 from engine.messages import (
     MESSAGES,
     _fields,
@@ -117,12 +118,24 @@ class TestTemplates:
         with pytest.raises(KeyError):
             _filler("x {a}")({"b": "1"})
 
-    def test_every_template_fills_as_str_format_would(self):
+    def test_every_template_fills_as_str_format_would(self, monkeypatch):
+        # From an empty memo: each message's fillers are written here, on first use.
+        monkeypatch.setattr(messages, "_FILLERS", {})
         for key, template in MESSAGES.items():
             shown = {field: f"<{i}>" for i, field in enumerate(_fields(template))}
             en, zh = _fillers(key)
             assert en(shown) == template["en"].format_map(shown), key
             assert zh(shown) == template["zh_Hans"].format_map(shown), key
+        assert set(messages._FILLERS) == set(MESSAGES)
+
+    def test_a_message_is_written_once(self, monkeypatch):
+        monkeypatch.setattr(messages, "_FILLERS", {})
+        first = _fillers("F.price.below")
+        assert _fillers("F.price.below") is first  # kept, not written again
+        assert list(messages._FILLERS) == ["F.price.below"]  # only what was rendered
+        shown = {"subject": "s", "value": "1", "current": "2", "kind": "k", "site": "a",
+                 "offer": "o"}  # fmt: skip
+        assert render_shown("F.price.below", shown, shown) == (first[0](shown), first[1](shown))
 
 
 class TestRender:
