@@ -69,15 +69,14 @@ class Finding:
     severity: str  # info | warn | block
     key: str
     data: dict[str, Any]
-    offer: str | None
+    offer: str | None = None  # the offer it concerns; None: the whole review
     message: str = ""  # both languages are rendered once, by render_messages()
     message_zh: str = ""
 
 
-def finding(
-    rule: str, severity: str, key: str, data: dict[str, Any], offer: str | None = None
-) -> Finding:
-    return Finding(rule, severity, key, data, offer)
+# What the rules call to state a finding: finding(rule, severity, key, data[, offer]) is the
+# Finding itself (a class called directly: no wrapper call per finding).
+finding = Finding
 
 
 def render_messages(findings: list[Finding], names: dict[str, str]) -> list[Finding]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .cross_domain import CrossDomain, same_domain
 from .network import Network
-from .schema import TIER_RANK, EngineInput, Link, Task
+from .schema import TIER_RANK, TIERS, EngineInput, Link, Task
 
 
 @dataclass(slots=True)
@@ -23,6 +23,10 @@ class Leg:
     @property
     def link_reserved(self) -> bool | None:
         return None if self.link is None else self.link.reserved
+
+
+# Each tier's buffer threshold, by name (SPEC P: a link without its own buffer takes its tier's).
+_BUFFER_OF = {tier: f"buffer_{tier}" for tier in TIERS}
 
 
 def input_mode(inp: EngineInput, site: str) -> str | None:
@@ -77,7 +81,7 @@ def _legs(
             continue
         buffer = link.buffer
         if buffer is None:
-            buffer = thresholds["buffer_" + tier]
+            buffer = thresholds[_BUFFER_OF[tier]]
         # SPEC P: leg hours = gb × 8 / (bandwidth × 3600) × (1 + buffer); cost = gb × price.
         # SPEC 6.4: a staged input leg's GB and cost are per run (× share = ÷ rounds) while its
         # hours are the whole transfer: the first run waits for all of it.
