@@ -309,6 +309,25 @@ class MovingDataFlipTests:
         # far moves 20 GB over data–far: 0.5 + 2 / 20 = 0.6
         assert flip["flips_at"] == pytest.approx(0.6, abs=1e-9)
 
+    def test_a_told_link_price_flip_names_its_link(self):
+        # Every link at 5 per GB: far pays 20 × 5 + 4 × 5 + 4 × 5 = 140 to move, 80 + 140 = 220,
+        # + 2 × 17 = 254; local 20 × 5 = 100 + 87 = 187, + 2 × 16.5 = 220: local is chosen, 34
+        # ahead. Its input crosses data–home (20 GB): 5 + 34 / 20 = 6.7; far's crosses data–far:
+        # 5 − 34 / 20 = 3.3. Both are among the three nearest, told with their link's name.
+        data = _moving()
+        for link in data["links"]:
+            link["price_per_gb"] = 5.0
+        out = evaluate(data)
+        assert out["chosen"] == _pick("local", "wait_local", "home")
+        home, far = _flip(out, "links[0].price_per_gb"), _flip(out, "links[1].price_per_gb")
+        assert (home["flips_at"], home["rank"]) == (pytest.approx(6.7, abs=1e-9), 1)
+        assert (far["flips_at"], far["rank"]) == (pytest.approx(3.3, abs=1e-9), 2)
+        assert home["message"] == (
+            "If transfer over data–home costs more than 6.7 per GB (now 5), the choice flips "
+            "to: move the data at far (far)."
+        )
+        assert far["message_zh"].startswith("若 data–far 链路的传输单价低于每 GB 3.3")
+
     def test_a_link_carrying_two_legs_counts_both(self):
         out = evaluate(_moving())
         # home–far carries far's image (4 GB, 1 h) and its results (4 GB, 1 h): 8 GB and 2 h.

@@ -192,6 +192,13 @@ class OverlapFlipTests:
         [flip] = [f for f in out["sensitivity"] if f["input"] == "links[0].bandwidth_gbps"]
         assert flip["flips_at"] == approx(29.6296296)
         assert flip["to"]["offer"] == "D"
+        # Told (third nearest) with the link it names, solved past the bend as it is.
+        assert flip["rank"] == 3
+        assert flip["message"] == (
+            "If the data–far link's bandwidth drops below 29.63 Gbit/s (now 80), the choice "
+            "flips to: move compute to the data at data (D)."
+        )
+        assert flip["message_zh"].startswith("若 data–far 链路带宽降到 29.63 Gbit/s 以下")
         # Just above it F still wins; just below, D.
         for bandwidth, chosen in ((29.7, "F"), (29.5, "D")):
             data["links"][0]["bandwidth_gbps"] = bandwidth
