@@ -32,7 +32,8 @@ def widest_tier(tiers: list[str]) -> str:
 
 
 class Network:
-    """Precomputed tiers and directed link lookup for one evaluation."""
+    """Precomputed tiers and directed links (`routes`: the link from a to b under (a, b)) for one
+    evaluation."""
 
     __slots__ = ("sites", "routes", "_tiers")
 
@@ -64,6 +65,3 @@ class Network:
                     tier = "cross_hub"
             self._tiers[key] = tier
         return tier
-
-    def link(self, a: str, b: str) -> Link | None:
-        return self.routes.get((a, b))

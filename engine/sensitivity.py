@@ -357,11 +357,9 @@ def tell(flips: list[Flip], names: dict[str, str]) -> None:
         kind_en, kind_zh, offer = parts
         subject = _shown(flip.subject, names) if flip.key == "F.price" else flip.subject
         value, current = show_number(flip.flips_at), show_number(flip.current)
-        site = to.site
         shown_en = {"subject": subject, "value": value, "current": current, "kind": kind_en,
-                    "site": site, "offer": offer}  # fmt: skip
-        shown_zh = {"subject": subject, "value": value, "current": current, "kind": kind_zh,
-                    "site": site, "offer": offer}  # fmt: skip
+                    "site": to.site, "offer": offer}  # fmt: skip
+        shown_zh = dict(shown_en, kind=kind_zh)
         # Told by the way the input moves: at a tie now, flips_at equals the current value.
         key = f"{flip.key}.above" if flip.rises else f"{flip.key}.below"
         flip.message, flip.message_zh = render_shown(key, shown_en, shown_zh)

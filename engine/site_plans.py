@@ -65,7 +65,7 @@ def _legs(
     )
     legs: list[Leg] = []
     thresholds = inp.thresholds
-    routes = net.routes  # Network.link's lookup, made here once per leg
+    routes = net.routes  # the link from a site to another, by (from, to)
     moved_gb = hours_sum = cost_sum = 0  # sum()'s start: no leg moves nothing (an int 0)
     linked = True
     for what, src, dst, gb, share, tier in plan:
